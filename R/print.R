@@ -1,0 +1,44 @@
+#' Print a family of trained ring SOMs
+#'
+#' One line per size: quantization error (`qe`), topographic error (`te`) and cluster sizes
+#' of the kept restart, after a header with the data, schedule, backend and time.
+#'
+#' @param x A `somgpu` object from [train()].
+#' @param ... Ignored.
+#' @return `x`, invisibly.
+#' @examples
+#' fit <- train(matrix(runif(300), ncol = 3), nmax = 4, iter_max = 20, seed = 1, threads = 1)
+#' print(fit)
+#' @export
+print.somgpu <- function(x, ...) {
+  p <- x$params
+  sizes <- p$sizes
+  span <- if (length(sizes) > 1L && identical(sizes, seq.int(min(sizes), max(sizes)))) {
+    sprintf("N = %d..%d", min(sizes), max(sizes))
+  } else {
+    sprintf("N = %s", paste(sizes, collapse = ", "))
+  }
+  cat(sprintf("<somgpu> %d ring SOM%s (%s) on %d x %d data, %d restart%s each\n",
+              length(sizes), if (length(sizes) == 1L) "" else "s", span, p$n, p$m,
+              p$restarts, if (p$restarts == 1L) "" else "s"))
+  cat(sprintf("backend %s: %s, %s precision; %d passes, init \"%s\", seed %d, %s\n",
+              x$backend$name, x$backend$device, x$backend$precision, p$iter_max - 1L, p$init,
+              x$seed, format_seconds(x$elapsed)))
+  kept <- x$quality[x$quality$best, , drop = FALSE]
+  counts <- vapply(seq_along(sizes), function(i) {
+    tab <- tabulate(x$clusters[[i]], nbins = sizes[i])
+    txt <- paste(tab, collapse = " ")
+    if (nchar(txt) > 48L) txt <- paste0(substr(txt, 1L, 45L), "...")
+    txt
+  }, character(1))
+  tab <- data.frame(size = kept$size, qe = sprintf("%.4f", kept$qe),
+                    te = sprintf("%.4f", kept$te), "cluster sizes" = counts,
+                    check.names = FALSE)
+  cat("\n")
+  print(tab, row.names = FALSE, right = FALSE)
+  invisible(x)
+}
+
+format_seconds <- function(s) {
+  if (s < 1) sprintf("%.0f ms", s * 1000) else sprintf("%.2f s", s)
+}

@@ -1,0 +1,160 @@
+#' Train a family of ring self-organizing maps
+#'
+#' Trains one-dimensional ring self-organizing maps (SOMs) of every requested size on the
+#' same data and returns, for each size, the trained weights and the cluster of every row.
+#' The maps are independent and are trained in parallel.
+#'
+#' The defaults reproduce the original online algorithm: for each size N the weights start
+#' as `U(0, 1) - 0.5`; each of the `iter_max - 1` passes visits the rows in a fresh random
+#' order with `sigma_t = sigma0 - sigma0 / (iter_max + 1) * t` and
+#' `eta_t = eta0 - eta0 / (iter_max + 1) * t`; for every row `x` the winner is
+#' `c = argmin_j ||x - W_j||^2` (ties go to the lowest neuron) and every neuron moves
+#' `W_j <- W_j + eta_t * exp(-d_j^2 / (2 sigma_t^2)) * (x - W_j)`, where `d_j` is the ring
+#' distance between `c` and `j`. Each row's cluster is its winner with the final weights.
+#'
+#' @section Reproducibility: All random numbers (initial weights, rows drawn by
+#'   `init = "sample"`, the visiting order of every pass) come from counter-based streams
+#'   (Philox4x32-10) keyed by `(seed, size, restart)`. A map therefore does not depend on the
+#'   other maps trained in the same call, on `threads`, or on scheduling:
+#'   `train(y, sizes = 7, seed = 3)$weights$N7` equals `train(y, nmax = 10, seed = 3)$weights$N7`.
+#'   With `seed = NULL` the seed is drawn from R's generator, so [set.seed()] makes runs
+#'   reproducible; the seed used is stored in the result.
+#'
+#' @section Interrupting: A long run stops within about a second of an interrupt (Ctrl-C or
+#'   the Stop button), releases everything it held, and signals a condition of class
+#'   `somgpu_interrupt` and `interrupt`.
+#'
+#' @param y A numeric matrix, a data frame (or tibble) of numeric columns, or a numeric vector
+#'   (one column). Rows are points. Must be free of `NA`, `NaN` and `Inf`; it is never modified.
+#' @param nmax,nmin The largest and smallest ring size: sizes `nmin:nmax` are trained.
+#' @param sizes Ring sizes (numbers of neurons, each at least 2) to train, instead of
+#'   `nmin:nmax`. Results keep this order.
+#' @param iter_max The schedule length: `iter_max - 1` passes over the data.
+#' @param sigma0 Initial width of the Gaussian neighbourhood (positive).
+#' @param eta0 Initial learning rate, in (0, 1].
+#' @param init Initial weights: `"uniform"` (`U(0, 1) - 0.5`, the original script's),
+#'   `"sample"` (distinct random rows of `y`), or a list of matrices, one per size in the
+#'   order of `sizes`, each `size x ncol(y)`, used exactly.
+#' @param restarts Number of independently initialised maps per size. `weights` and
+#'   `clusters` keep, per size, the restart with the lowest quantization error.
+#' @param seed `NULL` (draw one from R's random number generator) or a whole number.
+#' @param backend `"auto"`, `"cpu"` or `"opencl"`. This version has the CPU backend only;
+#'   `"auto"` uses it and `"opencl"` is an error. See [backends()].
+#' @param threads Number of CPU threads; `NULL` uses [somgpu_threads()]. Results do not
+#'   depend on it.
+#' @param progress Show a progress bar on the console.
+#'
+#' @return An object of class `somgpu`, a list with
+#'   \describe{
+#'     \item{`weights`}{a named list (`N2`, `N3`, ...) of `size x ncol(y)` weight matrices,
+#'       with the column names of `y`.}
+#'     \item{`clusters`}{a data frame with one integer column per size (`N2`, `N3`, ...):
+#'       the neuron (1..N) each row of `y` belongs to.}
+#'     \item{`quality`}{a data frame with one row per size and restart: `size`, `restart`,
+#'       `qe` (mean Euclidean distance of the rows to their winning neuron), `te`
+#'       (topographic error: share of rows whose best and second-best neurons are not
+#'       neighbours on the ring) and `best` (the restart kept).}
+#'     \item{`backend`}{a list: `name`, `device`, `precision`, `threads`.}
+#'     \item{`seed`}{the seed used.}
+#'     \item{`params`}{the training parameters.}
+#'     \item{`elapsed`}{seconds spent training and assessing the maps.}
+#'     \item{`call`}{the call.}
+#'   }
+#'
+#' @seealso [backends()], [somgpu_threads()]
+#' @examples
+#' set.seed(1)
+#' y <- matrix(runif(600), ncol = 3)
+#' fit <- train(y, nmax = 6, iter_max = 30, threads = 2)
+#' fit
+#' fit$weights$N4
+#' table(fit$clusters$N4)
+#'
+#' # the same maps again, from the stored seed
+#' again <- train(y, nmax = 6, iter_max = 30, seed = fit$seed, threads = 1)
+#' all.equal(fit$weights, again$weights)
+#' @export
+train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sigma0 = 5,
+                  eta0 = 1, init = "uniform", restarts = 1, seed = NULL, backend = "auto",
+                  threads = NULL, progress = interactive()) {
+  call <- sys.call()
+  x <- check_data(y, call)
+  iter_max <- check_whole(iter_max, "iter_max", 1, call = call)
+  sigma0 <- check_positive(sigma0, "sigma0", call = call)
+  eta0 <- check_positive(eta0, "eta0", max = 1, call = call)
+  restarts <- check_whole(restarts, "restarts", 1, call = call)
+  sizes <- check_sizes(nmin, nmax, sizes,
+                       c(nmin = !missing(nmin), nmax = !missing(nmax), sizes = !missing(sizes)),
+                       x, restarts, call)
+  init <- check_init(init, sizes, x, call)
+  backend <- resolve_backend(backend, call)
+  threads <- resolve_threads(threads, call)
+  progress <- check_flag(progress, "progress", call)
+  seed <- check_seed(seed, call)
+
+  # maps in size-major order: (size 1, restart 0..R-1), (size 2, ...), ...
+  map_size <- rep(sizes, each = restarts)
+  map_restart <- rep(seq_len(restarts) - 1L, times = length(sizes))
+  init_code <- match(init$type, c("uniform", "sample", "user")) - 1L
+  init_w <- if (init$type == "user") rep(init$weights, each = restarts) else NULL
+
+  started <- proc.time()[["elapsed"]]
+  trained <- call_core("train the maps", call, function() {
+    .Call(C_train, x, map_size, map_restart, iter_max, sigma0, eta0, init_code, init_w,
+          as.double(seed), threads, progress)
+  })
+  fit <- assess_family(x, trained$weights, map_size, restarts, threads, call)
+  elapsed <- proc.time()[["elapsed"]] - started
+
+  names(fit$weights) <- paste0("N", sizes)
+  fit$weights <- lapply(fit$weights, function(w) {
+    dimnames(w) <- list(NULL, colnames(x))
+    w
+  })
+  clusters <- fit$clusters
+  names(clusters) <- paste0("N", sizes)
+  clusters <- as.data.frame(clusters, optional = TRUE)
+  if (!is.null(rownames(x))) row.names(clusters) <- rownames(x)
+
+  structure(list(
+    weights = fit$weights,
+    clusters = clusters,
+    quality = data.frame(size = map_size, restart = map_restart + 1L, qe = fit$qe,
+                         te = fit$te, best = fit$best),
+    backend = list(name = backend, device = cpu_device_name(threads), precision = "double",
+                   threads = threads),
+    seed = seed,
+    params = list(sizes = sizes, restarts = restarts, iter_max = iter_max, sigma0 = sigma0,
+                  eta0 = eta0, init = init$type, n = nrow(x), m = ncol(x),
+                  colnames = colnames(x)),
+    elapsed = elapsed,
+    call = call
+  ), class = "somgpu")
+}
+
+# Quality of every map, the best restart of each size, and the clusters of the best maps.
+assess_family <- function(x, weights, map_size, restarts, threads, call) {
+  nmaps <- length(weights)
+  first <- call_core("assess the maps", call, function() {
+    .Call(C_assess, x, weights, rep(restarts == 1L, nmaps), threads)
+  })
+  # lowest qe per size; ties go to the first restart
+  best <- rep(FALSE, nmaps)
+  groups <- split(seq_len(nmaps), rep(seq_len(nmaps / restarts), each = restarts))
+  keep <- vapply(groups, function(g) g[which.min(first$qe[g])], integer(1))
+  best[keep] <- TRUE
+  clusters <- if (restarts == 1L) {
+    first$clusters
+  } else {
+    call_core("assign the rows to clusters", call, function() {
+      .Call(C_assess, x, weights[keep], rep(TRUE, length(keep)), threads)
+    })$clusters
+  }
+  list(weights = weights[keep], clusters = clusters, qe = first$qe, te = first$te,
+       best = best)
+}
+
+cpu_device_name <- function(threads) {
+  sprintf("CPU (%s, %d thread%s)", if (build_info()$openmp) "OpenMP" else "serial", threads,
+          if (threads == 1L) "" else "s")
+}

@@ -1,0 +1,249 @@
+# Input validation. Each check returns the cleaned value or raises a somgpu_input_error
+# that names the argument, says what was wrong and what is expected. Nothing here modifies
+# the caller's objects.
+
+int_max <- .Machine$integer.max
+
+# A short description of a value for error messages.
+describe <- function(x) {
+  if (is.null(x)) return("NULL")
+  if (is.function(x)) return("a function")
+  if (is.data.frame(x)) return("a data frame")
+  if (is.list(x)) return(sprintf("a list of length %d", length(x)))
+  if (length(x) == 0L) return(sprintf("an empty %s vector", typeof(x)))
+  if (length(x) > 1L) return(sprintf("a %s vector of length %d", typeof(x), length(x)))
+  if (is.factor(x)) return("a factor")
+  if (is.character(x)) return(sprintf("\"%s\"", x))
+  format(x)
+}
+
+check_flag <- function(x, name, call) {
+  if (!is.logical(x) || length(x) != 1L || is.na(x)) {
+    abort_input(sprintf("`%s` must be TRUE or FALSE, not %s.", name, describe(x)), call)
+  }
+  x
+}
+
+check_whole <- function(x, name, min, max = int_max, call) {
+  ok <- is.numeric(x) && !is.object(x) && length(x) == 1L && !is.na(x) && is.finite(x) &&
+    x == round(x) && x >= min && x <= max
+  if (!ok) {
+    abort_input(sprintf("`%s` must be a single whole number from %s to %s, not %s.",
+                        name, format(min), format(max, big.mark = ","), describe(x)), call)
+  }
+  as.integer(x)
+}
+
+# A positive, finite number no larger than `max`.
+check_positive <- function(x, name, max = Inf, call) {
+  ok <- is.numeric(x) && !is.object(x) && length(x) == 1L && !is.na(x) && is.finite(x) &&
+    x > 0 && x <= max
+  if (!ok) {
+    range <- if (is.finite(max)) sprintf("in (0, %s]", format(max)) else "finite and > 0"
+    abort_input(sprintf("`%s` must be a single number %s, not %s.", name, range, describe(x)),
+                call)
+  }
+  as.double(x)
+}
+
+check_choice <- function(x, name, choices, call) {
+  if (!is.character(x) || length(x) != 1L || is.na(x) || !x %in% choices) {
+    abort_input(sprintf("`%s` must be one of %s, not %s.", name,
+                        paste0("\"", choices, "\"", collapse = ", "), describe(x)), call)
+  }
+  x
+}
+
+# y as a double matrix with n >= 2 finite rows and m >= 1 columns; a data frame (tibbles
+# included) must have numeric columns only; a plain numeric vector is one column.
+check_data <- function(y, call, min_rows = 2L, name = "y") {
+  if (is.data.frame(y)) {
+    cols <- as.list(y)
+    bad <- !vapply(cols, function(col) {
+      is.numeric(col) && is.null(dim(col)) && !is.factor(col)
+    }, logical(1))
+    if (any(bad)) {
+      what <- vapply(cols[bad], function(col) {
+        if (!is.null(dim(col))) "a matrix column" else class(col)[1L]
+      }, character(1))
+      nm <- names(y)[bad]
+      listed <- paste0("`", nm, "` (", what, ")")
+      if (length(listed) > 5L) listed <- c(listed[1:5], sprintf("and %d more", length(listed) - 5L))
+      abort_input(sprintf(
+        "`%s` must have numeric columns only; not numeric: %s. Drop or convert them, e.g. with as.numeric().",
+        name, paste(listed, collapse = ", ")), call)
+    }
+    n <- nrow(y)
+    x <- matrix(as.double(unlist(lapply(cols, as.double), use.names = FALSE)), nrow = n,
+                ncol = length(cols))
+    rn <- attr(y, "row.names")
+    dimnames(x) <- list(if (is.character(rn)) rn else NULL, names(y))
+  } else if (is.numeric(y) && !is.object(y) && (is.null(dim(y)) || length(dim(y)) == 2L)) {
+    x <- if (is.null(dim(y))) matrix(as.double(y), ncol = 1L) else y
+    if (!is.double(x)) storage.mode(x) <- "double"
+  } else {
+    type <- if (is.matrix(y)) sprintf("a %s matrix", typeof(y))
+      else if (is.array(y)) sprintf("an array with %d dimensions", length(dim(y)))
+      else if (is.factor(y)) "a factor"
+      else if (is.data.frame(y)) "a data frame"
+      else if (is.list(y)) "a list"
+      else if (is.character(y)) "a character vector"
+      else class(y)[1L]
+    abort_input(sprintf(
+      "`%s` must be a numeric matrix or a data frame of numeric columns, not %s.", name, type),
+      call)
+  }
+  n <- nrow(x)
+  if (ncol(x) < 1L) abort_input(sprintf("`%s` has no columns.", name), call)
+  if (n < min_rows) {
+    abort_input(sprintf("`%s` has %d row%s; at least %d %s needed.", name, n,
+                        if (n == 1L) "" else "s", min_rows,
+                        if (min_rows == 1L) "is" else "are"), call)
+  }
+  bad <- which(!is.finite(x))
+  if (length(bad)) {
+    abort_input(sprintf(
+      "`%s` has %d missing or infinite value%s (NA, NaN or Inf); the first is in row %d. Remove or impute them first, e.g. %s[complete.cases(%s), ].",
+      name, length(bad), if (length(bad) == 1L) "" else "s", min((bad - 1) %% n) + 1L,
+      name, name), call)
+  }
+  x
+}
+
+# The ring sizes from nmin/nmax or an explicit `sizes`, refused before they are built when
+# the maps could not be allocated.
+check_sizes <- function(nmin, nmax, sizes, given, x, restarts, call) {
+  if (given[["sizes"]]) {
+    if (given[["nmin"]] || given[["nmax"]]) {
+      abort_input("Give either `sizes` or `nmin`/`nmax`, not both.", call)
+    }
+    ok <- is.numeric(sizes) && !is.object(sizes) && length(sizes) >= 1L &&
+      !anyNA(sizes) && all(is.finite(sizes))
+    if (ok) ok <- all(sizes == round(sizes)) && all(sizes >= 2) && all(sizes <= int_max)
+    if (!ok) {
+      abort_input(sprintf(
+        "`sizes` must be whole numbers of neurons from 2 to %s, not %s.",
+        format(int_max, big.mark = ","), describe(sizes)), call)
+    }
+    if (anyDuplicated(sizes)) {
+      abort_input(sprintf("`sizes` must not repeat a size; %s appears more than once.",
+                          format(sizes[anyDuplicated(sizes)])), call)
+    }
+    check_memory(x, sum(as.double(sizes)), max(sizes), length(sizes), restarts, call)
+    return(as.integer(sizes))
+  }
+  nmax <- check_whole(nmax, "nmax", 2, call = call)
+  nmin <- check_whole(nmin, "nmin", 2, call = call)
+  if (nmin > nmax) {
+    abort_input(sprintf("`nmin` (%d) must not exceed `nmax` (%d).", nmin, nmax), call)
+  }
+  count <- as.double(nmax) - nmin + 1
+  check_memory(x, (as.double(nmin) + nmax) * count / 2, nmax, count, restarts, call)
+  seq.int(nmin, nmax)
+}
+
+# The initial weights: "uniform", "sample", or a list of matrices, one per size.
+check_init <- function(init, sizes, x, call) {
+  if (is.character(init)) {
+    init <- check_choice(init, "init", c("uniform", "sample"), call)
+    if (init == "sample" && max(sizes) > nrow(x)) {
+      abort_input(sprintf(
+        "init = \"sample\" draws distinct rows of `y`, but the ring of %d neurons needs more rows than the %d there are. Use init = \"uniform\" or smaller sizes.",
+        max(sizes), nrow(x)), call)
+    }
+    return(list(type = init, weights = NULL))
+  }
+  if (!is.list(init) || is.data.frame(init)) {
+    abort_input(sprintf(
+      "`init` must be \"uniform\", \"sample\" or a list of matrices (one per size), not %s.",
+      describe(init)), call)
+  }
+  if (length(init) != length(sizes)) {
+    abort_input(sprintf(
+      "`init` has %d matri%s but there %s %d size%s; give one matrix per size, in the order of `sizes`.",
+      length(init), if (length(init) == 1L) "x" else "ces",
+      if (length(sizes) == 1L) "is" else "are", length(sizes),
+      if (length(sizes) == 1L) "" else "s"), call)
+  }
+  m <- ncol(x)
+  weights <- lapply(seq_along(init), function(i) {
+    w <- init[[i]]
+    if (is.data.frame(w)) w <- as.matrix(w)
+    if (!is.matrix(w) || !is.numeric(w) || nrow(w) != sizes[i] || ncol(w) != m) {
+      shape <- if (is.matrix(w)) sprintf("a %d x %d %s matrix", nrow(w), ncol(w), typeof(w))
+        else describe(w)
+      abort_input(sprintf(
+        "`init[[%d]]` must be a numeric %d x %d matrix (size %d, %d columns of y), not %s.",
+        i, sizes[i], m, sizes[i], m, shape), call)
+    }
+    if (!all(is.finite(w))) {
+      abort_input(sprintf("`init[[%d]]` has missing or infinite values.", i), call)
+    }
+    storage.mode(w) <- "double"
+    dimnames(w) <- NULL
+    w
+  })
+  list(type = "user", weights = weights)
+}
+
+check_seed <- function(seed, call) {
+  if (is.null(seed)) return(sample.int(int_max, 1L))
+  ok <- is.numeric(seed) && !is.object(seed) && length(seed) == 1L && !is.na(seed) &&
+    is.finite(seed) && seed == round(seed) && abs(seed) <= int_max
+  if (!ok) {
+    abort_input(sprintf(
+      "`seed` must be NULL or a single whole number of at most %s in absolute value, not %s.",
+      format(int_max, big.mark = ","), describe(seed)), call)
+  }
+  as.integer(seed)
+}
+
+# Refuse jobs that could not be allocated, before any allocation: every map's weights
+# (size_sum neurons over all sizes, times restarts), a copy of the data, the clusters, and a
+# small overhead per map, against the machine's memory (see memory_limit()).
+check_memory <- function(x, size_sum, size_max, nsizes, restarts, call) {
+  n <- as.double(nrow(x))
+  m <- ncol(x)
+  nmaps <- nsizes * restarts
+  bytes <- 8 * (2 * size_sum * restarts * m + n * m) + 4 * n * nsizes + 256 * nmaps
+  limit <- memory_limit()
+  if (bytes > limit || as.double(size_max) * m > 2^52 || nmaps > int_max) {
+    abort(sprintf(
+      "These maps cannot be allocated: they need about %s of memory, more than the %s available (%d size%s x %d restart%s, %d columns). Use fewer or smaller sizes, or fewer restarts.",
+      format_bytes(bytes), format_bytes(limit), nsizes, if (nsizes == 1) "" else "s",
+      restarts, if (restarts == 1L) "" else "s", m),
+      c("somgpu_memory_error", "somgpu_input_error"), call)
+  }
+  invisible(bytes)
+}
+
+# Bytes a call may plan to use: the option `somgpu.max_memory`, else the machine's physical
+# memory where it can be read, else 2^52.
+memory_limit <- function() {
+  opt <- getOption("somgpu.max_memory")
+  if (is.numeric(opt) && length(opt) == 1L && !is.na(opt) && opt > 0) return(as.double(opt))
+  phys <- physical_memory()
+  if (is.finite(phys) && phys > 0) phys else 2^52
+}
+
+physical_memory <- function() {
+  if (file.exists("/proc/meminfo")) {
+    line <- grep("^MemTotal:", readLines("/proc/meminfo", warn = FALSE), value = TRUE)
+    kb <- suppressWarnings(as.double(gsub("[^0-9]", "", line[1L])))
+    if (length(kb) == 1L && !is.na(kb)) return(kb * 1024)
+  }
+  if (Sys.info()[["sysname"]] == "Darwin") {
+    out <- tryCatch(suppressWarnings(system2("sysctl", c("-n", "hw.memsize"), stdout = TRUE,
+                                             stderr = FALSE)),
+                    error = function(e) NA_character_)
+    b <- suppressWarnings(as.double(out[1L]))
+    if (length(b) == 1L && !is.na(b)) return(b)
+  }
+  NA_real_
+}
+
+format_bytes <- function(b) {
+  units <- c("B", "kB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB")
+  i <- max(1L, min(length(units), floor(log(max(b, 1), 1000)) + 1L))
+  sprintf("%.3g %s", b / 1000^(i - 1L), units[i])
+}

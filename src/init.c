@@ -1,0 +1,21 @@
+/* init.c: routine registration; symbols are only reachable through the registered table. */
+#include <R.h>
+#include <R_ext/Rdynload.h>
+#include <Rinternals.h>
+
+#include "r_glue.h"
+
+static const R_CallMethodDef call_methods[] = {
+    {"C_train", (DL_FUNC)&C_train, 11},
+    {"C_assess", (DL_FUNC)&C_assess, 4},
+    {"C_build_info", (DL_FUNC)&C_build_info, 0},
+    {"C_philox", (DL_FUNC)&C_philox, 2},
+    {"C_visit_order", (DL_FUNC)&C_visit_order, 5},
+    {NULL, NULL, 0}};
+
+void R_init_somgpu(DllInfo *dll)
+{
+    R_registerRoutines(dll, NULL, call_methods, NULL, NULL);
+    R_useDynamicSymbols(dll, FALSE);
+    R_forceSymbols(dll, TRUE);
+}

@@ -1,0 +1,239 @@
+/* r_glue.c: the only file that speaks to R. It turns R objects into core problems, runs a
+ * backend on the calling thread, and hands back either the result or a status object
+ * (list(code, message, api_status, log)) that R turns into a classed condition once every
+ * resource is released. Interrupts and progress reach the core through som_hooks. */
+#include <string.h>
+
+#define R_NO_REMAP
+#include <R.h>
+#include <Rinternals.h>
+
+#include "r_glue.h"
+#include "som_core.h"
+#include "som_rng.h"
+
+/* --- hooks ------------------------------------------------------------------------- */
+
+typedef struct {
+    int show;      /* print a progress bar               */
+    int last;      /* last printed width, -1 before any  */
+    const char *label;
+} glue_ud;
+
+static void check_interrupt(void *unused)
+{
+    (void)unused;
+    R_CheckUserInterrupt();
+}
+
+/* R_CheckUserInterrupt would jump over the core's cleanup: run it in a top-level context
+ * and report instead. */
+static int glue_interrupted(void *ud)
+{
+    (void)ud;
+    return !R_ToplevelExec(check_interrupt, NULL);
+}
+
+#define BAR_WIDTH 30
+
+static void glue_progress(void *ud_, double fraction)
+{
+    glue_ud *ud = ud_;
+    int filled;
+    if (!ud->show) return;
+    if (fraction < 0) fraction = 0;
+    if (fraction > 1) fraction = 1;
+    filled = (int)(fraction * BAR_WIDTH + 0.5);
+    if (filled == ud->last) return;
+    ud->last = filled;
+    REprintf("\r%s [%.*s%*s] %3d%%", ud->label, filled, "==============================",
+             BAR_WIDTH - filled, "", (int)(fraction * 100 + 0.5));
+}
+
+static void glue_progress_end(glue_ud *ud)
+{
+    if (ud->show && ud->last >= 0) REprintf("\r%*s\r", BAR_WIDTH + 40, "");
+}
+
+/* --- helpers ----------------------------------------------------------------------- */
+
+/* A failed status as an R list, with class somgpu_status for the R side to raise. */
+static SEXP status_object(const som_status *st)
+{
+    const char *names[] = {"code", "message", "api_status", "log", ""};
+    SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
+    SET_VECTOR_ELT(out, 0, Rf_ScalarInteger(st->code));
+    SET_VECTOR_ELT(out, 1, Rf_mkString(st->message));
+    SET_VECTOR_ELT(out, 2, Rf_ScalarInteger(st->api_status));
+    SET_VECTOR_ELT(out, 3, st->log ? Rf_mkString(st->log) : Rf_allocVector(STRSXP, 0));
+    Rf_setAttrib(out, R_ClassSymbol, Rf_mkString("somgpu_status"));
+    UNPROTECT(1);
+    return out;
+}
+
+static som_data data_of(SEXP y)
+{
+    som_data d;
+    SEXP dim = Rf_getAttrib(y, R_DimSymbol);
+    d.x = REAL(y);
+    d.n = INTEGER(dim)[0];
+    d.m = INTEGER(dim)[1];
+    return d;
+}
+
+static int as_threads(SEXP threads)
+{
+    int nth = Rf_asInteger(threads);
+    return nth == NA_INTEGER || nth < 1 ? 1 : nth;
+}
+
+/* --- entry points ------------------------------------------------------------------ */
+
+/* Train maps of sizes `size` with restart indices `restart` (0-based); R has validated
+ * every argument. Returns list(weights) or a somgpu_status. */
+SEXP C_train(SEXP y, SEXP size, SEXP restart, SEXP iter_max, SEXP sigma0, SEXP eta0,
+             SEXP init, SEXP init_w, SEXP seed, SEXP threads, SEXP progress)
+{
+    som_problem p;
+    som_status st;
+    glue_ud ud = {Rf_asLogical(progress) == TRUE, -1, "training"};
+    som_hooks hooks = {glue_interrupted, glue_progress, &ud};
+    int nmaps = LENGTH(size), i, rc;
+    SEXP weights, out;
+    double **w;
+    const double **iw = NULL;
+
+    p.data = data_of(y);
+    p.nmaps = nmaps;
+    p.size = INTEGER(size);
+    p.restart = INTEGER(restart);
+    p.iter_max = Rf_asInteger(iter_max);
+    p.sigma0 = Rf_asReal(sigma0);
+    p.eta0 = Rf_asReal(eta0);
+    p.init = Rf_asInteger(init);
+    p.seed = (uint32_t)(int64_t)Rf_asReal(seed);
+    p.init_w = NULL;
+
+    weights = PROTECT(Rf_allocVector(VECSXP, nmaps));
+    w = (double **)R_alloc((size_t)nmaps, sizeof *w);
+    for (i = 0; i < nmaps; i++) {
+        SEXP wi = Rf_allocMatrix(REALSXP, p.size[i], p.data.m);
+        SET_VECTOR_ELT(weights, i, wi);
+        w[i] = REAL(wi);
+    }
+    if (p.init == SOM_INIT_GIVEN) {
+        iw = (const double **)R_alloc((size_t)nmaps, sizeof *iw);
+        for (i = 0; i < nmaps; i++) iw[i] = REAL(VECTOR_ELT(init_w, i));
+        p.init_w = iw;
+    }
+
+    som_status_init(&st);
+    rc = som_cpu_train(&p, w, as_threads(threads), &hooks, &st);
+    glue_progress_end(&ud);
+    if (rc != SOM_OK) {
+        out = status_object(&st);
+        som_status_clear(&st);
+        UNPROTECT(1);
+        return out;
+    }
+    out = PROTECT(Rf_allocVector(VECSXP, 1));
+    SET_VECTOR_ELT(out, 0, weights);
+    Rf_setAttrib(out, R_NamesSymbol, Rf_mkString("weights"));
+    UNPROTECT(2);
+    return out;
+}
+
+/* qe and te of every map in `weights` (a list of size x m matrices), and the 1-based winner
+ * of every point for the maps where want_clusters is TRUE. */
+SEXP C_assess(SEXP y, SEXP weights, SEXP want_clusters, SEXP threads)
+{
+    som_data d = data_of(y);
+    som_maps maps;
+    som_status st;
+    glue_ud ud = {0, -1, ""};
+    som_hooks hooks = {glue_interrupted, NULL, &ud};
+    int nmaps = LENGTH(weights), i, rc, *sizes;
+    const double **w;
+    int **cl;
+    SEXP qe, te, clusters, out;
+    const char *names[] = {"qe", "te", "clusters", ""};
+
+    sizes = (int *)R_alloc((size_t)nmaps, sizeof *sizes);
+    w = (const double **)R_alloc((size_t)nmaps, sizeof *w);
+    cl = (int **)R_alloc((size_t)nmaps, sizeof *cl);
+    qe = PROTECT(Rf_allocVector(REALSXP, nmaps));
+    te = PROTECT(Rf_allocVector(REALSXP, nmaps));
+    clusters = PROTECT(Rf_allocVector(VECSXP, nmaps));
+    for (i = 0; i < nmaps; i++) {
+        SEXP wi = VECTOR_ELT(weights, i);
+        sizes[i] = INTEGER(Rf_getAttrib(wi, R_DimSymbol))[0];
+        w[i] = REAL(wi);
+        cl[i] = NULL;
+        if (LOGICAL(want_clusters)[i] == TRUE) {
+            SEXP ci = Rf_allocVector(INTSXP, (R_xlen_t)d.n);
+            SET_VECTOR_ELT(clusters, i, ci);
+            cl[i] = INTEGER(ci);
+        }
+    }
+    maps.nmaps = nmaps;
+    maps.size = sizes;
+    maps.weights = w;
+
+    som_status_init(&st);
+    rc = som_assess(&d, &maps, as_threads(threads), &hooks, REAL(qe), REAL(te), cl, &st);
+    if (rc != SOM_OK) {
+        out = status_object(&st);
+        som_status_clear(&st);
+        UNPROTECT(3);
+        return out;
+    }
+    out = PROTECT(Rf_mkNamed(VECSXP, names));
+    SET_VECTOR_ELT(out, 0, qe);
+    SET_VECTOR_ELT(out, 1, te);
+    SET_VECTOR_ELT(out, 2, clusters);
+    UNPROTECT(4);
+    return out;
+}
+
+/* What this build offers: OpenMP or not, and the most threads it may use. */
+SEXP C_build_info(void)
+{
+    const char *names[] = {"openmp", "max_threads", ""};
+    SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
+    SET_VECTOR_ELT(out, 0, Rf_ScalarLogical(som_have_openmp()));
+    SET_VECTOR_ELT(out, 1, Rf_ScalarInteger(som_max_threads()));
+    UNPROTECT(1);
+    return out;
+}
+
+/* --- internals exposed for the known-answer and reference tests -------------------- */
+
+static som_u32 word_of(SEXP x, int i)
+{
+    return (som_u32)REAL(x)[i];
+}
+
+/* Philox4x32-10 of one counter (4 words) and key (2 words), given and returned as doubles. */
+SEXP C_philox(SEXP ctr, SEXP key)
+{
+    som_philox_ctr r = som_philox4x32(word_of(ctr, 0), word_of(ctr, 1), word_of(ctr, 2),
+                                      word_of(ctr, 3), word_of(key, 0), word_of(key, 1));
+    SEXP out = PROTECT(Rf_allocVector(REALSXP, 4));
+    int i;
+    for (i = 0; i < 4; i++) REAL(out)[i] = r.v[i];
+    UNPROTECT(1);
+    return out;
+}
+
+/* The visiting order (0-based) of pass `pass` of map (size, restart) over n points. */
+SEXP C_visit_order(SEXP n, SEXP seed, SEXP size, SEXP restart, SEXP pass)
+{
+    som_u32 nn = (som_u32)Rf_asReal(n), i;
+    som_perm perm = som_perm_make(nn, (som_u32)(int64_t)Rf_asReal(seed), SOM_STREAM_ORDER,
+                                  (som_u32)Rf_asInteger(size), (som_u32)Rf_asInteger(restart),
+                                  (som_u32)Rf_asInteger(pass));
+    SEXP out = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t)nn));
+    for (i = 0; i < nn; i++) INTEGER(out)[i] = (int)som_perm_at(&perm, i);
+    UNPROTECT(1);
+    return out;
+}

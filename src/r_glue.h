@@ -1,0 +1,14 @@
+/* r_glue.h: the .Call entry points, for registration in init.c. */
+#ifndef SOM_R_GLUE_H
+#define SOM_R_GLUE_H
+
+#include <Rinternals.h>
+
+SEXP C_train(SEXP y, SEXP size, SEXP restart, SEXP iter_max, SEXP sigma0, SEXP eta0,
+             SEXP init, SEXP init_w, SEXP seed, SEXP threads, SEXP progress);
+SEXP C_assess(SEXP y, SEXP weights, SEXP want_clusters, SEXP threads);
+SEXP C_build_info(void);
+SEXP C_philox(SEXP ctr, SEXP key);
+SEXP C_visit_order(SEXP n, SEXP seed, SEXP size, SEXP restart, SEXP pass);
+
+#endif

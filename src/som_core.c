@@ -1,0 +1,134 @@
+/* som_core.c: what every backend shares: schedules, neighbourhood table, initial weights,
+ * winner search, layouts, status. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "som_core.h"
+#include "som_rng.h"
+
+/* The schedules of the original script, with its operation order:
+ * sigma_t = sigma0 - sigma0 / (iter_max + 1) * t, likewise eta_t. */
+double som_sigma(const som_problem *p, int t)
+{
+    return p->sigma0 - (p->sigma0 / (p->iter_max + 1.0)) * t;
+}
+
+double som_eta(const som_problem *p, int t)
+{
+    return p->eta0 - (p->eta0 / (p->iter_max + 1.0)) * t;
+}
+
+void som_neighbourhood(const som_problem *p, int t, int size, double *circ)
+{
+    double sigma = som_sigma(p, t), eta = som_eta(p, t);
+    double s2 = 2.0 * (sigma * sigma);
+    int i;
+    for (i = 0; i < size; i++) {
+        int d = i < size - i ? i : size - i;
+        circ[i] = circ[size + i] = eta * exp(-((double)d * d) / s2);
+    }
+}
+
+void som_status_init(som_status *st)
+{
+    st->code = SOM_OK;
+    st->api_status = 0;
+    st->message[0] = '\0';
+    st->log = NULL;
+}
+
+void som_status_clear(som_status *st)
+{
+    free(st->log);
+    som_status_init(st);
+}
+
+int som_fail(som_status *st, int code, const char *fmt, ...)
+{
+    va_list ap;
+    st->code = code;
+    va_start(ap, fmt);
+    vsnprintf(st->message, sizeof st->message, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+int som_check_problem(const som_problem *p, som_status *st)
+{
+    int i;
+    if (p->data.x == NULL || p->data.n < 2 || p->data.m < 1 || p->data.n > 2147483647)
+        return som_fail(st, SOM_ERR_INVALID, "data must have 2 to 2^31-1 rows and at least 1 column");
+    if (p->nmaps < 1 || p->size == NULL || p->restart == NULL)
+        return som_fail(st, SOM_ERR_INVALID, "no maps to train");
+    if (p->iter_max < 1 || !(p->sigma0 > 0) || !(p->eta0 > 0) || !isfinite(p->sigma0) ||
+        !isfinite(p->eta0))
+        return som_fail(st, SOM_ERR_INVALID, "invalid schedule parameters");
+    for (i = 0; i < p->nmaps; i++) {
+        if (p->size[i] < 2 || p->restart[i] < 0)
+            return som_fail(st, SOM_ERR_INVALID, "map %d: invalid size or restart", i + 1);
+        if (p->init == SOM_INIT_SAMPLE && (int64_t)p->size[i] > p->data.n)
+            return som_fail(st, SOM_ERR_INVALID,
+                            "init 'sample' needs at least %d rows for a ring of %d neurons",
+                            p->size[i], p->size[i]);
+        if (p->init == SOM_INIT_GIVEN && (p->init_w == NULL || p->init_w[i] == NULL))
+            return som_fail(st, SOM_ERR_INVALID, "map %d: missing initial weights", i + 1);
+    }
+    return SOM_OK;
+}
+
+double *som_rowmajor(const som_data *d)
+{
+    size_t n = (size_t)d->n, m = (size_t)d->m, i, k;
+    double *out;
+    if (n > SIZE_MAX / sizeof(double) / m) return NULL;
+    out = malloc(n * m * sizeof(double));
+    if (out == NULL) return NULL;
+    for (k = 0; k < m; k++) {
+        const double *col = d->x + k * n;
+        for (i = 0; i < n; i++) out[i * m + k] = col[i];
+    }
+    return out;
+}
+
+void som_rowmajor_weights(const double *colmajor, int size, int m, double *rowmajor)
+{
+    int j, k;
+    for (k = 0; k < m; k++)
+        for (j = 0; j < size; j++) rowmajor[(size_t)j * m + k] = colmajor[(size_t)k * size + j];
+}
+
+void som_colmajor_weights(const double *rowmajor, int size, int m, double *colmajor)
+{
+    int j, k;
+    for (k = 0; k < m; k++)
+        for (j = 0; j < size; j++) colmajor[(size_t)k * size + j] = rowmajor[(size_t)j * m + k];
+}
+
+void som_init_map(const som_problem *p, int i, const double *yrow, double *w)
+{
+    int size = p->size[i], m = p->data.m, j;
+    uint32_t restart = (uint32_t)p->restart[i];
+    switch (p->init) {
+    case SOM_INIT_GIVEN:
+        som_rowmajor_weights(p->init_w[i], size, m, w);
+        break;
+    case SOM_INIT_SAMPLE: {
+        /* distinct rows: the first `size` elements of a keyed bijection of the rows */
+        som_perm perm = som_perm_make((som_u32)p->data.n, p->seed, SOM_STREAM_SAMPLE,
+                                      (som_u32)size, restart, 0);
+        for (j = 0; j < size; j++) {
+            size_t row = som_perm_at(&perm, (som_u32)j);
+            memcpy(w + (size_t)j * m, yrow + row * m, (size_t)m * sizeof(double));
+        }
+        break;
+    }
+    default: {
+        size_t e, ne = (size_t)size * m;
+        for (e = 0; e < ne; e++)
+            w[e] = som_init_uniform(p->seed, (som_u32)size, restart, (som_u64)e);
+    }
+    }
+}

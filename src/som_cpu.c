@@ -1,0 +1,178 @@
+/* som_cpu.c: the CPU backend. Maps are trained in parallel (OpenMP over maps, largest
+ * first); each map runs the online rule of the original script point after point.
+ *
+ * Work is done in rounds: in each round every unfinished map advances by a slice of
+ * points of about equal cost, then the calling thread checks for an interrupt and reports
+ * progress. A map's result depends only on its own streams, never on the slicing or the
+ * thread that ran it, so any thread count gives the same bits. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "som_core.h"
+#include "som_rng.h"
+
+/* Cost units (neuron x dimension updates) per thread per round: about 10-30 ms. */
+#define SOM_ROUND_UNITS ((double)(1 << 25))
+
+/* Doubles rounded up to whole 64-byte cache lines, so that maps trained by different
+ * threads never share a line. */
+static size_t pad_line(size_t ndoubles)
+{
+    return (ndoubles + 7) & ~(size_t)7;
+}
+
+/* The first cache-line boundary in a block allocated with 8 spare doubles. */
+static double *align_line(double *raw)
+{
+    return raw ? (double *)(((uintptr_t)raw + 63) & ~(uintptr_t)63) : NULL;
+}
+
+typedef struct {
+    int map;       /* index in the problem                              */
+    int size;
+    int t;         /* current pass, 1 .. iter_max - 1; iter_max = done  */
+    uint32_t i;    /* next position in the pass's visiting order         */
+    som_perm perm; /* the pass's visiting order                          */
+    double *w;     /* working weights, row-major size x m                */
+    double *circ;  /* the pass's neighbourhood, 2 x size (som_neighbourhood) */
+    double cost;   /* units per point                                   */
+} map_state;
+
+/* Points i .. end-1 of the pass: the online rule of the original script. Inlined with a
+ * constant m for small dimensions so that the compiler unrolls the inner loops. */
+SOM_INLINE void train_points(const double *yrow, const som_perm *perm,
+                                           uint32_t i, uint32_t end, double *w,
+                                           const double *circ, int size, const int m)
+{
+    for (; i < end; i++) {
+        const double *x = yrow + (size_t)som_perm_at(perm, i) * m;
+        const int c = som_winner(x, w, size, m, NULL, NULL);
+        const double *h = circ + (size - c);
+        int j, k;
+        for (j = 0; j < size; j++) {
+            double *wj = w + (size_t)j * m;
+            for (k = 0; k < m; k++) wj[k] += h[j] * (x[k] - wj[k]);
+        }
+    }
+}
+
+/* Move one map on by up to `budget` points of the continuing point sequence. The loop works
+ * on locals: the states of different maps share cache lines. */
+static void advance_map(const som_problem *p, const double *yrow, map_state *s, int64_t budget)
+{
+    const int m = p->data.m, size = s->size;
+    const uint32_t n = (uint32_t)p->data.n;
+    while (budget > 0 && s->t < p->iter_max) {
+        uint32_t i = s->i, end;
+        if (i == 0) {
+            som_neighbourhood(p, s->t, size, s->circ);
+            s->perm = som_perm_make(n, p->seed, SOM_STREAM_ORDER, (som_u32)size,
+                                    (som_u32)p->restart[s->map], (som_u32)s->t);
+        }
+        end = (int64_t)(n - i) > budget ? i + (uint32_t)budget : n;
+        budget -= end - i;
+        switch (m) {
+        case 1: train_points(yrow, &s->perm, i, end, s->w, s->circ, size, 1); break;
+        case 2: train_points(yrow, &s->perm, i, end, s->w, s->circ, size, 2); break;
+        case 3: train_points(yrow, &s->perm, i, end, s->w, s->circ, size, 3); break;
+        case 4: train_points(yrow, &s->perm, i, end, s->w, s->circ, size, 4); break;
+        default: train_points(yrow, &s->perm, i, end, s->w, s->circ, size, m);
+        }
+        if (end == n) {
+            s->i = 0;
+            s->t++;
+        } else {
+            s->i = end;
+        }
+    }
+}
+
+static int by_cost_desc(const void *a, const void *b)
+{
+    const map_state *x = a, *y = b;
+    if (x->size != y->size) return x->size < y->size ? 1 : -1;
+    return x->map - y->map;
+}
+
+int som_cpu_train(const som_problem *p, double *const *weights, int nthreads,
+                  const som_hooks *hooks, som_status *st)
+{
+    const int m = p->data.m, nmaps = p->nmaps;
+    const int64_t n = p->data.n;
+    double *yrow = NULL, *wraw = NULL, *traw = NULL, *wbuf, *tbuf;
+    map_state *ms = NULL, **active = NULL;
+    size_t wtot = 0, ttot = 0;
+    double total = 0;
+    int i, rc = SOM_OK, nactive;
+
+    if ((rc = som_check_problem(p, st)) != SOM_OK) return rc;
+    if (nthreads < 1) nthreads = 1;
+    for (i = 0; i < nmaps; i++) {
+        wtot += pad_line((size_t)p->size[i] * m);
+        ttot += pad_line((size_t)p->size[i] * 2);
+    }
+    yrow = som_rowmajor(&p->data);
+    ms = calloc((size_t)nmaps, sizeof *ms);
+    active = malloc((size_t)nmaps * sizeof *active);
+    wraw = malloc((wtot + 8) * sizeof *wbuf);
+    traw = malloc((ttot + 8) * sizeof *tbuf);
+    wbuf = align_line(wraw);
+    tbuf = align_line(traw);
+    if (!yrow || !ms || !active || !wraw || !traw) {
+        rc = som_fail(st, SOM_ERR_NOMEM, "could not allocate %.0f MB for training",
+                      ((double)n * m + wtot + ttot) * 8 / 1e6);
+        goto done;
+    }
+    wtot = ttot = 0;
+    for (i = 0; i < nmaps; i++) {
+        map_state *s = ms + i;
+        s->map = i;
+        s->size = p->size[i];
+        s->t = 1;
+        s->i = 0;
+        s->w = wbuf + wtot;
+        s->circ = tbuf + ttot;
+        s->cost = (double)s->size * (m + 1);
+        wtot += pad_line((size_t)s->size * m);
+        ttot += pad_line((size_t)s->size * 2);
+        som_init_map(p, i, yrow, s->w);
+        total += s->cost * (double)n * (p->iter_max - 1);
+    }
+    qsort(ms, (size_t)nmaps, sizeof *ms, by_cost_desc);
+    for (i = 0; i < nmaps; i++) active[i] = ms + i;
+
+    nactive = p->iter_max > 1 ? nmaps : 0;
+    while (nactive > 0) {
+        int nth = nthreads < nactive ? nthreads : nactive, a = 0;
+        double share = SOM_ROUND_UNITS * nth / nactive;
+        (void)nth; /* unused without OpenMP */
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nth)
+        for (i = 0; i < nactive; i++) {
+            int64_t pts = (int64_t)(share / active[i]->cost);
+            advance_map(p, yrow, active[i], pts > 0 ? pts : 1);
+        }
+        /* drop finished maps, keeping the largest-first order */
+        for (i = 0; i < nactive; i++)
+            if (active[i]->t < p->iter_max) active[a++] = active[i];
+        nactive = a;
+        if (hooks && hooks->progress) {
+            double done = 0;
+            for (i = 0; i < nmaps; i++)
+                done += ms[i].cost * ((double)n * (ms[i].t - 1) + ms[i].i);
+            hooks->progress(hooks->ud, total > 0 ? done / total : 1);
+        }
+        if (nactive > 0 && hooks && hooks->interrupted && hooks->interrupted(hooks->ud)) {
+            rc = som_fail(st, SOM_ERR_INTERRUPTED, "training interrupted");
+            goto done;
+        }
+    }
+    for (i = 0; i < nmaps; i++) som_colmajor_weights(ms[i].w, ms[i].size, m, weights[ms[i].map]);
+
+done:
+    free(yrow);
+    free(ms);
+    free(active);
+    free(wraw);
+    free(traw);
+    return rc;
+}

@@ -1,0 +1,4 @@
+library(testthat)
+library(somgpu)
+
+test_check("somgpu")

@@ -1,0 +1,141 @@
+# A slow, independent pure-R reference of somgpu's random streams and training rule,
+# written from the specification (Philox4x32-10 as published in Random123; the Feistel
+# visiting order and the online rule as documented in src/som_rng.h and ?train). It uses
+# doubles for 32-bit unsigned arithmetic and shares no code with the package.
+
+two16 <- 65536
+two32 <- 4294967296
+
+u32_xor <- function(a, b) {
+  bitwXor(as.integer(a %/% two16), as.integer(b %/% two16)) * two16 +
+    bitwXor(as.integer(a %% two16), as.integer(b %% two16))
+}
+
+# Full 64-bit product of two unsigned 32-bit numbers, as (hi, lo) words.
+u32_mul <- function(a, b) {
+  ah <- a %/% two16; al <- a %% two16
+  bh <- b %/% two16; bl <- b %% two16
+  ll <- al * bl
+  mid <- al * bh + ah * bl + ll %/% two16
+  list(hi = ah * bh + mid %/% two16, lo = (mid %% two16) * two16 + ll %% two16)
+}
+
+u32_add <- function(a, b) (a + b) %% two32
+
+# Philox4x32-10, vectorised over rows of `ctr` (a k x 4 matrix); key = c(k0, k1).
+ref_philox <- function(ctr, key) {
+  ctr <- matrix(ctr, ncol = 4)
+  c0 <- ctr[, 1]; c1 <- ctr[, 2]; c2 <- ctr[, 3]; c3 <- ctr[, 4]
+  k0 <- key[1]; k1 <- key[2]
+  for (r in 1:10) {
+    p0 <- u32_mul(0xD2511F53, c0)
+    p1 <- u32_mul(0xCD9E8D57, c2)
+    n0 <- u32_xor(u32_xor(p1$hi, c1), k0)
+    n2 <- u32_xor(u32_xor(p0$hi, c3), k1)
+    c0 <- n0; c1 <- p1$lo; c2 <- n2; c3 <- p0$lo
+    k0 <- u32_add(k0, 0x9E3779B9)
+    k1 <- u32_add(k1, 0xBB67AE85)
+  }
+  cbind(c0, c1, c2, c3, deparse.level = 0)
+}
+
+words_hex <- function(x) {
+  vapply(x, function(v) sprintf("%04x%04x", as.integer(v %/% two16), as.integer(v %% two16)),
+         character(1), USE.NAMES = FALSE)
+}
+hex_value <- function(h) {
+  vapply(h, function(s) {
+    strtoi(substr(s, 1, 4), 16L) * two16 + strtoi(substr(s, 5, 8), 16L)
+  }, numeric(1), USE.NAMES = FALSE)
+}
+
+stream_tag <- c(init = 0x494E4954, order = 0x4F524452, sample = 0x534D504C)
+
+seed_word <- function(seed) seed %% two32
+
+# 53-bit uniform in [0, 1) from two words.
+ref_u01 <- function(a, b) ((a %/% 32) * 67108864 + b %/% 64) / 2^53
+
+# Initial weights of init = "uniform": element e = j * m + k is U(0,1) - 0.5 from the
+# Philox block e %/% 2 of stream (seed, "INIT") at counter (block, 0, size, restart).
+ref_init_uniform <- function(seed, size, restart, m) {
+  e <- seq_len(size * m) - 1
+  block <- e %/% 2
+  w <- ref_philox(cbind(block %% two32, block %/% two32, size, restart),
+                  c(seed_word(seed), stream_tag[["init"]]))
+  u <- ifelse(e %% 2 == 0, ref_u01(w[, 1], w[, 2]), ref_u01(w[, 3], w[, 4]))
+  matrix(u - 0.5, size, m, byrow = TRUE)
+}
+
+# Wellons' lowbias32 hash of (x xor key).
+ref_hash <- function(x, key) {
+  x <- u32_xor(x, key)
+  x <- u32_xor(x, x %/% 2^16)
+  x <- u32_mul(x, 0x7FEB352D)$lo
+  x <- u32_xor(x, x %/% 2^15)
+  x <- u32_mul(x, 0x846CA68B)$lo
+  u32_xor(x, x %/% 2^16)
+}
+
+# The keyed bijection of 0..n-1 (0-based values, in visiting order).
+ref_order <- function(n, seed, tag, size, restart, pass) {
+  bits <- 2
+  while (2^bits < n) bits <- bits + 1
+  lo <- bits %/% 2
+  hi <- bits - lo
+  keys <- c(ref_philox(c(0, pass, size, restart), c(seed_word(seed), stream_tag[[tag]])),
+            ref_philox(c(1, pass, size, restart), c(seed_word(seed), stream_tag[[tag]])))
+  feistel <- function(x) {
+    wl <- hi; wr <- lo
+    L <- x %/% 2^wr; R <- x %% 2^wr
+    for (r in 1:6) {
+      nr <- u32_xor(L, ref_hash(R, keys[r]) %% 2^wl)
+      L <- R; R <- nr
+      w <- wl; wl <- wr; wr <- w
+    }
+    L * 2^wr + R
+  }
+  x <- feistel(seq_len(n) - 1)
+  while (any(out <- x >= n)) x[out] <- feistel(x[out])
+  x
+}
+
+# The online rule of the original script, one ring of nrow(w0) neurons.
+ref_train_map <- function(y, w0, iter_max = 150, sigma0 = 5, eta0 = 1, seed, restart = 0) {
+  w <- w0
+  size <- nrow(w)
+  n <- nrow(y)
+  m <- ncol(y)
+  if (iter_max > 1) for (t in seq_len(iter_max - 1)) {
+    sigma <- sigma0 - (sigma0 / (iter_max + 1)) * t
+    s2 <- 2 * sigma^2
+    eta <- eta0 - (eta0 / (iter_max + 1)) * t
+    for (i in ref_order(n, seed, "order", size, restart, t) + 1) {
+      x <- y[i, ]
+      d2 <- (x[1] - w[, 1])^2
+      if (m > 1) for (k in 2:m) d2 <- d2 + (x[k] - w[, k])^2
+      c <- which.min(d2)
+      d <- abs(c - seq_len(size))
+      d <- pmin(d, size - d)
+      h <- eta * exp(-(d^2) / s2)
+      w <- w + h * (matrix(x, size, m, byrow = TRUE) - w)
+    }
+  }
+  w
+}
+
+# Winners, qe and te of a trained ring, from squared distances.
+ref_assess <- function(y, w) {
+  size <- nrow(w)
+  d2 <- sapply(seq_len(size), function(j) colSums((t(y) - w[j, ])^2))
+  d2 <- matrix(d2, nrow = nrow(y))
+  best <- apply(d2, 1, which.min)
+  second <- vapply(seq_len(nrow(y)), function(i) {
+    d <- d2[i, ]
+    d[best[i]] <- Inf
+    which.min(d)
+  }, integer(1))
+  ring <- pmin(abs(best - second), size - abs(best - second))
+  list(clusters = best, qe = mean(sqrt(d2[cbind(seq_len(nrow(y)), best)])),
+       te = mean(ring > 1))
+}

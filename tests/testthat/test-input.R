@@ -1,0 +1,166 @@
+# Bad input ends in a classed condition (somgpu_input_error, somgpu_error, error) whose
+# message names the problem; the data are never modified.
+
+y0 <- seed_data(30, 3, rng_seed = 1)
+
+expect_input_error <- function(expr, regexp) {
+  err <- expect_error(expr, regexp, class = "somgpu_input_error")
+  expect_s3_class(err, "somgpu_error")
+  expect_s3_class(err, "error")
+  invisible(err)
+}
+
+test_that("unsupported data types are refused and named", {
+  expect_input_error(train(list(1:3, 4:6)), "not a list")
+  expect_input_error(train(matrix(letters[1:6], 3)), "not a character matrix")
+  expect_input_error(train(letters), "not a character vector")
+  expect_input_error(train(factor(1:5)), "not a factor")
+  expect_input_error(train(matrix(TRUE, 4, 2)), "not a logical matrix")
+  expect_input_error(train(array(1, c(2, 2, 2))), "3 dimensions")
+  expect_input_error(train(NULL), "not NULL")
+  expect_input_error(train(function(x) x), "not function")
+  df <- data.frame(a = 1:4, b = letters[1:4], c = factor(1:4), d = c(TRUE, FALSE, TRUE, FALSE))
+  err <- expect_input_error(train(df), "numeric columns only")
+  expect_match(conditionMessage(err), "`b` (character)", fixed = TRUE)
+  expect_match(conditionMessage(err), "`c` (factor)", fixed = TRUE)
+  expect_match(conditionMessage(err), "`d` (logical)", fixed = TRUE)
+  expect_false(grepl("`a`", conditionMessage(err), fixed = TRUE))
+  df2 <- data.frame(a = 1:4)
+  df2$m <- matrix(1:8, 4)
+  expect_input_error(train(df2), "`m` \\(a matrix column\\)")
+  df3 <- data.frame(a = as.Date("2020-01-01") + 0:3, b = 1:4)
+  expect_input_error(train(df3), "`a` \\(Date\\)")
+})
+
+test_that("missing and infinite values are counted and located", {
+  y <- y0
+  y[7, 2] <- NA
+  y[5, 3] <- Inf
+  y[9, 1] <- NaN
+  err <- expect_input_error(train(y), "3 missing or infinite values")
+  expect_match(conditionMessage(err), "first is in row 5")
+  y <- y0
+  y[30, 1] <- -Inf
+  expect_input_error(train(y), "1 missing or infinite value .*row 30")
+  df <- as.data.frame(y0)
+  df$x2[12] <- NA
+  expect_input_error(train(df), "row 12")
+})
+
+test_that("too few rows or no columns are refused", {
+  expect_input_error(train(y0[1, , drop = FALSE]), "has 1 row; at least 2")
+  expect_input_error(train(y0[0, , drop = FALSE]), "has 0 rows")
+  expect_input_error(train(matrix(numeric(0), 5, 0)), "no columns")
+  expect_input_error(train(data.frame(row.names = 1:5)), "no columns")
+  expect_input_error(train(data.frame(a = numeric(0))), "has 0 rows")
+  expect_input_error(train(5), "has 1 row")
+})
+
+test_that("bad sizes are refused", {
+  expect_input_error(train(y0, sizes = 1), "`sizes` must be whole numbers")
+  expect_input_error(train(y0, sizes = c(2, 2.5)), "`sizes` must be whole numbers")
+  expect_input_error(train(y0, sizes = c(3, NA)), "`sizes`")
+  expect_input_error(train(y0, sizes = "4"), "`sizes`")
+  expect_input_error(train(y0, sizes = numeric(0)), "`sizes`")
+  expect_input_error(train(y0, sizes = Inf), "`sizes`")
+  expect_input_error(train(y0, sizes = 3e9), "`sizes`")
+  expect_input_error(train(y0, sizes = c(3, 4, 3)), "repeat a size; 3")
+  expect_input_error(train(y0, sizes = 3:4, nmax = 5), "either `sizes` or `nmin`/`nmax`")
+})
+
+test_that("bad nmax and nmin are refused", {
+  for (bad in list(NA, -1, 1, Inf, 1e10, 2.5, "10", c(5, 6), NULL, NaN)) {
+    expect_input_error(train(y0, nmax = bad), "`nmax` must be a single whole number")
+  }
+  expect_input_error(train(y0, nmin = 0), "`nmin`")
+  expect_input_error(train(y0, nmin = 6, nmax = 4), "`nmin` \\(6\\) must not exceed `nmax` \\(4\\)")
+})
+
+test_that("bad schedule parameters are refused", {
+  for (bad in list(0, -5, NA, 1e12, 2.5, "150", c(10, 20))) {
+    expect_input_error(train(y0, iter_max = bad), "`iter_max`")
+  }
+  for (bad in list(0, -1, NA, Inf, NaN, "5", c(1, 2), TRUE)) {
+    expect_input_error(train(y0, sigma0 = bad), "`sigma0` must be a single number")
+  }
+  for (bad in list(0, -0.5, 1.5, NA, Inf, "1")) {
+    expect_input_error(train(y0, eta0 = bad), "`eta0` must be a single number in \\(0, 1\\]")
+  }
+})
+
+test_that("bad restarts, threads, seed and progress are refused", {
+  for (bad in list(0, NA, -1, 1e10, 1.5, "2")) {
+    expect_input_error(train(y0, restarts = bad), "`restarts`")
+  }
+  for (bad in list(0, NA, -1, 1e10, 1.5, "2")) {
+    expect_input_error(train(y0, threads = bad), "`threads`")
+  }
+  for (bad in list(NA, 1.5, 3e9, -3e9, "a", c(1, 2), Inf)) {
+    expect_input_error(train(y0, seed = bad), "`seed` must be NULL or a single whole number")
+  }
+  for (bad in list(NA, "yes", c(TRUE, FALSE), 1)) {
+    expect_input_error(train(y0, progress = bad), "`progress` must be TRUE or FALSE")
+  }
+})
+
+test_that("unknown option values are refused with the valid choices", {
+  expect_input_error(train(y0, backend = "gpu"), "\"auto\", \"cpu\", \"opencl\", not \"gpu\"")
+  expect_input_error(train(y0, backend = NA), "`backend`")
+  expect_input_error(train(y0, init = "random"), "\"uniform\", \"sample\", not \"random\"")
+  expect_input_error(train(y0, init = 5), "`init` must be \"uniform\", \"sample\" or a list")
+})
+
+test_that("user init lists of the wrong length, shape or values are refused", {
+  ok <- list(matrix(0, 2, 3), matrix(0, 3, 3))
+  expect_input_error(train(y0, sizes = 2:3, init = ok[1]), "has 1 matrix but there are 2 sizes")
+  expect_input_error(train(y0, sizes = 2, init = ok), "has 2 matrices but there is 1 size")
+  expect_input_error(train(y0, sizes = 2:3, init = list(matrix(0, 2, 3), matrix(0, 3, 2))),
+                     "`init\\[\\[2\\]\\]` must be a numeric 3 x 3 matrix .* not a 3 x 2 double matrix")
+  expect_input_error(train(y0, sizes = 2:3, init = list(matrix(0, 2, 3), "a")), "`init\\[\\[2\\]\\]`")
+  bad <- ok
+  bad[[1]][1, 1] <- NA
+  expect_input_error(train(y0, sizes = 2:3, init = bad), "`init\\[\\[1\\]\\]` has missing")
+  expect_input_error(train(y0, sizes = 31, init = "sample"), "31 neurons needs more rows than the 30")
+})
+
+test_that("maps too large to allocate are refused before anything is allocated", {
+  err <- expect_input_error(train(y0, nmax = 2e9), "cannot be allocated")
+  expect_s3_class(err, "somgpu_memory_error")
+  expect_input_error(train(y0, sizes = 2^31 - 1), "cannot be allocated")
+  expect_input_error(train(y0, nmax = 10, restarts = 2e9), "cannot be allocated")
+  withr::with_options(list(somgpu.max_memory = 1e5), {
+    expect_input_error(train(y0, nmax = 1000), "more than the 100 kB available")
+  })
+})
+
+test_that("allocation failures in compiled code become somgpu_memory_error", {
+  err <- expect_error(
+    somgpu:::call_core("train the maps", NULL, function() stop("cannot allocate vector of size 9 Gb")),
+    "could not train the maps: cannot allocate vector", class = "somgpu_memory_error")
+  expect_s3_class(err, "somgpu_error")
+})
+
+test_that("the opencl backend gives a clear backend error in this build", {
+  err <- expect_error(train(y0, nmax = 3, backend = "opencl"), "no OpenCL support",
+                      class = "somgpu_backend_error")
+  expect_s3_class(err, "somgpu_error")
+})
+
+test_that("the data are never modified", {
+  y <- y0
+  copy <- y0 + 0
+  fit <- train(y, nmax = 4, iter_max = 10, seed = 1)
+  expect_identical(y, copy)
+  yi <- matrix(1:60, 20, 3)
+  copyi <- yi + 0L
+  train(yi, nmax = 3, iter_max = 5, seed = 1)
+  expect_identical(yi, copyi)
+  df <- as.data.frame(y0)
+  copydf <- unserialize(serialize(df, NULL))
+  train(df, nmax = 3, iter_max = 5, seed = 1, init = "sample")
+  expect_identical(df, copydf)
+  init <- list(matrix(0.5, 3, 3))
+  copyinit <- list(matrix(0.5, 3, 3))
+  train(y, sizes = 3, init = init, iter_max = 5, seed = 1)
+  expect_identical(init, copyinit)
+})

@@ -1,0 +1,109 @@
+test_that("the result has the documented shape and R types", {
+  y <- seed_data(300, 3, rng_seed = 1)
+  fit <- train(y, nmax = 10, iter_max = 20, seed = 5)
+  expect_s3_class(fit, "somgpu")
+  expect_named(fit, c("weights", "clusters", "quality", "backend", "seed", "params",
+                      "elapsed", "call"))
+  expect_identical(names(fit$weights), paste0("N", 2:10))
+  for (N in 2:10) {
+    w <- fit$weights[[paste0("N", N)]]
+    expect_true(is.double(w) && is.matrix(w))
+    expect_identical(dim(w), c(N, 3L))
+    expect_identical(colnames(w), colnames(y))
+    expect_true(all(is.finite(w)))
+  }
+  cl <- fit$clusters
+  expect_s3_class(cl, "data.frame")
+  expect_identical(names(cl), paste0("N", 2:10))
+  expect_identical(nrow(cl), 300L)
+  for (N in 2:10) {
+    v <- cl[[paste0("N", N)]]
+    expect_type(v, "integer")
+    expect_true(all(v >= 1L & v <= N))
+  }
+  q <- fit$quality
+  expect_identical(names(q), c("size", "restart", "qe", "te", "best"))
+  expect_identical(q$size, 2:10)
+  expect_true(all(q$best))
+  expect_true(all(q$te >= 0 & q$te <= 1))
+  expect_identical(q$te[q$size <= 3], c(0, 0)) # every pair of neurons is adjacent
+  expect_identical(fit$backend$name, "cpu")
+  expect_identical(fit$backend$precision, "double")
+  expect_type(fit$backend$device, "character")
+  expect_type(fit$backend$threads, "integer")
+  expect_identical(fit$seed, 5L)
+  expect_identical(fit$params$iter_max, 20L)
+  expect_identical(fit$params$sizes, 2:10)
+  expect_true(is.numeric(fit$elapsed) && fit$elapsed >= 0)
+  expect_true(is.call(fit$call))
+})
+
+test_that("clusters are the nearest neuron of the returned weights", {
+  y <- seed_data(200, 2, rng_seed = 2)
+  fit <- train(y, nmax = 6, iter_max = 15, seed = 6)
+  for (N in 2:6) {
+    a <- ref_assess(y, fit$weights[[paste0("N", N)]])
+    expect_identical(fit$clusters[[paste0("N", N)]], a$clusters)
+    expect_equal(fit$quality$qe[N - 1], a$qe, tolerance = 1e-12)
+    expect_equal(fit$quality$te[N - 1], a$te, tolerance = 1e-12)
+  }
+})
+
+test_that("data frames, tibbles, integer matrices and vectors are accepted", {
+  y <- seed_data(100, 3, rng_seed = 3)
+  ref <- train(y, nmax = 4, iter_max = 10, seed = 2)
+  df <- as.data.frame(y)
+  expect_identical(train(df, nmax = 4, iter_max = 10, seed = 2)$weights, ref$weights)
+  tb <- tibble::as_tibble(df)
+  expect_identical(train(tb, nmax = 4, iter_max = 10, seed = 2)$weights, ref$weights)
+  yi <- matrix(c(1:50, 50:1), 50, 2)
+  yd <- yi + 0
+  storage.mode(yd) <- "double"
+  expect_identical(train(yi, nmax = 3, iter_max = 5, seed = 1)$weights,
+                   train(yd, nmax = 3, iter_max = 5, seed = 1)$weights)
+  v <- as.numeric(y[, 1])
+  fv <- train(v, nmax = 3, iter_max = 10, seed = 1)
+  expect_identical(dim(fv$weights$N3), c(3L, 1L))
+  expect_identical(fv$weights, train(matrix(v), nmax = 3, iter_max = 10, seed = 1)$weights)
+})
+
+test_that("row names of the data carry over to the clusters", {
+  df <- data.frame(a = c(1, 2, 3, 10, 11), b = c(1, 1, 2, 9, 9),
+                   row.names = c("p", "q", "r", "s", "t"))
+  fit <- train(df, sizes = 2, iter_max = 20, seed = 1)
+  expect_identical(row.names(fit$clusters), c("p", "q", "r", "s", "t"))
+  expect_identical(fit$clusters$N2[1:3], rep(fit$clusters$N2[1], 3))
+  expect_false(fit$clusters$N2[4] == fit$clusters$N2[1])
+})
+
+test_that("more neurons than points and duplicated points still give valid results", {
+  y <- matrix(c(0, 0, 1, 1, 0, 0), 3, 2, byrow = TRUE)
+  fit <- train(y, sizes = c(2, 8), iter_max = 30, seed = 1)
+  expect_true(all(is.finite(unlist(fit$weights))))
+  expect_true(all(fit$clusters$N8 %in% 1:8))
+  expect_identical(fit$clusters$N8[1], fit$clusters$N8[3])
+})
+
+test_that("print shows one line per size with qe, te and cluster sizes", {
+  y <- seed_data(120, 2, rng_seed = 4)
+  fit <- train(y, nmax = 5, iter_max = 10, seed = 9, threads = 1)
+  out <- capture.output(res <- print(fit))
+  expect_identical(res, fit)
+  expect_match(out[1], "4 ring SOMs \\(N = 2..5\\) on 120 x 2 data, 1 restart each")
+  expect_match(out[2], "backend cpu: CPU .*1 thread.*double precision; 9 passes, init \"uniform\", seed 9")
+  header <- grep("^ *size +qe +te +cluster sizes", out)
+  expect_length(header, 1L)
+  rows <- out[(header + 1):length(out)]
+  expect_length(rows, 4L)
+  sizes5 <- as.integer(strsplit(trimws(sub("^ *5 +[0-9.]+ +[0-9.]+ +", "", rows[4])), " +")[[1]])
+  expect_identical(sizes5, tabulate(fit$clusters$N5, 5))
+  expect_match(rows[1], sprintf("^ *2 +%.4f +%.4f", fit$quality$qe[1], fit$quality$te[1]))
+})
+
+test_that("progress = TRUE draws a bar on stderr and leaves the result unchanged", {
+  y <- seed_data(500, 2, rng_seed = 5)
+  msgs <- capture.output(fit <- train(y, nmax = 5, iter_max = 10, seed = 1, progress = TRUE),
+                         type = "message")
+  expect_true(any(grepl("training \\[=+", msgs)))
+  expect_identical(fit$weights, train(y, nmax = 5, iter_max = 10, seed = 1)$weights)
+})
