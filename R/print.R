@@ -31,11 +31,8 @@ print.somgpu <- function(x, ...) {
     if (nchar(txt) > 48L) txt <- paste0(substr(txt, 1L, 45L), "...")
     txt
   }, character(1))
-  tab <- data.frame(size = kept$size, qe = sprintf("%.4f", kept$qe),
-                    te = sprintf("%.4f", kept$te), "cluster sizes" = counts,
-                    check.names = FALSE)
-  cat("\n")
-  print(tab, row.names = FALSE, right = FALSE)
+  cat(sprintf("\n%5s %7s %7s  %s\n", "size", "qe", "te", "cluster sizes"))
+  cat(sprintf("%5d %7.4f %7.4f  %s\n", kept$size, kept$qe, kept$te, counts), sep = "")
   invisible(x)
 }
 

@@ -28,7 +28,8 @@ void som_neighbourhood(const som_problem *p, int t, int size, double *circ)
     int i;
     for (i = 0; i < size; i++) {
         int d = i < size - i ? i : size - i;
-        circ[i] = circ[size + i] = eta * exp(-((double)d * d) / s2);
+        /* d = 0 is exactly eta (exp(-0) = 1), also when s2 underflows to 0 */
+        circ[i] = circ[size + i] = d == 0 ? eta : eta * exp(-((double)d * d) / s2);
     }
 }
 

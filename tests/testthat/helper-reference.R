@@ -117,7 +117,9 @@ ref_train_map <- function(y, w0, iter_max = 150, sigma0 = 5, eta0 = 1, seed, res
       c <- which.min(d2)
       d <- abs(c - seq_len(size))
       d <- pmin(d, size - d)
-      h <- eta * exp(-(d^2) / s2)
+      # exp(-0 / s2) = 1 for any sigma > 0: the winner's factor is eta, even when s2
+      # underflows to 0 and the formula would give 0/0
+      h <- ifelse(d == 0, eta, eta * exp(-(d^2) / s2))
       w <- w + h * (matrix(x, size, m, byrow = TRUE) - w)
     }
   }

@@ -82,3 +82,17 @@ test_that("restarts: each restart is its own stream and the lowest qe is kept", 
     expect_identical(fit$clusters[[paste0("N", N)]], ref_assess(y, refs[[best]])$clusters)
   }
 })
+
+test_that("extreme but valid schedules keep the weights finite", {
+  y <- seed_data(40, 2, rng_seed = 11)
+  tiny <- train(y, sizes = c(2, 5), iter_max = 10, sigma0 = 1e-200, seed = 1)
+  expect_true(all(is.finite(unlist(tiny$weights))))
+  huge <- train(y, sizes = c(2, 5), iter_max = 10, sigma0 = 1e300, seed = 1)
+  expect_true(all(is.finite(unlist(huge$weights))))
+  # with a vanishing neighbourhood only the winner moves, as in the reference
+  init <- list(matrix(c(0.1, 0.9, 0.2, 0.8), 2, 2))
+  fit <- train(y, sizes = 2, iter_max = 6, sigma0 = 1e-200, init = init, seed = 2)
+  ref <- ref_train_map(y, init[[1]], iter_max = 6, sigma0 = 1e-200, seed = 2)
+  expect_true(all(is.finite(ref)))
+  expect_equal(unname(fit$weights$N2), ref, tolerance = 1e-12)
+})
