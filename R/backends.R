@@ -4,25 +4,32 @@ build_info <- function() .Call(C_build_info)
 
 #' Backends available in this build of somgpu
 #'
-#' Lists the training backends, whether each can be used here, and details such as the
-#' number of threads the CPU backend may use.
+#' Lists the training backends, whether each can be used here, and details: the number of
+#' threads of the CPU backend, the OpenCL devices found.
 #'
 #' @return A data frame with one row per backend and columns `backend`, `available`
 #'   (logical) and `detail`.
-#' @seealso [train()], [somgpu_threads()]
+#' @seealso [devices()], [train()], [somgpu_threads()]
 #' @examples
 #' backends()
 #' @export
 backends <- function() {
   info <- build_info()
+  nth <- somgpu_threads()
+  ocl <- if (!info$opencl) {
+    "not built: reinstall with the OpenCL headers and ICD loader (Debian: opencl-headers, ocl-icd-opencl-dev)"
+  } else {
+    d <- device_table()
+    if (nrow(d) == 0L) "built, but no OpenCL device found (install a driver, e.g. Debian's pocl-opencl-icd)"
+    else paste(sprintf("%d: %s (%s)", d$index, d$name, d$type), collapse = "; ")
+  }
   data.frame(
     backend = c("cpu", "opencl"),
-    available = c(TRUE, FALSE),
-    detail = c(
-      sprintf("C, %s, up to %d thread%s", if (info$openmp) "OpenMP" else "serial (no OpenMP)",
-              somgpu_threads(), if (somgpu_threads() == 1L) "" else "s"),
-      "not built: this version has no OpenCL support yet"
-    ),
+    available = c(TRUE, info$opencl && !startsWith(ocl, "built, but")),
+    detail = c(sprintf("C, %s, up to %d thread%s",
+                       if (info$openmp) "OpenMP" else "serial (no OpenMP)", nth,
+                       if (nth == 1L) "" else "s"),
+               ocl),
     stringsAsFactors = FALSE
   )
 }
@@ -42,11 +49,17 @@ backends <- function() {
 somgpu_threads <- function() {
   max <- build_info()$max_threads
   n <- getOption("somgpu.threads")
-  if (is.null(n)) {
+  if (!is.null(n)) {
+    n <- check_whole(n, "options(somgpu.threads)", 1, call = sys.call())
+  } else {
     env <- Sys.getenv("SOMGPU_NUM_THREADS")
-    if (nzchar(env)) n <- suppressWarnings(as.integer(env))
+    if (nzchar(env)) {
+      n <- suppressWarnings(as.numeric(env))
+      if (is.na(n)) n <- env
+      n <- check_whole(n, "Sys.getenv(\"SOMGPU_NUM_THREADS\")", 1, call = sys.call())
+    }
   }
-  if (is.null(n) || length(n) != 1L || is.na(n) || n < 1) n <- max
+  if (is.null(n)) n <- max
   limit <- Sys.getenv("_R_CHECK_LIMIT_CORES_")
   if (nzchar(limit) && !identical(toupper(limit), "FALSE")) n <- min(n, 2L)
   as.integer(min(n, max))
@@ -58,14 +71,98 @@ resolve_threads <- function(threads, call) {
   min(threads, build_info()$max_threads)
 }
 
-# The backend a call runs on. OpenCL is not part of this build yet.
-resolve_backend <- function(backend, call) {
+# Device preference when none is named: GPUs, then accelerators, then CPUs.
+type_rank <- function(type) match(type, c("GPU", "ACCELERATOR", "CPU", "OTHER"))
+
+# Where a call runs: list(name = "cpu" | "opencl", precision, and for OpenCL the device row).
+resolve_backend <- function(backend, device, precision, call) {
   backend <- check_choice(backend, "backend", c("auto", "cpu", "opencl"), call)
-  if (backend == "opencl") {
+  precision <- check_choice(precision, "precision", c("double", "single"), call)
+  if (!is.null(device)) {
+    ok <- (is.numeric(device) && !is.object(device) && length(device) == 1L &&
+             !is.na(device) && is.finite(device) && device == round(device) && device >= 1) ||
+      (is.character(device) && length(device) == 1L && !is.na(device) && nzchar(device))
+    if (!ok) {
+      abort_input(sprintf(
+        "`device` must be NULL, a device index or a pattern matching a device name (see devices()), not %s.",
+        describe(device)), call)
+    }
+  }
+  if (backend == "cpu") {
+    if (!is.null(device)) {
+      abort_input("`device` selects an OpenCL device; it cannot be used with backend = \"cpu\".", call)
+    }
+    if (precision == "single") {
+      abort_input("The CPU backend computes in double precision; use precision = \"double\", or backend = \"opencl\" for single precision.", call)
+    }
+    return(list(name = "cpu", precision = "double"))
+  }
+  built <- build_info()$opencl
+  table <- if (built) device_table(call) else NULL
+  choose_device(table, built, backend, device, precision, call)
+}
+
+# The pure part of resolve_backend(): pick from a device table (as device_table() returns).
+# "auto" without a device takes a GPU or accelerator that supports the precision, else the
+# CPU backend: an OpenCL CPU device (PoCL) does the CPU backend's work, more slowly, after a
+# kernel build, so "auto" leaves it to backend = "opencl".
+choose_device <- function(table, built, backend, device, precision, call) {
+  if (backend == "auto" && is.null(device)) {
+    fast <- !is.null(table) && nrow(table) > 0L
+    if (fast) {
+      usable <- table[table$type %in% c("GPU", "ACCELERATOR") &
+                        (precision == "single" | table$fp64), , drop = FALSE]
+      fast <- nrow(usable) > 0L
+    }
+    if (!fast) {
+      if (precision == "single") {
+        abort(paste0(
+          "precision = \"single\" runs on OpenCL devices only, and \"auto\" found no GPU or ",
+          "accelerator. Use precision = \"double\" (the CPU backend), or ",
+          "backend = \"opencl\" to use an OpenCL CPU device; see devices()."),
+          "somgpu_backend_error", call)
+      }
+      return(list(name = "cpu", precision = "double"))
+    }
+    dev <- usable[order(type_rank(usable$type), usable$index)[1L], ]
+    return(list(name = "opencl", precision = precision, device = dev))
+  }
+  if (!built) {
     abort(paste0(
-      "backend = \"opencl\" is not available: this build of somgpu has no OpenCL support. ",
-      "Use backend = \"cpu\" (or \"auto\"); see backends()."),
+      "The OpenCL backend is not available: this build of somgpu has no OpenCL support. ",
+      "Reinstall with the OpenCL headers and ICD loader (Debian: opencl-headers, ",
+      "ocl-icd-opencl-dev) or use backend = \"cpu\"; see backends()."),
       "somgpu_backend_error", call)
   }
-  "cpu"
+  if (is.null(table) || nrow(table) == 0L) {
+    abort(paste0(
+      "The OpenCL backend is not available: no OpenCL device was found. Install a driver ",
+      "(for the CPU, Debian's pocl-opencl-icd) or use backend = \"cpu\"; see devices()."),
+      "somgpu_backend_error", call)
+  }
+  dev <- if (is.null(device)) {
+    table[order(type_rank(table$type), table$index)[1L], ]
+  } else if (is.numeric(device)) {
+    if (device > nrow(table)) {
+      abort_input(sprintf("`device` = %d, but there %s only %d OpenCL device%s; see devices().",
+                          as.integer(device), if (nrow(table) == 1L) "is" else "are",
+                          nrow(table), if (nrow(table) == 1L) "" else "s"), call)
+    }
+    table[device, ]
+  } else {
+    hit <- tryCatch(grep(device, table$name, ignore.case = TRUE),
+                    error = function(e) grep(device, table$name, fixed = TRUE))
+    if (!length(hit)) {
+      abort_input(sprintf("No OpenCL device name matches \"%s\"; the devices are: %s.",
+                          device, paste(sprintf("%d: %s", table$index, table$name),
+                                        collapse = "; ")), call)
+    }
+    table[hit[1L], ]
+  }
+  if (precision == "double" && !dev$fp64) {
+    abort(sprintf(
+      "Device %d (%s) has no double precision (fp64). Use precision = \"single\", or another device.",
+      dev$index, dev$name), c("somgpu_backend_error", "somgpu_input_error"), call)
+  }
+  list(name = "opencl", precision = precision, device = dev)
 }

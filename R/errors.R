@@ -17,14 +17,16 @@ abort_input <- function(message, call = NULL) {
 }
 
 # An interrupt (Ctrl-C) that the compiled code noticed and stopped for, after releasing what
-# it held. It is an `interrupt` condition, not an error, so `tryCatch(error = )` does not
-# swallow it; unhandled, it ends the call like any interrupt.
+# it held. It is signalled as an `interrupt` condition, not an error, so handlers for
+# interrupts see it and `tryCatch(error = )` does not; unhandled, it returns to the top
+# level as R does for Ctrl-C (no error message, no options(error) action).
 signal_interrupt <- function(call = NULL) {
   cond <- structure(
     class = c("somgpu_interrupt", "interrupt", "condition"),
     list(message = "somgpu: interrupted by the user; nothing was kept.", call = call)
   )
-  stop(cond)
+  signalCondition(cond)
+  invokeRestart("abort")
 }
 
 # Status codes of the C core (src/som_core.h).
@@ -32,11 +34,15 @@ status_codes <- c(ok = 0L, invalid = 1L, nomem = 2L, interrupted = 3L, unavailab
                   backend = 5L)
 
 # Run a .Call of the package and turn what can go wrong into somgpu conditions: a status
-# object returned by the glue, or an R error raised while allocating the result.
+# object returned by the glue, or an R error raised while allocating the result. Failures of
+# an OpenCL call (a status with an OpenCL status code) are `somgpu_opencl_error`s carrying
+# the status name and, for a failed kernel build, the build log.
 call_core <- function(what, call, fun, ...) {
   res <- tryCatch(fun(...), error = function(e) {
-    abort(sprintf("somgpu could not %s: %s", what, conditionMessage(e)),
-          "somgpu_memory_error", call)
+    msg <- conditionMessage(e)
+    memory <- grepl("cannot allocate|vector memory|too many elements|too large", msg)
+    abort(sprintf("somgpu could not %s: %s", what, msg),
+          if (memory) "somgpu_memory_error" else "somgpu_internal_error", call)
   })
   if (!inherits(res, "somgpu_status")) return(res)
   code <- res$code
@@ -46,7 +52,17 @@ call_core <- function(what, call, fun, ...) {
     abort(paste(msg, "Train fewer or smaller maps at once, or free memory."),
           "somgpu_memory_error", call)
   }
+  if (res$api_status != 0L || length(res$log)) {
+    log <- if (length(res$log)) res$log else NULL
+    if (!is.null(log)) {
+      lines <- strsplit(log, "\n")[[1]]
+      shown <- utils::head(lines[nzchar(trimws(lines))], 20L)
+      msg <- paste0(msg, "\nBuild log", if (length(lines) > 20L) " (start)" else "", ":\n",
+                    paste(shown, collapse = "\n"))
+    }
+    abort(msg, "somgpu_opencl_error", call, status = res$api_status_name,
+          status_code = res$api_status, log = log)
+  }
   if (code == status_codes[["unavailable"]]) abort(msg, "somgpu_backend_error", call)
-  abort(msg, "somgpu_internal_error", call, status = code, api_status = res$api_status,
-        log = res$log)
+  abort(msg, "somgpu_internal_error", call, status_code = code)
 }

@@ -21,8 +21,14 @@
 #'   reproducible; the seed used is stored in the result.
 #'
 #' @section Interrupting: A long run stops within about a second of an interrupt (Ctrl-C or
-#'   the Stop button), releases everything it held, and signals a condition of class
-#'   `somgpu_interrupt` and `interrupt`.
+#'   the Stop button), releases everything it held (OpenCL buffers included), signals a
+#'   condition of class `somgpu_interrupt` and `interrupt`, and returns to the top level as
+#'   an interrupt does.
+#'
+#' @section Data: Row names of `y` (unique ones) carry over to `clusters`. Values must be
+#'   finite and of a magnitude whose squared distances neither overflow nor vanish (between
+#'   about 1e-140 and 1e150 in absolute value; in single precision about 1e-15 to 1e18):
+#'   rescale the data otherwise, e.g. with [scale()].
 #'
 #' @param y A numeric matrix, a data frame (or tibble) of numeric columns, or a numeric vector
 #'   (one column). Rows are points. Must be free of `NA`, `NaN` and `Inf`; it is never modified.
@@ -35,13 +41,20 @@
 #' @param init Initial weights: `"uniform"` (`U(0, 1) - 0.5`, the original script's),
 #'   `"sample"` (distinct random rows of `y`), or a list of matrices, one per size in the
 #'   order of `sizes`, each `size x ncol(y)`, used exactly.
-#' @param restarts Number of independently initialised maps per size. `weights` and
-#'   `clusters` keep, per size, the restart with the lowest quantization error.
+#' @param restarts Number of maps per size, each with its own random streams. `weights` and
+#'   `clusters` keep, per size, the restart with the lowest quantization error. With a
+#'   user-supplied `init` all restarts of a size start from the same matrix and differ only
+#'   in their visiting orders.
 #' @param seed `NULL` (draw one from R's random number generator) or a whole number.
-#' @param backend `"auto"`, `"cpu"` or `"opencl"`. This version has the CPU backend only;
-#'   `"auto"` uses it and `"opencl"` is an error. See [backends()].
-#' @param threads Number of CPU threads; `NULL` uses [somgpu_threads()]. Results do not
-#'   depend on it.
+#' @param backend `"auto"`, `"cpu"` or `"opencl"`. `"auto"` prefers an OpenCL GPU, then
+#'   any OpenCL device that supports `precision`, then the CPU backend; the fit records
+#'   what ran. See [backends()] and [devices()].
+#' @param device The OpenCL device: `NULL` (the best one), an index or a pattern matching a
+#'   name in [devices()].
+#' @param precision `"double"` or `"single"` (OpenCL only; faster on most GPUs). In double
+#'   precision the OpenCL backend gives the CPU backend's results.
+#' @param threads Number of CPU threads (training on the CPU backend; assessing the maps on
+#'   both); `NULL` uses [somgpu_threads()]. Results do not depend on it.
 #' @param progress Show a progress bar on the console.
 #'
 #' @return An object of class `somgpu`, a list with
@@ -54,14 +67,15 @@
 #'       `qe` (mean Euclidean distance of the rows to their winning neuron), `te`
 #'       (topographic error: share of rows whose best and second-best neurons are not
 #'       neighbours on the ring) and `best` (the restart kept).}
-#'     \item{`backend`}{a list: `name`, `device`, `precision`, `threads`.}
+#'     \item{`backend`}{a list: `name` (`"cpu"` or `"opencl"`), `device`, `precision`,
+#'       `threads`, and for OpenCL the device `index` and the `kernels` that ran.}
 #'     \item{`seed`}{the seed used.}
 #'     \item{`params`}{the training parameters.}
 #'     \item{`elapsed`}{seconds spent training and assessing the maps.}
 #'     \item{`call`}{the call.}
 #'   }
 #'
-#' @seealso [backends()], [somgpu_threads()]
+#' @seealso [backends()], [devices()], [somgpu_threads()]
 #' @examples
 #' set.seed(1)
 #' y <- matrix(runif(600), ncol = 3)
@@ -76,7 +90,8 @@
 #' @export
 train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sigma0 = 5,
                   eta0 = 1, init = "uniform", restarts = 1, seed = NULL, backend = "auto",
-                  threads = NULL, progress = interactive()) {
+                  device = NULL, precision = "double", threads = NULL,
+                  progress = interactive()) {
   call <- sys.call()
   x <- check_data(y, call)
   iter_max <- check_whole(iter_max, "iter_max", 1, call = call)
@@ -87,9 +102,10 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
                        c(nmin = !missing(nmin), nmax = !missing(nmax), sizes = !missing(sizes)),
                        x, restarts, call)
   init <- check_init(init, sizes, x, call)
-  backend <- resolve_backend(backend, call)
   threads <- resolve_threads(threads, call)
   progress <- check_flag(progress, "progress", call)
+  be <- resolve_backend(backend, device, precision, call)
+  check_magnitude(x, init$weights, be$precision, call)
   seed <- check_seed(seed, call)
 
   # maps in size-major order: (size 1, restart 0..R-1), (size 2, ...), ...
@@ -99,9 +115,10 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
   init_w <- if (init$type == "user") rep(init$weights, each = restarts) else NULL
 
   started <- proc.time()[["elapsed"]]
+  ctx <- if (be$name == "opencl") opencl_context(be$device$index, be$precision, call)
   trained <- call_core("train the maps", call, function() {
     .Call(C_train, x, map_size, map_restart, iter_max, sigma0, eta0, init_code, init_w,
-          as.double(seed), threads, progress)
+          as.double(seed), threads, progress, ctx, run_options())
   })
   fit <- assess_family(x, trained$weights, map_size, restarts, threads, call)
   elapsed <- proc.time()[["elapsed"]] - started
@@ -121,8 +138,7 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
     clusters = clusters,
     quality = data.frame(size = map_size, restart = map_restart + 1L, qe = fit$qe,
                          te = fit$te, best = fit$best),
-    backend = list(name = backend, device = cpu_device_name(threads), precision = "double",
-                   threads = threads),
+    backend = backend_record(be, threads, trained$kernels),
     seed = seed,
     params = list(sizes = sizes, restarts = restarts, iter_max = iter_max, sigma0 = sigma0,
                   eta0 = eta0, init = init$type, n = nrow(x), m = ncol(x),
@@ -132,11 +148,34 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
   ), class = "somgpu")
 }
 
+# What ran, for fit$backend.
+backend_record <- function(be, threads, kernels) {
+  if (be$name == "cpu") {
+    return(list(name = "cpu", device = cpu_device_name(threads), precision = "double",
+                threads = threads))
+  }
+  used <- c("work-item", "work-group (local memory)", "work-group (global memory)")
+  list(name = "opencl",
+       device = sprintf("%s (%s, %s)", be$device$name, be$device$platform, be$device$type),
+       precision = be$precision, threads = threads, index = be$device$index,
+       kernels = used[bitwAnd(kernels, c(1L, 2L, 4L)) > 0])
+}
+
+# Options passed to the backends: the OpenCL ones (see opencl_options()) and the CPU
+# backend's work per round between interrupt checks (0 = default; tests make it tiny).
+run_options <- function() {
+  o <- opencl_options()
+  list(o$kernel, o$group_min_size, o$max_alloc, o$launch_seconds, cpu_round_units(),
+       o$group_local)
+}
+
+cpu_round_units <- function() as.double(getOption("somgpu.cpu_round_units", 0))
+
 # Quality of every map, the best restart of each size, and the clusters of the best maps.
 assess_family <- function(x, weights, map_size, restarts, threads, call) {
   nmaps <- length(weights)
   first <- call_core("assess the maps", call, function() {
-    .Call(C_assess, x, weights, rep(restarts == 1L, nmaps), threads)
+    .Call(C_assess, x, weights, rep(restarts == 1L, nmaps), threads, cpu_round_units())
   })
   # lowest qe per size; ties go to the first restart
   best <- rep(FALSE, nmaps)
@@ -147,7 +186,7 @@ assess_family <- function(x, weights, map_size, restarts, threads, call) {
     first$clusters
   } else {
     call_core("assign the rows to clusters", call, function() {
-      .Call(C_assess, x, weights[keep], rep(TRUE, length(keep)), threads)
+      .Call(C_assess, x, weights[keep], rep(TRUE, length(keep)), threads, cpu_round_units())
     })$clusters
   }
   list(weights = weights[keep], clusters = clusters, qe = first$qe, te = first$te,

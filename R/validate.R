@@ -55,8 +55,14 @@ check_choice <- function(x, name, choices, call) {
 }
 
 # y as a double matrix with n >= 2 finite rows and m >= 1 columns; a data frame (tibbles
-# included) must have numeric columns only; a plain numeric vector is one column.
+# included) must have numeric columns only; a plain numeric vector is one column. Numeric
+# containers (ts, AsIs, table, 1-d arrays) are unwrapped. Unique row names are kept.
 check_data <- function(y, call, min_rows = 2L, name = "y") {
+  if (inherits(y, c("ts", "AsIs", "table")) && is.numeric(unclass(y))) {
+    y <- unclass(y)
+    attr(y, "tsp") <- NULL
+  }
+  if (is.numeric(y) && !is.object(y) && length(dim(y)) == 1L) y <- as.vector(y)
   if (is.data.frame(y)) {
     cols <- as.list(y)
     bad <- !vapply(cols, function(col) {
@@ -76,18 +82,20 @@ check_data <- function(y, call, min_rows = 2L, name = "y") {
     n <- nrow(y)
     x <- matrix(as.double(unlist(lapply(cols, as.double), use.names = FALSE)), nrow = n,
                 ncol = length(cols))
-    rn <- attr(y, "row.names")
-    dimnames(x) <- list(if (is.character(rn)) rn else NULL, names(y))
+    rn <- if (.row_names_info(y) > 0L) row.names(y) else NULL
+    dimnames(x) <- list(rn, names(y))
   } else if (is.numeric(y) && !is.object(y) && (is.null(dim(y)) || length(dim(y)) == 2L)) {
     x <- if (is.null(dim(y))) matrix(as.double(y), ncol = 1L) else y
     if (!is.double(x)) storage.mode(x) <- "double"
+    rn <- rownames(x)
+    if (!is.null(rn) && (anyNA(rn) || anyDuplicated(rn))) rownames(x) <- NULL
   } else {
     type <- if (is.matrix(y)) sprintf("a %s matrix", typeof(y))
       else if (is.array(y)) sprintf("an array with %d dimensions", length(dim(y)))
       else if (is.factor(y)) "a factor"
-      else if (is.data.frame(y)) "a data frame"
       else if (is.list(y)) "a list"
       else if (is.character(y)) "a character vector"
+      else if (is.object(y)) sprintf("an object of class %s", class(y)[1L])
       else class(y)[1L]
     abort_input(sprintf(
       "`%s` must be a numeric matrix or a data frame of numeric columns, not %s.", name, type),
@@ -108,6 +116,33 @@ check_data <- function(y, call, min_rows = 2L, name = "y") {
       name, name), call)
   }
   x
+}
+
+# Squared distances must neither overflow nor vanish in the working precision: refuse data
+# (and user initial weights) whose magnitude is out of range, with the fix.
+check_magnitude <- function(x, init_weights, precision, call) {
+  m <- ncol(x)
+  scale <- max(abs(x), vapply(init_weights, function(w) max(abs(w)), numeric(1)), 0.5)
+  tiny <- max(abs(x))
+  if (precision == "double") {
+    hi <- sqrt(.Machine$double.xmax / (4 * m))
+    lo <- 1e-140
+  } else {
+    hi <- sqrt(3.4e38 / (4 * m))
+    lo <- 1e-15
+  }
+  if (scale > hi) {
+    abort_input(sprintf(
+      "`y` (or `init`) has values up to %.3g in absolute value: squared distances would overflow in %s precision. Rescale the data, e.g. with scale(y)%s.",
+      scale, precision, if (precision == "single") ", or use precision = \"double\"" else ""),
+      call)
+  }
+  if (tiny > 0 && tiny < lo) {
+    abort_input(sprintf(
+      "All values of `y` are below %.3g in absolute value: squared distances would underflow in %s precision. Rescale the data, e.g. with scale(y).",
+      lo, precision), call)
+  }
+  invisible(scale)
 }
 
 # The ring sizes from nmin/nmax or an explicit `sizes`, refused before they are built when
@@ -198,14 +233,16 @@ check_seed <- function(seed, call) {
   as.integer(seed)
 }
 
-# Refuse jobs that could not be allocated, before any allocation: every map's weights
-# (size_sum neurons over all sizes, times restarts), a copy of the data, the clusters, and a
-# small overhead per map, against the machine's memory (see memory_limit()).
+# Refuse jobs that could not be allocated, before any allocation: every map's weights (the
+# result, the backend's working copy and the assessment's copy: size_sum neurons over all
+# sizes, times restarts), its neighbourhood table and visiting order, a copy of the data and
+# the clusters, against the machine's memory (see memory_limit()).
 check_memory <- function(x, size_sum, size_max, nsizes, restarts, call) {
   n <- as.double(nrow(x))
   m <- ncol(x)
   nmaps <- nsizes * restarts
-  bytes <- 8 * (2 * size_sum * restarts * m + n * m) + 4 * n * nsizes + 256 * nmaps
+  bytes <- 8 * (3 * m + 2) * size_sum * restarts + 4 * n * nmaps + 8 * n * m +
+    4 * n * nsizes + 256 * nmaps
   limit <- memory_limit()
   if (bytes > limit || as.double(size_max) * m > 2^52 || nmaps > int_max) {
     abort(sprintf(

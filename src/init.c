@@ -4,13 +4,18 @@
 #include <Rinternals.h>
 
 #include "r_glue.h"
+#include "som_core.h"
 
 static const R_CallMethodDef call_methods[] = {
-    {"C_train", (DL_FUNC)&C_train, 11},
-    {"C_assess", (DL_FUNC)&C_assess, 4},
+    {"C_train", (DL_FUNC)&C_train, 13},
+    {"C_ocl_devices", (DL_FUNC)&C_ocl_devices, 0},
+    {"C_ocl_open", (DL_FUNC)&C_ocl_open, 3},
+    {"C_ocl_close", (DL_FUNC)&C_ocl_close, 1},
+    {"C_ocl_valid", (DL_FUNC)&C_ocl_valid, 1},
+    {"C_assess", (DL_FUNC)&C_assess, 5},
     {"C_build_info", (DL_FUNC)&C_build_info, 0},
     {"C_philox", (DL_FUNC)&C_philox, 2},
-    {"C_visit_order", (DL_FUNC)&C_visit_order, 5},
+    {"C_visit_order", (DL_FUNC)&C_visit_order, 6},
     {NULL, NULL, 0}};
 
 void R_init_somgpu(DllInfo *dll)
@@ -18,4 +23,5 @@ void R_init_somgpu(DllInfo *dll)
     R_registerRoutines(dll, NULL, call_methods, NULL, NULL);
     R_useDynamicSymbols(dll, FALSE);
     R_forceSymbols(dll, TRUE);
+    som_threads_init();
 }

@@ -2,6 +2,7 @@
  * backend on the calling thread, and hands back either the result or a status object
  * (list(code, message, api_status, log)) that R turns into a classed condition once every
  * resource is released. Interrupts and progress reach the core through som_hooks. */
+#include <stdlib.h>
 #include <string.h>
 
 #define R_NO_REMAP
@@ -10,6 +11,7 @@
 
 #include "r_glue.h"
 #include "som_core.h"
+#include "som_ocl.h"
 #include "som_rng.h"
 
 /* --- hooks ------------------------------------------------------------------------- */
@@ -60,12 +62,13 @@ static void glue_progress_end(glue_ud *ud)
 /* A failed status as an R list, with class somgpu_status for the R side to raise. */
 static SEXP status_object(const som_status *st)
 {
-    const char *names[] = {"code", "message", "api_status", "log", ""};
+    const char *names[] = {"code", "message", "api_status", "api_status_name", "log", ""};
     SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
     SET_VECTOR_ELT(out, 0, Rf_ScalarInteger(st->code));
     SET_VECTOR_ELT(out, 1, Rf_mkString(st->message));
     SET_VECTOR_ELT(out, 2, Rf_ScalarInteger(st->api_status));
-    SET_VECTOR_ELT(out, 3, st->log ? Rf_mkString(st->log) : Rf_allocVector(STRSXP, 0));
+    SET_VECTOR_ELT(out, 3, Rf_mkString(st->api_status ? som_ocl_status_name(st->api_status) : ""));
+    SET_VECTOR_ELT(out, 4, st->log ? Rf_mkString(st->log) : Rf_allocVector(STRSXP, 0));
     Rf_setAttrib(out, R_ClassSymbol, Rf_mkString("somgpu_status"));
     UNPROTECT(1);
     return out;
@@ -89,19 +92,29 @@ static int as_threads(SEXP threads)
 
 /* --- entry points ------------------------------------------------------------------ */
 
-/* Train maps of sizes `size` with restart indices `restart` (0-based); R has validated
- * every argument. Returns list(weights) or a somgpu_status. */
+static som_ocl_ctx *ctx_of(SEXP ptr)
+{
+    return TYPEOF(ptr) == EXTPTRSXP ? (som_ocl_ctx *)R_ExternalPtrAddr(ptr) : NULL;
+}
+
+/* Train maps of sizes `size` with restart indices `restart` (0-based) on the CPU (ctx is
+ * NULL) or on an OpenCL context from C_ocl_open; R has validated every argument. opts:
+ * list(kernel, group_min_size, max_alloc, launch_seconds, round_units, group_local):
+ * round_units for the CPU, the others for OpenCL.
+ * Returns list(weights, kernels) or a somgpu_status. */
 SEXP C_train(SEXP y, SEXP size, SEXP restart, SEXP iter_max, SEXP sigma0, SEXP eta0,
-             SEXP init, SEXP init_w, SEXP seed, SEXP threads, SEXP progress)
+             SEXP init, SEXP init_w, SEXP seed, SEXP threads, SEXP progress, SEXP ctx,
+             SEXP opts)
 {
     som_problem p;
     som_status st;
     glue_ud ud = {Rf_asLogical(progress) == TRUE, -1, "training"};
     som_hooks hooks = {glue_interrupted, glue_progress, &ud};
-    int nmaps = LENGTH(size), i, rc;
+    int nmaps = LENGTH(size), i, rc, kernels = 0;
     SEXP weights, out;
     double **w;
     const double **iw = NULL;
+    const char *names[] = {"weights", "kernels", ""};
 
     p.data = data_of(y);
     p.nmaps = nmaps;
@@ -128,7 +141,20 @@ SEXP C_train(SEXP y, SEXP size, SEXP restart, SEXP iter_max, SEXP sigma0, SEXP e
     }
 
     som_status_init(&st);
-    rc = som_cpu_train(&p, w, as_threads(threads), &hooks, &st);
+    if (Rf_isNull(ctx)) {
+        rc = som_cpu_train(&p, w, as_threads(threads), Rf_asReal(VECTOR_ELT(opts, 4)), &hooks,
+                           &st);
+    } else if (ctx_of(ctx) == NULL) {
+        rc = som_fail(&st, SOM_ERR_INVALID, "the OpenCL context is no longer valid");
+    } else {
+        som_ocl_opts o;
+        o.kernel = Rf_asInteger(VECTOR_ELT(opts, 0));
+        o.group_min_size = Rf_asInteger(VECTOR_ELT(opts, 1));
+        o.max_alloc = Rf_asReal(VECTOR_ELT(opts, 2));
+        o.launch_seconds = Rf_asReal(VECTOR_ELT(opts, 3));
+        o.group_local = Rf_asInteger(VECTOR_ELT(opts, 5));
+        rc = som_ocl_train(ctx_of(ctx), &p, w, &o, &hooks, &kernels, &st);
+    }
     glue_progress_end(&ud);
     if (rc != SOM_OK) {
         out = status_object(&st);
@@ -136,16 +162,16 @@ SEXP C_train(SEXP y, SEXP size, SEXP restart, SEXP iter_max, SEXP sigma0, SEXP e
         UNPROTECT(1);
         return out;
     }
-    out = PROTECT(Rf_allocVector(VECSXP, 1));
+    out = PROTECT(Rf_mkNamed(VECSXP, names));
     SET_VECTOR_ELT(out, 0, weights);
-    Rf_setAttrib(out, R_NamesSymbol, Rf_mkString("weights"));
+    SET_VECTOR_ELT(out, 1, Rf_ScalarInteger(kernels));
     UNPROTECT(2);
     return out;
 }
 
 /* qe and te of every map in `weights` (a list of size x m matrices), and the 1-based winner
  * of every point for the maps where want_clusters is TRUE. */
-SEXP C_assess(SEXP y, SEXP weights, SEXP want_clusters, SEXP threads)
+SEXP C_assess(SEXP y, SEXP weights, SEXP want_clusters, SEXP threads, SEXP round_units)
 {
     som_data d = data_of(y);
     som_maps maps;
@@ -180,7 +206,8 @@ SEXP C_assess(SEXP y, SEXP weights, SEXP want_clusters, SEXP threads)
     maps.weights = w;
 
     som_status_init(&st);
-    rc = som_assess(&d, &maps, as_threads(threads), &hooks, REAL(qe), REAL(te), cl, &st);
+    rc = som_assess(&d, &maps, as_threads(threads), Rf_asReal(round_units), &hooks, REAL(qe),
+                    REAL(te), cl, &st);
     if (rc != SOM_OK) {
         out = status_object(&st);
         som_status_clear(&st);
@@ -195,15 +222,97 @@ SEXP C_assess(SEXP y, SEXP weights, SEXP want_clusters, SEXP threads)
     return out;
 }
 
-/* What this build offers: OpenMP or not, and the most threads it may use. */
+/* What this build offers: OpenMP or not, the most threads it may use, OpenCL or not. */
 SEXP C_build_info(void)
 {
-    const char *names[] = {"openmp", "max_threads", ""};
+    const char *names[] = {"openmp", "max_threads", "opencl", ""};
     SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
     SET_VECTOR_ELT(out, 0, Rf_ScalarLogical(som_have_openmp()));
     SET_VECTOR_ELT(out, 1, Rf_ScalarInteger(som_max_threads()));
+    SET_VECTOR_ELT(out, 2, Rf_ScalarLogical(som_ocl_built()));
     UNPROTECT(1);
     return out;
+}
+
+/* --- OpenCL ------------------------------------------------------------------------ */
+
+/* The OpenCL devices as a list of columns (R makes the data frame). */
+SEXP C_ocl_devices(void)
+{
+    const char *names[] = {"platform", "name", "type", "version", "compute_units",
+                           "global_mem", "max_alloc", "local_mem", "max_group", "fp64", ""};
+    som_ocl_device *d = NULL;
+    som_status st;
+    int n = 0, i, rc;
+    SEXP out;
+    som_status_init(&st);
+    rc = som_ocl_list(&d, &n, &st);
+    if (rc != SOM_OK) {
+        out = status_object(&st);
+        som_status_clear(&st);
+        return out;
+    }
+    out = PROTECT(Rf_mkNamed(VECSXP, names));
+    for (i = 0; i < 4; i++) SET_VECTOR_ELT(out, i, Rf_allocVector(STRSXP, n));
+    SET_VECTOR_ELT(out, 4, Rf_allocVector(INTSXP, n));
+    for (i = 5; i < 9; i++) SET_VECTOR_ELT(out, i, Rf_allocVector(REALSXP, n));
+    SET_VECTOR_ELT(out, 9, Rf_allocVector(LGLSXP, n));
+    for (i = 0; i < n; i++) {
+        SET_STRING_ELT(VECTOR_ELT(out, 0), i, Rf_mkChar(d[i].platform));
+        SET_STRING_ELT(VECTOR_ELT(out, 1), i, Rf_mkChar(d[i].name));
+        SET_STRING_ELT(VECTOR_ELT(out, 2), i, Rf_mkChar(d[i].type));
+        SET_STRING_ELT(VECTOR_ELT(out, 3), i, Rf_mkChar(d[i].version));
+        INTEGER(VECTOR_ELT(out, 4))[i] = d[i].compute_units;
+        REAL(VECTOR_ELT(out, 5))[i] = d[i].global_mem;
+        REAL(VECTOR_ELT(out, 6))[i] = d[i].max_alloc;
+        REAL(VECTOR_ELT(out, 7))[i] = d[i].local_mem;
+        REAL(VECTOR_ELT(out, 8))[i] = d[i].max_group;
+        LOGICAL(VECTOR_ELT(out, 9))[i] = d[i].fp64;
+    }
+    free(d);
+    UNPROTECT(1);
+    return out;
+}
+
+static void ctx_finalizer(SEXP ptr)
+{
+    som_ocl_close(ctx_of(ptr));
+    R_ClearExternalPtr(ptr);
+}
+
+/* Open device `index` (1-based) for a precision (0 double, 1 single) and build its kernels;
+ * `source` (a string) replaces the embedded kernels, for tests. Returns an external pointer
+ * whose finalizer releases the context, or a somgpu_status. */
+SEXP C_ocl_open(SEXP index, SEXP precision, SEXP source)
+{
+    som_ocl_ctx *ctx = NULL;
+    som_status st;
+    SEXP out;
+    int rc;
+    const char *src = Rf_isString(source) ? CHAR(STRING_ELT(source, 0)) : NULL;
+    som_status_init(&st);
+    rc = som_ocl_open(Rf_asInteger(index) - 1, Rf_asInteger(precision), src, &ctx, &st);
+    if (rc != SOM_OK) {
+        out = status_object(&st);
+        som_status_clear(&st);
+        return out;
+    }
+    out = PROTECT(R_MakeExternalPtr(ctx, R_NilValue, R_NilValue));
+    R_RegisterCFinalizerEx(out, ctx_finalizer, TRUE);
+    UNPROTECT(1);
+    return out;
+}
+
+/* Release a context now (the finalizer then has nothing left to do). */
+SEXP C_ocl_close(SEXP ptr)
+{
+    if (TYPEOF(ptr) == EXTPTRSXP) ctx_finalizer(ptr);
+    return R_NilValue;
+}
+
+SEXP C_ocl_valid(SEXP ptr)
+{
+    return Rf_ScalarLogical(ctx_of(ptr) != NULL);
 }
 
 /* --- internals exposed for the known-answer and reference tests -------------------- */
@@ -225,15 +334,16 @@ SEXP C_philox(SEXP ctr, SEXP key)
     return out;
 }
 
-/* The visiting order (0-based) of pass `pass` of map (size, restart) over n points. */
-SEXP C_visit_order(SEXP n, SEXP seed, SEXP size, SEXP restart, SEXP pass)
+/* The visiting order (0-based) of pass `pass` of map (size, restart) over n points, from
+ * the order stream (sample = FALSE) or the init = "sample" stream (sample = TRUE). */
+SEXP C_visit_order(SEXP n, SEXP seed, SEXP size, SEXP restart, SEXP pass, SEXP sample)
 {
-    som_u32 nn = (som_u32)Rf_asReal(n), i;
-    som_perm perm = som_perm_make(nn, (som_u32)(int64_t)Rf_asReal(seed), SOM_STREAM_ORDER,
-                                  (som_u32)Rf_asInteger(size), (som_u32)Rf_asInteger(restart),
-                                  (som_u32)Rf_asInteger(pass));
+    som_u32 nn = (som_u32)Rf_asReal(n);
     SEXP out = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t)nn));
-    for (i = 0; i < nn; i++) INTEGER(out)[i] = (int)som_perm_at(&perm, i);
+    som_order((som_u32 *)INTEGER(out), nn, (som_u32)(int64_t)Rf_asReal(seed),
+              Rf_asLogical(sample) == TRUE ? SOM_STREAM_SAMPLE : SOM_STREAM_ORDER,
+              (som_u32)Rf_asInteger(size), (som_u32)Rf_asInteger(restart),
+              (som_u32)Rf_asInteger(pass));
     UNPROTECT(1);
     return out;
 }

@@ -1,8 +1,8 @@
 /* som_assess.c: quality of trained maps (qe, te) and the winner of every point.
  *
- * The points are cut into fixed blocks; threads take whole blocks, each block keeps its own
- * partial sums, and the sums are added in block order, so the figures do not depend on the
- * number of threads. Each block is transposed into a small row-major buffer first, so the
+ * The points are cut into fixed blocks; threads take (block, map) pairs, each pair keeps its
+ * own partial sums, and each map's sums are added in block order, so the figures do not
+ * depend on the number of threads or on how the work was cut into rounds. Each block is transposed into a small row-major buffer first, so the
  * data is never copied whole. */
 #include <math.h>
 #include <stdlib.h>
@@ -15,70 +15,80 @@
 #include "som_core.h"
 
 #define SOM_BLOCK 1024
-/* Blocks per round between interrupt checks, per thread. */
-#define SOM_BLOCKS_PER_ROUND 64
 
-int som_assess(const som_data *d, const som_maps *maps, int nthreads, const som_hooks *hooks,
-               double *qe, double *te, int **clusters, som_status *st)
+int som_assess(const som_data *d, const som_maps *maps, int nthreads, double round_units,
+               const som_hooks *hooks, double *qe, double *te, int **clusters,
+               som_status *st)
 {
     const int64_t n = d->n;
     const int m = d->m, nmaps = maps->nmaps;
     const int64_t nblocks = (n + SOM_BLOCK - 1) / SOM_BLOCK;
     double *part = NULL, *wrow = NULL, *buf = NULL;
     double **w = NULL;
+    const int64_t ntasks = nblocks * nmaps;
     size_t wtot = 0;
-    int64_t b0;
+    int64_t q0, q1;
+    double *map_cost = NULL;
     int i, rc = SOM_OK;
 
     if (n < 1 || m < 1 || nmaps < 1)
         return som_fail(st, SOM_ERR_INVALID, "nothing to assess");
+    if (round_units <= 0) round_units = SOM_ROUND_UNITS;
+    if (nthreads > som_max_threads()) nthreads = som_max_threads();
     if (nthreads < 1) nthreads = 1;
-    if (nthreads > nblocks) nthreads = (int)nblocks;
+    if (nthreads > ntasks) nthreads = (int)ntasks;
     for (i = 0; i < nmaps; i++) wtot += (size_t)maps->size[i] * m;
     part = malloc((size_t)nblocks * nmaps * 2 * sizeof *part);
     wrow = malloc(wtot * sizeof *wrow);
     w = malloc((size_t)nmaps * sizeof *w);
     buf = malloc((size_t)nthreads * SOM_BLOCK * m * sizeof *buf);
-    if (!part || !wrow || !w || !buf) {
+    map_cost = malloc((size_t)nmaps * sizeof *map_cost);
+    if (!part || !wrow || !w || !buf || !map_cost) {
         rc = som_fail(st, SOM_ERR_NOMEM, "could not allocate memory to assess the maps");
         goto done;
     }
     wtot = 0;
     for (i = 0; i < nmaps; i++) {
+        map_cost[i] = ((double)maps->size[i] * (m + 1) + SOM_POINT_UNITS) * SOM_BLOCK;
         w[i] = wrow + wtot;
         som_rowmajor_weights(maps->weights[i], maps->size[i], m, w[i]);
         wtot += (size_t)maps->size[i] * m;
     }
 
-    for (b0 = 0; b0 < nblocks; b0 += (int64_t)SOM_BLOCKS_PER_ROUND * nthreads) {
-        int64_t b1 = b0 + (int64_t)SOM_BLOCKS_PER_ROUND * nthreads, b;
-        if (b1 > nblocks) b1 = nblocks;
+    /* tasks are (block, map) pairs, block-major; a round takes consecutive tasks worth
+     * about round_units per thread, and the interrupt hook runs between rounds */
+    for (q0 = 0; q0 < ntasks; q0 = q1) {
+        double cost = 0;
+        int64_t q;
+        for (q1 = q0; q1 < ntasks && cost < round_units * nthreads; q1++)
+            cost += map_cost[q1 % nmaps];
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads)
-        for (b = b0; b < b1; b++) {
+        for (q = q0; q < q1; q++) {
 #ifdef _OPENMP
             double *x = buf + (size_t)omp_get_thread_num() * SOM_BLOCK * m;
 #else
             double *x = buf;
 #endif
-            int64_t lo = b * SOM_BLOCK, hi = lo + SOM_BLOCK < n ? lo + SOM_BLOCK : n, r;
-            int k, q;
+            const int64_t b = q / nmaps, lo = b * SOM_BLOCK;
+            const int64_t hi = lo + SOM_BLOCK < n ? lo + SOM_BLOCK : n;
+            const int map = (int)(q % nmaps), size = maps->size[map];
+            int *cl = clusters ? clusters[map] : NULL;
+            double sq = 0, st_ = 0;
+            int64_t r;
+            int k;
             for (k = 0; k < m; k++)
                 for (r = lo; r < hi; r++) x[(r - lo) * m + k] = d->x[(size_t)k * n + r];
-            for (q = 0; q < nmaps; q++) {
-                const int size = maps->size[q];
-                double sq = 0, st_ = 0;
-                for (r = lo; r < hi; r++) {
-                    double d2;
-                    int second, c = som_winner(x + (r - lo) * m, w[q], size, m, &d2, &second);
-                    sq += sqrt(d2);
-                    st_ += som_ring_dist(c, second, size) > 1;
-                    if (clusters && clusters[q]) clusters[q][r] = c + 1;
-                }
-                part[((size_t)b * nmaps + q) * 2] = sq;
-                part[((size_t)b * nmaps + q) * 2 + 1] = st_;
+            for (r = lo; r < hi; r++) {
+                double d2;
+                int second, c = som_winner(x + (r - lo) * m, w[map], size, m, &d2, &second);
+                sq += sqrt(d2);
+                st_ += som_ring_dist(c, second, size) > 1;
+                if (cl) cl[r] = c + 1;
             }
+            part[(size_t)q * 2] = sq;
+            part[(size_t)q * 2 + 1] = st_;
         }
-        if (hooks && hooks->interrupted && b1 < nblocks && hooks->interrupted(hooks->ud)) {
+        if (q1 < ntasks && hooks && hooks->interrupted && hooks->interrupted(hooks->ud)) {
             rc = som_fail(st, SOM_ERR_INTERRUPTED, "interrupted");
             goto done;
         }
@@ -99,5 +109,6 @@ done:
     free(wrow);
     free(w);
     free(buf);
+    free(map_cost);
     return rc;
 }

@@ -21,16 +21,22 @@ double som_eta(const som_problem *p, int t)
     return p->eta0 - (p->eta0 / (p->iter_max + 1.0)) * t;
 }
 
-void som_neighbourhood(const som_problem *p, int t, int size, double *circ)
+void som_neighbourhood_row(const som_problem *p, int t, int dmax, double *row)
 {
     double sigma = som_sigma(p, t), eta = som_eta(p, t);
     double s2 = 2.0 * (sigma * sigma);
+    int d;
+    row[0] = eta; /* exp(-0 / s2) = 1 exactly, also when s2 underflows to 0 */
+    for (d = 1; d <= dmax; d++) row[d] = eta * exp(-((double)d * d) / s2);
+}
+
+void som_neighbourhood(const som_problem *p, int t, int size, double *circ)
+{
     int i;
-    for (i = 0; i < size; i++) {
-        int d = i < size - i ? i : size - i;
-        /* d = 0 is exactly eta (exp(-0) = 1), also when s2 underflows to 0 */
-        circ[i] = circ[size + i] = d == 0 ? eta : eta * exp(-((double)d * d) / s2);
-    }
+    /* the row goes in circ[0 .. size/2], then the circle is laid out from the top down */
+    som_neighbourhood_row(p, t, size / 2, circ);
+    for (i = size - 1; i >= 0; i--) circ[size + i] = circ[i < size - i ? i : size - i];
+    for (i = 0; i < size; i++) circ[i] = circ[size + i];
 }
 
 void som_status_init(som_status *st)
@@ -108,7 +114,7 @@ void som_colmajor_weights(const double *rowmajor, int size, int m, double *colma
         for (j = 0; j < size; j++) colmajor[(size_t)k * size + j] = rowmajor[(size_t)j * m + k];
 }
 
-void som_init_map(const som_problem *p, int i, const double *yrow, double *w)
+void som_init_map(const som_problem *p, int i, const double *yrow, double *w, uint32_t *scratch)
 {
     int size = p->size[i], m = p->data.m, j;
     uint32_t restart = (uint32_t)p->restart[i];
@@ -116,16 +122,13 @@ void som_init_map(const som_problem *p, int i, const double *yrow, double *w)
     case SOM_INIT_GIVEN:
         som_rowmajor_weights(p->init_w[i], size, m, w);
         break;
-    case SOM_INIT_SAMPLE: {
-        /* distinct rows: the first `size` elements of a keyed bijection of the rows */
-        som_perm perm = som_perm_make((som_u32)p->data.n, p->seed, SOM_STREAM_SAMPLE,
-                                      (som_u32)size, restart, 0);
-        for (j = 0; j < size; j++) {
-            size_t row = som_perm_at(&perm, (som_u32)j);
-            memcpy(w + (size_t)j * m, yrow + row * m, (size_t)m * sizeof(double));
-        }
+    case SOM_INIT_SAMPLE:
+        /* distinct rows: the first `size` elements of a random order of the rows */
+        som_order(scratch, (som_u32)p->data.n, p->seed, SOM_STREAM_SAMPLE, (som_u32)size,
+                  restart, 0);
+        for (j = 0; j < size; j++)
+            memcpy(w + (size_t)j * m, yrow + (size_t)scratch[j] * m, (size_t)m * sizeof(double));
         break;
-    }
     default: {
         size_t e, ne = (size_t)size * m;
         for (e = 0; e < ne; e++)

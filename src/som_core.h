@@ -67,6 +67,10 @@ typedef struct {
 /* --- schedules and helpers (som_core.c) --- */
 double som_sigma(const som_problem *p, int t);
 double som_eta(const som_problem *p, int t);
+/* The neighbourhood factors of pass t by ring distance: row[d] = eta_t * exp(-d^2 /
+ * (2 sigma_t^2)) for d = 0 .. dmax (exactly eta_t at d = 0). Every backend takes its factors
+ * from here, so that they agree to the bit. */
+void som_neighbourhood_row(const som_problem *p, int t, int dmax, double *row);
 /* The neighbourhood of pass t as a doubled circular table: circ[i] = circ[size + i] =
  * eta_t * exp(-d^2 / (2 sigma_t^2)) with d the ring distance of i from 0 (i < size). The
  * factor of neuron j when c wins is then circ[size - c + j]: no branches, one slice. */
@@ -82,8 +86,10 @@ double *som_rowmajor(const som_data *d);
 void som_rowmajor_weights(const double *colmajor, int size, int m, double *rowmajor);
 void som_colmajor_weights(const double *rowmajor, int size, int m, double *colmajor);
 
-/* Initial weights of map i, row-major (size x m), from the problem's init rule. */
-void som_init_map(const som_problem *p, int i, const double *yrow, double *w);
+/* Initial weights of map i, row-major (size x m), from the problem's init rule; scratch
+ * holds n indices (init "sample" draws its rows there). */
+void som_init_map(const som_problem *p, int i, const double *yrow, double *w,
+                  uint32_t *scratch);
 
 #if defined(__GNUC__)
 #define SOM_INLINE static inline __attribute__((always_inline))
@@ -132,17 +138,26 @@ SOM_INLINE int som_winner(const double *x, const double *w, int size, const int 
 
 /* --- assessment (som_assess.c) --- */
 /* qe and te of every map, and, where clusters[i] != NULL, the 1-based winner of every point.
- * Deterministic whatever the thread count: fixed blocks, summed in block order. */
-int som_assess(const som_data *d, const som_maps *maps, int nthreads, const som_hooks *hooks,
-               double *qe, double *te, int **clusters, som_status *st);
+ * Deterministic whatever the thread count: fixed blocks, summed in block order.
+ * round_units (<= 0: the default) sets the work per thread between interrupt checks. */
+int som_assess(const som_data *d, const som_maps *maps, int nthreads, double round_units,
+               const som_hooks *hooks, double *qe, double *te, int **clusters,
+               som_status *st);
+
+/* Cost units (neuron x dimension steps) per thread between two interrupt checks, about
+ * 10-30 ms, and the fixed cost of one point in the same units. */
+#define SOM_ROUND_UNITS ((double)(1 << 25))
+#define SOM_POINT_UNITS 16.0
 
 /* --- threads (som_threads.c) --- */
+void som_threads_init(void); /* once, when the library is loaded */
 int som_max_threads(void);
 int som_have_openmp(void);
 
 /* --- backends --- */
-/* Train every map of the problem; weights[i] receives map i (size x m, column-major). */
+/* Train every map of the problem; weights[i] receives map i (size x m, column-major).
+ * round_units (<= 0: the default) sets the work per thread between interrupt checks. */
 int som_cpu_train(const som_problem *p, double *const *weights, int nthreads,
-                  const som_hooks *hooks, som_status *st);
+                  double round_units, const som_hooks *hooks, som_status *st);
 
 #endif

@@ -11,8 +11,6 @@
 #include "som_core.h"
 #include "som_rng.h"
 
-/* Cost units (neuron x dimension updates) per thread per round: about 10-30 ms. */
-#define SOM_ROUND_UNITS ((double)(1 << 25))
 
 /* Doubles rounded up to whole 64-byte cache lines, so that maps trained by different
  * threads never share a line. */
@@ -32,7 +30,7 @@ typedef struct {
     int size;
     int t;         /* current pass, 1 .. iter_max - 1; iter_max = done  */
     uint32_t i;    /* next position in the pass's visiting order         */
-    som_perm perm; /* the pass's visiting order                          */
+    uint32_t *order; /* the pass's visiting order, n indices              */
     double *w;     /* working weights, row-major size x m                */
     double *circ;  /* the pass's neighbourhood, 2 x size (som_neighbourhood) */
     double cost;   /* units per point                                   */
@@ -40,12 +38,12 @@ typedef struct {
 
 /* Points i .. end-1 of the pass: the online rule of the original script. Inlined with a
  * constant m for small dimensions so that the compiler unrolls the inner loops. */
-SOM_INLINE void train_points(const double *yrow, const som_perm *perm,
-                                           uint32_t i, uint32_t end, double *w,
-                                           const double *circ, int size, const int m)
+SOM_INLINE void train_points(const double *yrow, const uint32_t *order, uint32_t i,
+                             uint32_t end, double *w, const double *circ, int size,
+                             const int m)
 {
     for (; i < end; i++) {
-        const double *x = yrow + (size_t)som_perm_at(perm, i) * m;
+        const double *x = yrow + (size_t)order[i] * m;
         const int c = som_winner(x, w, size, m, NULL, NULL);
         const double *h = circ + (size - c);
         int j, k;
@@ -66,17 +64,17 @@ static void advance_map(const som_problem *p, const double *yrow, map_state *s, 
         uint32_t i = s->i, end;
         if (i == 0) {
             som_neighbourhood(p, s->t, size, s->circ);
-            s->perm = som_perm_make(n, p->seed, SOM_STREAM_ORDER, (som_u32)size,
-                                    (som_u32)p->restart[s->map], (som_u32)s->t);
+            som_order(s->order, n, p->seed, SOM_STREAM_ORDER, (som_u32)size,
+                      (som_u32)p->restart[s->map], (som_u32)s->t);
         }
         end = (int64_t)(n - i) > budget ? i + (uint32_t)budget : n;
         budget -= end - i;
         switch (m) {
-        case 1: train_points(yrow, &s->perm, i, end, s->w, s->circ, size, 1); break;
-        case 2: train_points(yrow, &s->perm, i, end, s->w, s->circ, size, 2); break;
-        case 3: train_points(yrow, &s->perm, i, end, s->w, s->circ, size, 3); break;
-        case 4: train_points(yrow, &s->perm, i, end, s->w, s->circ, size, 4); break;
-        default: train_points(yrow, &s->perm, i, end, s->w, s->circ, size, m);
+        case 1: train_points(yrow, s->order, i, end, s->w, s->circ, size, 1); break;
+        case 2: train_points(yrow, s->order, i, end, s->w, s->circ, size, 2); break;
+        case 3: train_points(yrow, s->order, i, end, s->w, s->circ, size, 3); break;
+        case 4: train_points(yrow, s->order, i, end, s->w, s->circ, size, 4); break;
+        default: train_points(yrow, s->order, i, end, s->w, s->circ, size, m);
         }
         if (end == n) {
             s->i = 0;
@@ -95,17 +93,21 @@ static int by_cost_desc(const void *a, const void *b)
 }
 
 int som_cpu_train(const som_problem *p, double *const *weights, int nthreads,
-                  const som_hooks *hooks, som_status *st)
+                  double round_units, const som_hooks *hooks, som_status *st)
 {
     const int m = p->data.m, nmaps = p->nmaps;
     const int64_t n = p->data.n;
+    const size_t norder = ((size_t)n + 15) & ~(size_t)15; /* whole cache lines */
     double *yrow = NULL, *wraw = NULL, *traw = NULL, *wbuf, *tbuf;
+    uint32_t *orders = NULL;
     map_state *ms = NULL, **active = NULL;
     size_t wtot = 0, ttot = 0;
     double total = 0;
     int i, rc = SOM_OK, nactive;
 
     if ((rc = som_check_problem(p, st)) != SOM_OK) return rc;
+    if (round_units <= 0) round_units = SOM_ROUND_UNITS;
+    if (nthreads > som_max_threads()) nthreads = som_max_threads();
     if (nthreads < 1) nthreads = 1;
     for (i = 0; i < nmaps; i++) {
         wtot += pad_line((size_t)p->size[i] * m);
@@ -116,11 +118,13 @@ int som_cpu_train(const som_problem *p, double *const *weights, int nthreads,
     active = malloc((size_t)nmaps * sizeof *active);
     wraw = malloc((wtot + 8) * sizeof *wbuf);
     traw = malloc((ttot + 8) * sizeof *tbuf);
+    if ((size_t)nmaps <= SIZE_MAX / sizeof *orders / norder)
+        orders = malloc((size_t)nmaps * norder * sizeof *orders);
     wbuf = align_line(wraw);
     tbuf = align_line(traw);
-    if (!yrow || !ms || !active || !wraw || !traw) {
+    if (!yrow || !ms || !active || !wraw || !traw || !orders) {
         rc = som_fail(st, SOM_ERR_NOMEM, "could not allocate %.0f MB for training",
-                      ((double)n * m + wtot + ttot) * 8 / 1e6);
+                      (((double)n * m + wtot + ttot) * 8 + (double)nmaps * norder * 4) / 1e6);
         goto done;
     }
     wtot = ttot = 0;
@@ -132,10 +136,11 @@ int som_cpu_train(const som_problem *p, double *const *weights, int nthreads,
         s->i = 0;
         s->w = wbuf + wtot;
         s->circ = tbuf + ttot;
-        s->cost = (double)s->size * (m + 1);
+        s->order = orders + (size_t)i * norder;
+        s->cost = (double)s->size * (m + 1) + SOM_POINT_UNITS;
         wtot += pad_line((size_t)s->size * m);
         ttot += pad_line((size_t)s->size * 2);
-        som_init_map(p, i, yrow, s->w);
+        som_init_map(p, i, yrow, s->w, s->order);
         total += s->cost * (double)n * (p->iter_max - 1);
     }
     qsort(ms, (size_t)nmaps, sizeof *ms, by_cost_desc);
@@ -144,7 +149,7 @@ int som_cpu_train(const som_problem *p, double *const *weights, int nthreads,
     nactive = p->iter_max > 1 ? nmaps : 0;
     while (nactive > 0) {
         int nth = nthreads < nactive ? nthreads : nactive, a = 0;
-        double share = SOM_ROUND_UNITS * nth / nactive;
+        double share = round_units * nth / nactive;
         (void)nth; /* unused without OpenMP */
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nth)
         for (i = 0; i < nactive; i++) {
@@ -174,5 +179,6 @@ done:
     free(active);
     free(wraw);
     free(traw);
+    free(orders);
     return rc;
 }

@@ -1,10 +1,10 @@
 /* som_rng.h: the random streams of somgpu.
  *
  * Every random number a map uses is a pure function of (seed, ring size, restart, pass,
- * index): Philox4x32-10 (Salmon et al., SC'11) gives the words, and a keyed Feistel
- * bijection of 0..n-1 gives each pass's visiting order without storing a permutation.
- * Nothing here depends on which thread or device computes it, so every backend that
- * includes this file reproduces the same maps bit for bit.
+ * index): Philox4x32-10 (Salmon et al., SC'11) gives the words, and each pass's visiting
+ * order is a Fisher-Yates shuffle driven by them. Nothing here depends on which thread or
+ * device computes it, so every backend that includes this file reproduces the same maps
+ * bit for bit.
  *
  * The file is written in the common subset of C99 and OpenCL C 1.2: the OpenCL backend
  * embeds it in front of its kernels. Keep it free of headers other than <stdint.h>,
@@ -16,21 +16,17 @@
 #ifdef __OPENCL_VERSION__
 typedef uint som_u32;
 typedef ulong som_u64;
-#define SOM_FN inline
 #else
 #include <stdint.h>
 typedef uint32_t som_u32;
 typedef uint64_t som_u64;
-#define SOM_FN static inline
 #endif
+#define SOM_FN static inline
 
 /* Second key word of each stream: the first is the user's seed. */
 #define SOM_STREAM_INIT   0x494E4954u /* "INIT": uniform initial weights            */
 #define SOM_STREAM_ORDER  0x4F524452u /* "ORDR": visiting order of each pass         */
 #define SOM_STREAM_SAMPLE 0x534D504Cu /* "SMPL": rows drawn by init = "sample"       */
-
-/* Feistel rounds of the visiting-order bijection (an even number). */
-#define SOM_PERM_ROUNDS 6
 
 typedef struct { som_u32 v[4]; } som_philox_ctr;
 
@@ -76,68 +72,43 @@ SOM_FN double som_init_uniform(som_u32 seed, som_u32 size, som_u32 restart, som_
 }
 #endif
 
-/* A keyed bijection of 0..n-1: an unbalanced Feistel network on the smallest power of two
- * >= n (at least 4), with cycle walking to stay below n (on average < 2 evaluations). */
-typedef struct {
-    som_u32 n;
-    int hi_bits, lo_bits; /* the two halves of the state; hi_bits >= lo_bits */
-    som_u32 key[SOM_PERM_ROUNDS];
-} som_perm;
+/* The buffer a visiting order is written to: global memory on a device. */
+#ifdef __OPENCL_VERSION__
+#define SOM_ORDER_SPACE __global
+#else
+#define SOM_ORDER_SPACE
+#endif
 
-/* Set up the bijection of stream (seed, tag) for map (size, restart) and pass. */
-SOM_FN som_perm som_perm_make(som_u32 n, som_u32 seed, som_u32 tag, som_u32 size,
-                              som_u32 restart, som_u32 pass)
+/* floor(r * k / 2^64) for k <= 2^32, with 64-bit arithmetic only: an index in 0 .. k-1
+ * whose bias is at most k / 2^64. */
+SOM_FN som_u32 som_scale64(som_u64 r, som_u64 k)
 {
-    som_perm p;
-    int bits = 2, r;
-    while (bits < 32 && ((som_u64)1 << bits) < (som_u64)n) bits++;
-    p.n = n;
-    p.lo_bits = bits / 2;
-    p.hi_bits = bits - p.lo_bits;
-    for (r = 0; r < SOM_PERM_ROUNDS; r += 4) {
-        som_philox_ctr w = som_philox4x32((som_u32)(r / 4), pass, size, restart, seed, tag);
-        int q;
-        for (q = 0; q < 4 && r + q < SOM_PERM_ROUNDS; q++) p.key[r + q] = w.v[q];
+    som_u64 hi = (r >> 32) * k, lo = (r & 0xFFFFFFFFu) * k;
+    return (som_u32)((hi + (lo >> 32)) >> 32);
+}
+
+/* A uniformly random order of 0..n-1 for map (size, restart) and pass, from stream (seed,
+ * tag): a Fisher-Yates shuffle, i = n-1 .. 1 swapping order[i] with order[j], j uniform in
+ * 0..i from 64 bits of Philox block (i / 2, pass, size, restart) (words 0-1 for even i,
+ * 2-3 for odd i). The first k elements of the order are a uniform sample of k rows. */
+SOM_FN void som_order(SOM_ORDER_SPACE som_u32 *order, som_u32 n, som_u32 seed, som_u32 tag,
+                      som_u32 size, som_u32 restart, som_u32 pass)
+{
+    som_u32 i;
+    som_philox_ctr w;
+    for (i = 0; i < n; i++) order[i] = i;
+    w.v[0] = w.v[1] = w.v[2] = w.v[3] = 0;
+    for (i = n - 1; i >= 1; i--) {
+        som_u64 r;
+        som_u32 j, tmp;
+        if (i == n - 1 || (i & 1))
+            w = som_philox4x32(i >> 1, pass, size, restart, seed, tag);
+        r = (i & 1) ? ((som_u64)w.v[2] << 32 | w.v[3]) : ((som_u64)w.v[0] << 32 | w.v[1]);
+        j = som_scale64(r, (som_u64)i + 1);
+        tmp = order[i];
+        order[i] = order[j];
+        order[j] = tmp;
     }
-    return p;
-}
-
-/* The round function: a 32-bit integer hash (Wellons' lowbias32) of the half and the key. */
-SOM_FN som_u32 som_perm_round(som_u32 x, som_u32 key)
-{
-    x ^= key;
-    x ^= x >> 16;
-    x *= 0x7FEB352Du;
-    x ^= x >> 15;
-    x *= 0x846CA68Bu;
-    x ^= x >> 16;
-    return x;
-}
-
-/* One evaluation of the Feistel network on 0 .. 2^(hi_bits + lo_bits) - 1. The state is
- * (L, R) = (high part, low part); a round maps it to (R, L ^ F(R)), swapping the widths, so
- * after an even number of rounds the layout is the original one. */
-SOM_FN som_u32 som_perm_feistel(const som_perm *p, som_u32 x)
-{
-    int wl = p->hi_bits, wr = p->lo_bits, r;
-    som_u32 L = x >> wr, R = x & (((som_u32)1 << wr) - 1u);
-    for (r = 0; r < SOM_PERM_ROUNDS; r++) {
-        som_u32 nr = L ^ (som_perm_round(R, p->key[r]) & (((som_u32)1 << wl) - 1u));
-        int w = wl;
-        L = R;
-        R = nr;
-        wl = wr;
-        wr = w;
-    }
-    return (L << wr) | R;
-}
-
-/* The i-th element (0-based) of the permutation. */
-SOM_FN som_u32 som_perm_at(const som_perm *p, som_u32 i)
-{
-    som_u32 x = som_perm_feistel(p, i);
-    while (x >= p->n) x = som_perm_feistel(p, x);
-    return x;
 }
 
 #endif

@@ -1,9 +1,33 @@
-/* som_threads.c: what OpenMP offers here; everything else uses num_threads clauses. */
+/* som_threads.c: what OpenMP offers here; everything else uses num_threads clauses.
+ *
+ * GNU OpenMP is not fork-safe: a child forked (parallel::mclapply) after the parent ran a
+ * parallel region hangs in its first one. As data.table does, a child of a fork is
+ * limited to one thread. */
 #ifdef _OPENMP
 #include <omp.h>
+#ifndef _WIN32
+#include <pthread.h>
+#define SOM_ATFORK 1
+#endif
 #endif
 
 #include "som_core.h"
+
+static volatile int som_forked = 0;
+
+#ifdef SOM_ATFORK
+static void som_after_fork_child(void)
+{
+    som_forked = 1;
+}
+#endif
+
+void som_threads_init(void)
+{
+#ifdef SOM_ATFORK
+    pthread_atfork(NULL, NULL, som_after_fork_child);
+#endif
+}
 
 int som_have_openmp(void)
 {
@@ -14,11 +38,13 @@ int som_have_openmp(void)
 #endif
 }
 
-/* The most threads a parallel region may use: OMP_NUM_THREADS / OMP_THREAD_LIMIT aware. */
+/* The most threads a parallel region may use: OMP_NUM_THREADS / OMP_THREAD_LIMIT aware,
+ * and 1 in a forked child. */
 int som_max_threads(void)
 {
 #ifdef _OPENMP
     int n = omp_get_max_threads(), lim = omp_get_thread_limit(), procs = omp_get_num_procs();
+    if (som_forked) return 1;
     if (lim > 0 && lim < n) n = lim;
     if (procs > 0 && procs < n) n = procs;
     return n > 0 ? n : 1;

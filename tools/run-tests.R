@@ -1,27 +1,47 @@
-# Installs somgpu from this checkout into a temporary library and runs its testthat suite.
-# Prints the usual testthat report, then one last line: "N passed, N failed, N skipped"
-# (expectations passed; expectations failed plus tests that errored; tests skipped).
-# Exit status 1 when anything failed. Usage, from the repository root:
-#   Rscript tools/run-tests.R
-local({
-  lib <- file.path(tempdir(), "somgpu-lib")
+# Installs somgpu from this checkout into a temporary library and runs its testthat suite,
+# twice: as configure builds it here (with OpenCL where the headers and ICD loader exist)
+# and CPU-only (SOMGPU_NO_OPENCL=1). Prints each report, then one last line:
+# "N passed, N failed, N skipped" over both builds (expectations passed; expectations
+# failed plus tests that errored; tests skipped). Exit status 1 when anything failed.
+#
+#   Rscript tools/run-tests.R            both builds
+#   Rscript tools/run-tests.R default    the configured build only
+#   Rscript tools/run-tests.R cpu-only   the CPU-only build only
+args <- commandArgs(trailingOnly = TRUE)
+builds <- if (length(args)) args else c("default", "cpu-only")
+
+run_build <- function(build) {
+  lib <- file.path(tempdir(), paste0("somgpu-lib-", build))
   dir.create(lib, showWarnings = FALSE)
-  Sys.setenv(POCL_CACHE_DIR = file.path(tempdir(), "pocl-cache"))
+  Sys.setenv(SOMGPU_NO_OPENCL = if (build == "cpu-only") "1" else "",
+             POCL_CACHE_DIR = file.path(tempdir(), "pocl-cache"))
+  cat(sprintf("\n==== %s build ====\n", build))
   r <- file.path(R.home("bin"), "R")
   status <- system2(r, c("CMD", "INSTALL", "--preclean", "--no-multiarch",
                          paste0("--library=", shQuote(lib)), "."))
-  if (status != 0) {
-    cat("0 passed, 1 failed\n")
-    quit(status = 1)
-  }
-  .libPaths(c(lib, .libPaths()))
-  res <- testthat::test_dir("tests/testthat", package = "somgpu", load_package = "installed",
-                            reporter = testthat::ProgressReporter$new(show_praise = FALSE),
-                            stop_on_failure = FALSE, stop_on_warning = FALSE)
-  df <- as.data.frame(res)
-  passed <- sum(df$passed)
-  failed <- sum(df$failed) + sum(df$error)
-  skipped <- sum(df$skipped)
-  cat(sprintf("%d passed, %d failed, %d skipped\n", passed, failed, skipped))
-  quit(status = if (failed > 0) 1 else 0)
-})
+  if (status != 0) return(c(passed = 0, failed = 1, skipped = 0))
+  # a fresh R process per build: the two builds cannot share a session
+  script <- tempfile(fileext = ".R")
+  writeLines(c(
+    sprintf(".libPaths(c(%s, .libPaths()))", deparse(lib)),
+    "res <- testthat::test_dir('tests/testthat', package = 'somgpu',",
+    "  load_package = 'installed', stop_on_failure = FALSE, stop_on_warning = FALSE,",
+    "  reporter = testthat::ProgressReporter$new(show_praise = FALSE))",
+    "df <- as.data.frame(res)",
+    "cat(sprintf('\\nRESULT %d %d %d\\n', sum(df$passed), sum(df$failed) + sum(df$error),",
+    "  sum(df$skipped)))"
+  ), script)
+  out <- system2(file.path(R.home("bin"), "Rscript"), script, stdout = TRUE, stderr = TRUE)
+  writeLines(out[!startsWith(out, "RESULT ")])
+  line <- grep("^RESULT ", out, value = TRUE)
+  if (!length(line)) return(c(passed = 0, failed = 1, skipped = 0))
+  counts <- as.numeric(strsplit(line[length(line)], " ")[[1]][-1])
+  cat(sprintf("%s build: %d passed, %d failed, %d skipped\n", build, counts[1], counts[2],
+              counts[3]))
+  c(passed = counts[1], failed = counts[2], skipped = counts[3])
+}
+
+total <- Reduce(`+`, lapply(builds, run_build))
+cat(sprintf("%d passed, %d failed, %d skipped\n", total[["passed"]], total[["failed"]],
+            total[["skipped"]]))
+quit(status = if (total[["failed"]] > 0) 1 else 0)

@@ -1,7 +1,8 @@
 # A slow, independent pure-R reference of somgpu's random streams and training rule,
-# written from the specification (Philox4x32-10 as published in Random123; the Feistel
-# visiting order and the online rule as documented in src/som_rng.h and ?train). It uses
-# doubles for 32-bit unsigned arithmetic and shares no code with the package.
+# written from the specification (Philox4x32-10 as published in Random123; the
+# Fisher-Yates visiting order and the online rule as documented in src/som_rng.h and
+# ?train). It uses doubles for 32-bit unsigned arithmetic and shares no code with the
+# package.
 
 two16 <- 65536
 two32 <- 4294967296
@@ -67,37 +68,33 @@ ref_init_uniform <- function(seed, size, restart, m) {
   matrix(u - 0.5, size, m, byrow = TRUE)
 }
 
-# Wellons' lowbias32 hash of (x xor key).
-ref_hash <- function(x, key) {
-  x <- u32_xor(x, key)
-  x <- u32_xor(x, x %/% 2^16)
-  x <- u32_mul(x, 0x7FEB352D)$lo
-  x <- u32_xor(x, x %/% 2^15)
-  x <- u32_mul(x, 0x846CA68B)$lo
-  u32_xor(x, x %/% 2^16)
+# floor(r * k / 2^64) for r = hi * 2^32 + lo and k <= 2^32, exactly: the sum
+# hi * k + (lo * k) %/% 2^32, divided by 2^32, from 32-bit words.
+ref_scale64 <- function(hi, lo, k) {
+  a <- u32_mul(hi, k)              # hi * k = a$hi * 2^32 + a$lo
+  b <- u32_mul(lo, k)              # lo * k = b$hi * 2^32 + b$lo
+  a$hi + (a$lo + b$hi) %/% two32
 }
 
-# The keyed bijection of 0..n-1 (0-based values, in visiting order).
+# The visiting order of a pass (0-based values): Fisher-Yates from i = n-1 down to 1,
+# swapping positions i and j = floor(r * (i + 1) / 2^64), r the 64 bits of Philox block
+# i %/% 2 of stream (seed, tag) at counter (block, pass, size, restart): words 1-2 for even
+# i, 3-4 for odd i.
 ref_order <- function(n, seed, tag, size, restart, pass) {
-  bits <- 2
-  while (2^bits < n) bits <- bits + 1
-  lo <- bits %/% 2
-  hi <- bits - lo
-  keys <- c(ref_philox(c(0, pass, size, restart), c(seed_word(seed), stream_tag[[tag]])),
-            ref_philox(c(1, pass, size, restart), c(seed_word(seed), stream_tag[[tag]])))
-  feistel <- function(x) {
-    wl <- hi; wr <- lo
-    L <- x %/% 2^wr; R <- x %% 2^wr
-    for (r in 1:6) {
-      nr <- u32_xor(L, ref_hash(R, keys[r]) %% 2^wl)
-      L <- R; R <- nr
-      w <- wl; wl <- wr; wr <- w
-    }
-    L * 2^wr + R
+  order <- seq_len(n) - 1
+  if (n < 2) return(order)
+  i <- seq(n - 1, 1)
+  w <- ref_philox(cbind(i %/% 2, pass, size, restart), c(seed_word(seed), stream_tag[[tag]]))
+  odd <- i %% 2 == 1
+  j <- ref_scale64(ifelse(odd, w[, 3], w[, 1]), ifelse(odd, w[, 4], w[, 2]), i + 1)
+  for (q in seq_along(i)) {
+    a <- i[q] + 1
+    b <- j[q] + 1
+    tmp <- order[a]
+    order[a] <- order[b]
+    order[b] <- tmp
   }
-  x <- feistel(seq_len(n) - 1)
-  while (any(out <- x >= n)) x[out] <- feistel(x[out])
-  x
+  order
 }
 
 # The online rule of the original script, one ring of nrow(w0) neurons.

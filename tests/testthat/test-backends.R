@@ -1,9 +1,81 @@
-test_that("backends() reports the CPU backend and the missing OpenCL one", {
+test_that("backends() reports the CPU backend and whether OpenCL can be used", {
   b <- backends()
   expect_s3_class(b, "data.frame")
   expect_identical(b$backend, c("cpu", "opencl"))
-  expect_identical(b$available, c(TRUE, FALSE))
+  expect_true(b$available[1])
+  expect_identical(b$available[2], has_opencl_device())
   expect_type(b$detail, "character")
+})
+
+test_that("devices() has the documented columns, and zero rows rather than an error", {
+  d <- devices()
+  expect_s3_class(d, "data.frame")
+  expect_identical(names(d), c("index", "platform", "name", "type", "version",
+                               "compute_units", "global_mem_gb", "max_alloc_gb", "fp64"))
+  expect_identical(d$index, seq_len(nrow(d)))
+  expect_true(all(d$type %in% c("GPU", "CPU", "ACCELERATOR", "OTHER")))
+  expect_type(d$fp64, "logical")
+  if (!somgpu:::build_info()$opencl) expect_identical(nrow(d), 0L)
+})
+
+test_that("without OpenCL, backend = 'opencl' is a clear backend error", {
+  skip_if(has_opencl_device(), "an OpenCL device exists")
+  y <- seed_data(30, 2)
+  err <- expect_error(train(y, nmax = 3, backend = "opencl"), "OpenCL backend is not available",
+                      class = "somgpu_backend_error")
+  expect_s3_class(err, "somgpu_error")
+  expect_identical(train(y, nmax = 3, iter_max = 3)$backend$name, "cpu")
+})
+
+test_that("auto prefers a GPU or accelerator, else the CPU backend", {
+  choose <- function(table, ...) somgpu:::choose_device(table, TRUE, "auto", NULL, ..., call = NULL)
+  expect_identical(choose(fake_devices(c("CPU", "GPU")), "double")$device$index, 2L)
+  expect_identical(choose(fake_devices(c("ACCELERATOR", "GPU")), "double")$device$index, 2L)
+  expect_identical(choose(fake_devices(c("CPU", "ACCELERATOR")), "double")$device$index, 2L)
+  expect_identical(choose(fake_devices("CPU"), "double")$name, "cpu")
+  expect_identical(choose(fake_devices(character(0)), "double")$name, "cpu")
+  expect_identical(choose(NULL, "double")$name, "cpu")
+  # a GPU without fp64 is skipped for double and taken for single
+  gpus <- fake_devices(c("GPU", "GPU"), fp64 = c(FALSE, TRUE))
+  expect_identical(choose(gpus, "double")$device$index, 2L)
+  expect_identical(choose(gpus, "single")$device$index, 1L)
+  expect_identical(choose(fake_devices("GPU", fp64 = FALSE), "double")$name, "cpu")
+  expect_error(choose(fake_devices("CPU"), "single"), "single.*OpenCL devices only",
+               class = "somgpu_backend_error")
+})
+
+test_that("backend = 'opencl' picks, matches and checks devices", {
+  pick <- function(table, device, precision = "double", built = TRUE) {
+    somgpu:::choose_device(table, built, "opencl", device, precision, call = NULL)
+  }
+  two <- fake_devices(c("CPU", "GPU"), fp64 = c(TRUE, FALSE))
+  expect_identical(pick(two, NULL, "single")$device$index, 2L)
+  expect_identical(pick(two, 1)$device$index, 1L)
+  expect_identical(pick(two, "cpu")$device$index, 1L)
+  expect_identical(pick(two, "fake gpu", "single")$device$index, 2L)
+  expect_error(pick(two, 3), "only 2 OpenCL devices", class = "somgpu_input_error")
+  expect_error(pick(two, "tesla"), "No OpenCL device name matches \"tesla\"",
+               class = "somgpu_input_error")
+  expect_error(pick(two, "("), "No OpenCL device name matches", class = "somgpu_input_error")
+  err <- expect_error(pick(two, 2, "double"), "no double precision \\(fp64\\).*precision = \"single\"",
+                      class = "somgpu_backend_error")
+  expect_s3_class(err, "somgpu_error")
+  expect_error(pick(fake_devices(character(0)), NULL), "no OpenCL device was found",
+               class = "somgpu_backend_error")
+  expect_error(pick(NULL, NULL, built = FALSE), "no OpenCL support",
+               class = "somgpu_backend_error")
+})
+
+test_that("device and precision arguments are validated", {
+  y <- seed_data(30, 2)
+  expect_error(train(y, precision = "half"), "`precision` must be one of", class = "somgpu_input_error")
+  expect_error(train(y, device = 0), "`device` must be NULL", class = "somgpu_input_error")
+  expect_error(train(y, device = c(1, 2)), "`device` must be NULL", class = "somgpu_input_error")
+  expect_error(train(y, device = NA), "`device` must be NULL", class = "somgpu_input_error")
+  expect_error(train(y, backend = "cpu", device = 1), "cannot be used with backend = \"cpu\"",
+               class = "somgpu_input_error")
+  expect_error(train(y, backend = "cpu", precision = "single"), "double precision",
+               class = "somgpu_input_error")
 })
 
 test_that("the thread default follows the option, the variable and the check limit", {
@@ -14,8 +86,16 @@ test_that("the thread default follows the option, the variable and the check lim
                        expect_identical(somgpu_threads(), 1L))
     withr::with_envvar(c(SOMGPU_NUM_THREADS = "", "_R_CHECK_LIMIT_CORES_" = "TRUE"),
                        expect_identical(somgpu_threads(), min(2L, max)))
+    withr::with_envvar(c(SOMGPU_NUM_THREADS = "lots"),
+                       expect_error(somgpu_threads(), "SOMGPU_NUM_THREADS",
+                                    class = "somgpu_input_error"))
   })
   withr::with_options(list(somgpu.threads = 1000L), expect_identical(somgpu_threads(), max))
+  withr::with_options(list(somgpu.threads = "10"),
+                      expect_error(somgpu_threads(), "options\\(somgpu.threads\\)",
+                                   class = "somgpu_input_error"))
+  withr::with_options(list(somgpu.threads = 0),
+                      expect_error(somgpu_threads(), class = "somgpu_input_error"))
   y <- seed_data(40, 2)
   expect_identical(train(y, nmax = 3, iter_max = 3, threads = 1000)$backend$threads, max)
 })

@@ -10,6 +10,18 @@ expect_input_error <- function(expr, regexp) {
   invisible(err)
 }
 
+test_that("numeric containers are unwrapped, other classed objects are named", {
+  ts_y <- stats::ts(y0)
+  expect_identical(train(ts_y, nmax = 3, iter_max = 3, seed = 1)$weights,
+                   train(unclass(y0), nmax = 3, iter_max = 3, seed = 1)$weights)
+  tab <- table(rep(1:3, 1:3), rep(1:2, 3))
+  expect_s3_class(train(tab, sizes = 2, iter_max = 3), "somgpu")
+  expect_s3_class(train(I(y0), nmax = 3, iter_max = 3), "somgpu")
+  one_d <- array(y0[, 1], dim = 30)
+  expect_identical(dim(train(one_d, sizes = 2, iter_max = 3)$weights$N2), c(2L, 1L))
+  expect_input_error(train(Sys.Date() + 1:10), "an object of class Date")
+})
+
 test_that("unsupported data types are refused and named", {
   expect_input_error(train(list(1:3, 4:6)), "not a list")
   expect_input_error(train(matrix(letters[1:6], 3)), "not a character matrix")
@@ -138,12 +150,21 @@ test_that("allocation failures in compiled code become somgpu_memory_error", {
     somgpu:::call_core("train the maps", NULL, function() stop("cannot allocate vector of size 9 Gb")),
     "could not train the maps: cannot allocate vector", class = "somgpu_memory_error")
   expect_s3_class(err, "somgpu_error")
+  other <- expect_error(
+    somgpu:::call_core("train the maps", NULL, function() stop("something else broke")),
+    "something else broke", class = "somgpu_internal_error")
+  expect_false(inherits(other, "somgpu_memory_error"))
 })
 
-test_that("the opencl backend gives a clear backend error in this build", {
-  err <- expect_error(train(y0, nmax = 3, backend = "opencl"), "no OpenCL support",
-                      class = "somgpu_backend_error")
-  expect_s3_class(err, "somgpu_error")
+test_that("data whose squared distances would overflow or vanish are refused", {
+  big <- y0 * 1e200
+  expect_input_error(train(big, nmax = 3), "values up to 9.9[0-9]e\\+199 .* would overflow .* scale\\(y\\)")
+  expect_input_error(train(y0, sizes = 2, init = list(matrix(1e300, 2, 3))), "would overflow")
+  expect_input_error(train(y0 * 1e-150, nmax = 3), "below 1e-140 .* would underflow")
+  # zeros are fine: a constant column, or all-zero data
+  expect_s3_class(train(cbind(y0, 0), nmax = 3, iter_max = 3), "somgpu")
+  expect_s3_class(train(matrix(0, 10, 2), nmax = 3, iter_max = 3), "somgpu")
+  expect_s3_class(train(y0 * 1e100, nmax = 3, iter_max = 3), "somgpu")
 })
 
 test_that("the data are never modified", {

@@ -15,6 +15,18 @@ test_that("user-supplied init: weights agree with the R reference to 1e-12", {
   }
 })
 
+test_that("one and six dimensions (generic inner loops) follow the reference", {
+  for (m in c(1, 6)) {
+    y <- seed_data(45, m, rng_seed = 12 + m)
+    fit <- train(y, sizes = c(2, 5), iter_max = 10, seed = m)
+    for (N in c(2, 5)) {
+      ref <- ref_train_map(y, ref_init_uniform(m, N, 0, m), iter_max = 10, seed = m)
+      expect_equal(unname(fit$weights[[paste0("N", N)]]), ref, tolerance = 1e-12,
+                   info = paste("m =", m))
+    }
+  }
+})
+
 test_that("user-supplied init with iter_max = 1 returns the init exactly", {
   y <- seed_data(20, 2, rng_seed = 3)
   init <- list(matrix(c(0.1, 0.2, 0.3, 0.4, 0.5, 0.6), 3, 2))

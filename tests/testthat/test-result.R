@@ -67,6 +67,20 @@ test_that("data frames, tibbles, integer matrices and vectors are accepted", {
   expect_identical(fv$weights, train(matrix(v), nmax = 3, iter_max = 10, seed = 1)$weights)
 })
 
+test_that("unique row names carry over; duplicated or missing ones are dropped", {
+  df <- data.frame(a = 1:20 + 0, b = (1:20)^2)[5:20, ]
+  fit <- train(df, sizes = 2, iter_max = 3, seed = 1)
+  expect_identical(row.names(fit$clusters), as.character(5:20))
+  m <- as.matrix(data.frame(a = 1:6 + 0, b = 6:1 + 0))
+  rownames(m) <- c("a", "b", "a", "c", "d", "e")
+  fit <- train(m, sizes = 2, iter_max = 3, seed = 1)
+  expect_identical(.row_names_info(fit$clusters), -6L)
+  rownames(m) <- c("a", "b", NA, "c", "d", "e")
+  expect_identical(.row_names_info(train(m, sizes = 2, iter_max = 3)$clusters), -6L)
+  rownames(m) <- letters[1:6]
+  expect_identical(row.names(train(m, sizes = 2, iter_max = 3)$clusters), letters[1:6])
+})
+
 test_that("row names of the data carry over to the clusters", {
   df <- data.frame(a = c(1, 2, 3, 10, 11), b = c(1, 1, 2, 9, 9),
                    row.names = c("p", "q", "r", "s", "t"))

@@ -23,44 +23,61 @@ test_that("the R reference Philox gives the Random123 known answers", {
   }
 })
 
+visit_order <- function(n, seed, size, restart, pass, sample = FALSE) {
+  .Call(somgpu:::C_visit_order, n, seed, as.integer(size), as.integer(restart),
+        as.integer(pass), sample)
+}
+
 test_that("the visiting order is a permutation of 0..n-1 for awkward n", {
   for (n in c(2, 3, 4, 5, 7, 8, 9, 63, 64, 65, 1000, 1023, 1024, 1025, 4097)) {
-    o <- .Call(somgpu:::C_visit_order, n, 1, 3L, 0L, 1L)
+    o <- visit_order(n, 1, 3, 0, 1)
     expect_identical(sort(o), seq_len(n) - 1L, info = paste("n =", n))
   }
 })
 
 test_that("the visiting order matches the R reference", {
-  cases <- expand.grid(n = c(2, 5, 100, 777), seed = c(0, 42, 2147483647, -5),
+  cases <- expand.grid(n = c(2, 3, 100, 777), seed = c(0, 42, 2147483647, -5),
                        size = c(2L, 9L), restart = c(0L, 3L), pass = c(1L, 148L))
   for (i in seq_len(nrow(cases))) {
     cs <- cases[i, ]
-    got <- .Call(somgpu:::C_visit_order, cs$n, cs$seed, cs$size, cs$restart, cs$pass)
+    got <- visit_order(cs$n, cs$seed, cs$size, cs$restart, cs$pass)
     expect_identical(as.numeric(got),
                      ref_order(cs$n, cs$seed, "order", cs$size, cs$restart, cs$pass),
                      info = paste(unlist(cs), collapse = " "))
   }
+  expect_identical(as.numeric(visit_order(50, 8, 6, 1, 0, sample = TRUE)),
+                   ref_order(50, 8, "sample", 6, 1, 0))
 })
 
-test_that("each pass, map and seed gets its own order", {
-  a <- .Call(somgpu:::C_visit_order, 500, 1, 4L, 0L, 1L)
-  expect_false(identical(a, .Call(somgpu:::C_visit_order, 500, 1, 4L, 0L, 2L)))
-  expect_false(identical(a, .Call(somgpu:::C_visit_order, 500, 1, 5L, 0L, 1L)))
-  expect_false(identical(a, .Call(somgpu:::C_visit_order, 500, 1, 4L, 1L, 1L)))
-  expect_false(identical(a, .Call(somgpu:::C_visit_order, 500, 2, 4L, 0L, 1L)))
+test_that("each pass, map, seed and stream gets its own order", {
+  a <- visit_order(500, 1, 4, 0, 1)
+  expect_false(identical(a, visit_order(500, 1, 4, 0, 2)))
+  expect_false(identical(a, visit_order(500, 1, 5, 0, 1)))
+  expect_false(identical(a, visit_order(500, 1, 4, 1, 1)))
+  expect_false(identical(a, visit_order(500, 2, 4, 0, 1)))
+  expect_false(identical(a, visit_order(500, 1, 4, 0, 1, sample = TRUE)))
 })
 
-test_that("visiting orders look uniform: first element and pairwise order", {
-  n <- 10
-  orders <- t(vapply(1:3000, function(t) .Call(somgpu:::C_visit_order, n, 7, 3L, 0L, t),
-                     integer(n)))
-  # the element visited first is uniform over the n points
-  first <- tabulate(orders[, 1] + 1, n)
-  expect_gt(chisq.test(first)$p.value, 1e-4)
-  # the position of point 0 is uniform over the n positions
-  pos <- tabulate(apply(orders, 1, function(o) which(o == 0)), n)
-  expect_gt(chisq.test(pos)$p.value, 1e-4)
-  # point 0 comes before point 1 about half the time
-  before <- mean(apply(orders, 1, function(o) which(o == 0) < which(o == 1)))
-  expect_lt(abs(before - 0.5), 0.05)
+test_that("visiting orders of small n are uniform over all n! permutations", {
+  for (n in 3:5) {
+    draws <- 120 * factorial(n)
+    key <- vapply(seq_len(draws), function(t) {
+      paste(visit_order(n, 7, 3, 0, t), collapse = "")
+    }, character(1))
+    counts <- table(key)
+    expect_identical(length(counts), as.integer(factorial(n)), info = paste("n =", n))
+    expect_gt(chisq.test(as.vector(counts))$p.value, 1e-4)
+  }
+})
+
+test_that("visiting orders look uniform: first element, positions and pairs", {
+  for (n in c(6, 7, 9, 33)) {
+    orders <- t(vapply(1:4000, function(t) visit_order(n, 11, 5, 2, t), integer(n)))
+    first <- tabulate(orders[, 1] + 1, n)
+    expect_gt(chisq.test(first)$p.value, 1e-4)
+    pos <- tabulate(apply(orders, 1, function(o) which(o == 0)), n)
+    expect_gt(chisq.test(pos)$p.value, 1e-4)
+    before <- mean(apply(orders, 1, function(o) which(o == 0) < which(o == 1)))
+    expect_lt(abs(before - 0.5), 0.04)
+  }
 })

@@ -1,0 +1,208 @@
+/* som_online.cl: online training of many ring SOMs at once. Compiled after som_rng.h with
+ * -DSOM_REAL=double -DSOM_DOUBLE (cl_khr_fp64) or -DSOM_REAL=float -DSOM_NO_DOUBLE.
+ *
+ * Every map follows the same global step sequence s = (t - 1) * n + i (pass t, position i
+ * of that pass's visiting order), so a launch covers steps [start, start + count) of every
+ * map; the only state kept between launches is the weights and each map's current visiting
+ * order (orders + map * n, rewritten at the start of every pass). The arithmetic is the
+ * CPU backend's, in the same order and without contraction into fused multiply-adds, and
+ * the neighbourhood factors come from the host: in double precision the results are the
+ * CPU's bits. */
+
+#ifdef SOM_DOUBLE
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+#pragma OPENCL FP_CONTRACT OFF
+
+typedef SOM_REAL real;
+
+/* Initial weights U(0,1) - 0.5 of map q, row-major size x m, from the INIT stream. */
+__kernel void k_init_uniform(__global real *W, __global const ulong *woff,
+                             __global const int *size, __global const int *restart, int m,
+                             uint seed)
+{
+    int q = get_global_id(0);
+    __global real *w = W + woff[q];
+    ulong e, ne = (ulong)size[q] * (ulong)m;
+    for (e = 0; e < ne; e++) {
+#ifdef SOM_DOUBLE
+        w[e] = som_init_uniform(seed, (uint)size[q], (uint)restart[q], e);
+#else
+        /* the top 24 of the 53 bits the double path uses */
+        ulong block = e >> 1;
+        som_philox_ctr r = som_philox4x32((uint)block, (uint)(block >> 32), (uint)size[q],
+                                          (uint)restart[q], seed, SOM_STREAM_INIT);
+        uint a = (e & 1) ? r.v[2] : r.v[0];
+        w[e] = (float)(a >> 8) * (1.0f / 16777216.0f) - 0.5f;
+#endif
+    }
+}
+
+/* Initial weights of init = "sample": the first size rows of the SAMPLE stream's order
+ * (drawn into the map's order buffer). */
+__kernel void k_init_sample(__global real *W, __global const ulong *woff,
+                            __global const int *size, __global const int *restart,
+                            __global const real *y, uint n, int m, uint seed,
+                            __global uint *orders)
+{
+    int q = get_global_id(0), j, k;
+    __global real *w = W + woff[q];
+    __global uint *ord = orders + (ulong)q * n;
+    som_order(ord, n, seed, SOM_STREAM_SAMPLE, (uint)size[q], (uint)restart[q], 0);
+    for (j = 0; j < size[q]; j++) {
+        __global const real *x = y + (ulong)ord[j] * m;
+        for (k = 0; k < m; k++) w[(ulong)j * m + k] = x[k];
+    }
+}
+
+static inline int som_ring_distance(int a, int b, int size)
+{
+    int d = a > b ? a - b : b - a;
+    return d < size - d ? d : size - d;
+}
+
+/* One work-item per map: maps[get_global_id(0)] advances through steps
+ * [start, start + count). tab holds the neighbourhood rows of passes t_first, t_first + 1,
+ * ..., tab_width factors each, indexed by ring distance. */
+__kernel void k_online_item(__global const real *y, uint n, int m, __global const int *maps,
+                            int nmaps, __global const int *size, __global const int *restart,
+                            __global const ulong *woff, __global real *W,
+                            __global uint *orders, __global const real *tab, int tab_width,
+                            int t_first, uint seed, ulong start, ulong count)
+{
+    int q = get_global_id(0);
+    if (q >= nmaps) return;
+    int map = maps[q], N = size[map], t = 1 + (int)(start / n);
+    uint i = (uint)(start % n);
+    __global real *w = W + woff[map];
+    __global uint *ord = orders + (ulong)map * n;
+    __global const real *h = tab + (ulong)(t - t_first) * tab_width;
+    ulong s;
+    for (s = 0; s < count; s++) {
+        __global const real *x;
+        real bd = INFINITY;
+        int c = 0, j, k;
+        if (i == 0) som_order(ord, n, seed, SOM_STREAM_ORDER, (uint)N, (uint)restart[map], (uint)t);
+        x = y + (ulong)ord[i] * m;
+        for (j = 0; j < N; j++) {
+            __global const real *wj = w + (ulong)j * m;
+            real d2 = 0;
+            for (k = 0; k < m; k++) {
+                real diff = x[k] - wj[k];
+                d2 += diff * diff;
+            }
+            if (d2 < bd) {
+                bd = d2;
+                c = j;
+            }
+        }
+        for (j = 0; j < N; j++) {
+            real hj = h[som_ring_distance(c, j, N)];
+            __global real *wj = w + (ulong)j * m;
+            for (k = 0; k < m; k++) wj[k] += hj * (x[k] - wj[k]);
+        }
+        if (++i == n) {
+            i = 0;
+            t++;
+            h += tab_width;
+        }
+    }
+}
+
+/* One work-group per map, work-item l owning neurons l, l + L, l + 2L, ...: each step finds
+ * the winner by a work-group reduction over (distance, index), ties to the lowest index,
+ * then every work-item updates its own neurons; work-item 0 draws each pass's order.
+ * SOM_W_PREPARE / SOM_W_FINISH say where the weights live while the launch runs: local
+ * memory (copied in and out) or global memory. */
+#define SOM_GROUP_BODY                                                                     \
+    int map = maps[get_group_id(0)], N = size[map];                                        \
+    int lid = get_local_id(0), L = get_local_size(0), t = 1 + (int)(start / n);           \
+    uint i = (uint)(start % n);                                                            \
+    __global real *wg = W + woff[map];                                                     \
+    __global uint *ord = orders + (ulong)map * n;                                          \
+    __global const real *h = tab + (ulong)(t - t_first) * tab_width;                       \
+    ulong s, e, ne = (ulong)N * m;                                                         \
+    SOM_W_PREPARE                                                                          \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                          \
+    for (s = 0; s < count; s++) {                                                          \
+        __global const real *x;                                                            \
+        real bd = INFINITY;                                                                \
+        int bi = N, j, k, c;                                                               \
+        if (i == 0) {                                                                      \
+            if (lid == 0)                                                                  \
+                som_order(ord, n, seed, SOM_STREAM_ORDER, (uint)N, (uint)restart[map],     \
+                          (uint)t);                                                        \
+            barrier(CLK_GLOBAL_MEM_FENCE);                                                 \
+        }                                                                                  \
+        x = y + (ulong)ord[i] * m;                                                         \
+        for (j = lid; j < N; j += L) {                                                     \
+            real d2 = 0;                                                                   \
+            for (k = 0; k < m; k++) {                                                      \
+                real diff = x[k] - w[(ulong)j * m + k];                                    \
+                d2 += diff * diff;                                                         \
+            }                                                                              \
+            if (d2 < bd) {                                                                 \
+                bd = d2;                                                                   \
+                bi = j;                                                                    \
+            }                                                                              \
+        }                                                                                  \
+        best_d[lid] = bd;                                                                  \
+        best_i[lid] = bi;                                                                  \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                      \
+        for (j = L / 2; j > 0; j >>= 1) {                                                  \
+            if (lid < j) {                                                                 \
+                real od = best_d[lid + j];                                                 \
+                int oi = best_i[lid + j];                                                  \
+                if (od < best_d[lid] || (od == best_d[lid] && oi < best_i[lid])) {         \
+                    best_d[lid] = od;                                                      \
+                    best_i[lid] = oi;                                                      \
+                }                                                                          \
+            }                                                                              \
+            barrier(CLK_LOCAL_MEM_FENCE);                                                  \
+        }                                                                                  \
+        c = best_i[0] < N ? best_i[0] : 0;                                                 \
+        for (j = lid; j < N; j += L) {                                                     \
+            real hj = h[som_ring_distance(c, j, N)];                                       \
+            for (k = 0; k < m; k++) {                                                      \
+                ulong o = (ulong)j * m + k;                                                \
+                w[o] += hj * (x[k] - w[o]);                                                \
+            }                                                                              \
+        }                                                                                  \
+        /* everyone has read best_i[0] and the order before they change */                 \
+        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);                               \
+        if (++i == n) {                                                                    \
+            i = 0;                                                                         \
+            t++;                                                                           \
+            h += tab_width;                                                                \
+        }                                                                                  \
+    }                                                                                      \
+    SOM_W_FINISH
+
+#define SOM_GROUP_ARGS                                                                     \
+    __global const real *y, uint n, int m, __global const int *maps,                       \
+    __global const int *size, __global const int *restart, __global const ulong *woff,     \
+    __global real *W, __global uint *orders, __global const real *tab, int tab_width,      \
+    int t_first, uint seed, ulong start, ulong count, __local real *best_d,                \
+    __local int *best_i
+
+/* Weights in local memory: copied in at the start of the launch, out at the end. */
+__kernel void k_online_group_local(SOM_GROUP_ARGS, __local real *w)
+{
+#define SOM_W_PREPARE for (e = lid; e < ne; e += L) w[e] = wg[e];
+#define SOM_W_FINISH                                                                       \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                          \
+    for (e = lid; e < ne; e += L) wg[e] = w[e];
+    SOM_GROUP_BODY
+#undef SOM_W_PREPARE
+#undef SOM_W_FINISH
+}
+
+/* Weights in global memory, for maps too large for local memory. */
+__kernel void k_online_group_global(SOM_GROUP_ARGS)
+{
+#define SOM_W_PREPARE __global real *w = wg; (void)e; (void)ne;
+#define SOM_W_FINISH
+    SOM_GROUP_BODY
+#undef SOM_W_PREPARE
+#undef SOM_W_FINISH
+}

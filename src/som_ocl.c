@@ -1,0 +1,741 @@
+/* som_ocl.c: the OpenCL backend (see som_ocl.h). Compiled to stubs without
+ * SOMGPU_HAVE_OPENCL. Every OpenCL object a function creates is released before it
+ * returns, on success, on error and on interrupt; only som_ocl_ctx outlives a call, and
+ * som_ocl_close releases it. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "som_ocl.h"
+
+const char *som_ocl_status_name(int status)
+{
+    switch (status) {
+    case 0: return "CL_SUCCESS";
+    case -1: return "CL_DEVICE_NOT_FOUND";
+    case -2: return "CL_DEVICE_NOT_AVAILABLE";
+    case -3: return "CL_COMPILER_NOT_AVAILABLE";
+    case -4: return "CL_MEM_OBJECT_ALLOCATION_FAILURE";
+    case -5: return "CL_OUT_OF_RESOURCES";
+    case -6: return "CL_OUT_OF_HOST_MEMORY";
+    case -7: return "CL_PROFILING_INFO_NOT_AVAILABLE";
+    case -8: return "CL_MEM_COPY_OVERLAP";
+    case -9: return "CL_IMAGE_FORMAT_MISMATCH";
+    case -10: return "CL_IMAGE_FORMAT_NOT_SUPPORTED";
+    case -11: return "CL_BUILD_PROGRAM_FAILURE";
+    case -12: return "CL_MAP_FAILURE";
+    case -13: return "CL_MISALIGNED_SUB_BUFFER_OFFSET";
+    case -14: return "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST";
+    case -15: return "CL_COMPILE_PROGRAM_FAILURE";
+    case -16: return "CL_LINKER_NOT_AVAILABLE";
+    case -17: return "CL_LINK_PROGRAM_FAILURE";
+    case -18: return "CL_DEVICE_PARTITION_FAILED";
+    case -19: return "CL_KERNEL_ARG_INFO_NOT_AVAILABLE";
+    case -30: return "CL_INVALID_VALUE";
+    case -31: return "CL_INVALID_DEVICE_TYPE";
+    case -32: return "CL_INVALID_PLATFORM";
+    case -33: return "CL_INVALID_DEVICE";
+    case -34: return "CL_INVALID_CONTEXT";
+    case -35: return "CL_INVALID_QUEUE_PROPERTIES";
+    case -36: return "CL_INVALID_COMMAND_QUEUE";
+    case -37: return "CL_INVALID_HOST_PTR";
+    case -38: return "CL_INVALID_MEM_OBJECT";
+    case -39: return "CL_INVALID_IMAGE_FORMAT_DESCRIPTOR";
+    case -40: return "CL_INVALID_IMAGE_SIZE";
+    case -41: return "CL_INVALID_SAMPLER";
+    case -42: return "CL_INVALID_BINARY";
+    case -43: return "CL_INVALID_BUILD_OPTIONS";
+    case -44: return "CL_INVALID_PROGRAM";
+    case -45: return "CL_INVALID_PROGRAM_EXECUTABLE";
+    case -46: return "CL_INVALID_KERNEL_NAME";
+    case -47: return "CL_INVALID_KERNEL_DEFINITION";
+    case -48: return "CL_INVALID_KERNEL";
+    case -49: return "CL_INVALID_ARG_INDEX";
+    case -50: return "CL_INVALID_ARG_VALUE";
+    case -51: return "CL_INVALID_ARG_SIZE";
+    case -52: return "CL_INVALID_KERNEL_ARGS";
+    case -53: return "CL_INVALID_WORK_DIMENSION";
+    case -54: return "CL_INVALID_WORK_GROUP_SIZE";
+    case -55: return "CL_INVALID_WORK_ITEM_SIZE";
+    case -56: return "CL_INVALID_GLOBAL_OFFSET";
+    case -57: return "CL_INVALID_EVENT_WAIT_LIST";
+    case -58: return "CL_INVALID_EVENT";
+    case -59: return "CL_INVALID_OPERATION";
+    case -60: return "CL_INVALID_GL_OBJECT";
+    case -61: return "CL_INVALID_BUFFER_SIZE";
+    case -62: return "CL_INVALID_MIP_LEVEL";
+    case -63: return "CL_INVALID_GLOBAL_WORK_SIZE";
+    case -64: return "CL_INVALID_PROPERTY";
+    case -65: return "CL_INVALID_IMAGE_DESCRIPTOR";
+    case -66: return "CL_INVALID_COMPILER_OPTIONS";
+    case -67: return "CL_INVALID_LINKER_OPTIONS";
+    case -68: return "CL_INVALID_DEVICE_PARTITION_COUNT";
+    case -1001: return "CL_PLATFORM_NOT_FOUND_KHR";
+    default: return "CL_UNKNOWN_ERROR";
+    }
+}
+
+#ifndef SOMGPU_HAVE_OPENCL
+
+int som_ocl_built(void) { return 0; }
+
+static int unavailable(som_status *st)
+{
+    return som_fail(st, SOM_ERR_UNAVAILABLE, "this build of somgpu has no OpenCL support");
+}
+
+int som_ocl_list(som_ocl_device **out, int *n, som_status *st)
+{
+    (void)st;
+    *out = NULL;
+    *n = 0;
+    return SOM_OK;
+}
+
+int som_ocl_open(int index, int precision, const char *source, som_ocl_ctx **out,
+                 som_status *st)
+{
+    (void)index; (void)precision; (void)source;
+    *out = NULL;
+    return unavailable(st);
+}
+
+void som_ocl_close(som_ocl_ctx *ctx) { (void)ctx; }
+const som_ocl_device *som_ocl_ctx_device(const som_ocl_ctx *ctx) { (void)ctx; return NULL; }
+int som_ocl_ctx_precision(const som_ocl_ctx *ctx) { (void)ctx; return SOM_DOUBLE; }
+
+int som_ocl_train(som_ocl_ctx *ctx, const som_problem *p, double *const *weights,
+                  const som_ocl_opts *opts, const som_hooks *hooks, int *kernels_used,
+                  som_status *st)
+{
+    (void)ctx; (void)p; (void)weights; (void)opts; (void)hooks; (void)kernels_used;
+    return unavailable(st);
+}
+
+#else /* SOMGPU_HAVE_OPENCL */
+
+#ifdef __APPLE__
+#include <OpenCL/opencl.h>
+#else
+#include <CL/cl.h>
+#endif
+
+#include "som_kernels.h"
+
+struct som_ocl_ctx {
+    som_ocl_device info;
+    int precision;
+    cl_device_id device;
+    cl_context context;
+    cl_command_queue queue;
+    cl_program program;
+    cl_kernel init_uniform, init_sample, item, group_local, group_global;
+};
+
+int som_ocl_built(void) { return 1; }
+
+static int fail_cl(som_status *st, cl_int rc, const char *what)
+{
+    st->api_status = rc;
+    return som_fail(st, SOM_ERR_BACKEND, "%s failed with %s (%d)", what,
+                    som_ocl_status_name(rc), (int)rc);
+}
+
+static void device_info(cl_platform_id platform, cl_device_id dev, som_ocl_device *d)
+{
+    cl_device_type type = 0;
+    cl_uint cu = 0;
+    cl_ulong gmem = 0, amem = 0, lmem = 0;
+    size_t wg = 0;
+    cl_device_fp_config fp64 = 0;
+    memset(d, 0, sizeof *d);
+    clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof d->platform - 1, d->platform, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof d->name - 1, d->name, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof d->version - 1, d->version, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cu, &cu, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof gmem, &gmem, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof amem, &amem, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof lmem, &lmem, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
+    if (clGetDeviceInfo(dev, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL) != CL_SUCCESS)
+        fp64 = 0;
+    strcpy(d->type, (type & CL_DEVICE_TYPE_GPU) ? "GPU"
+                    : (type & CL_DEVICE_TYPE_ACCELERATOR) ? "ACCELERATOR"
+                    : (type & CL_DEVICE_TYPE_CPU) ? "CPU" : "OTHER");
+    d->compute_units = (int)cu;
+    d->global_mem = (double)gmem;
+    d->max_alloc = (double)amem;
+    d->local_mem = (double)lmem;
+    d->max_group = (double)wg;
+    d->fp64 = fp64 != 0;
+}
+
+/* Every device of every platform, with its platform; both arrays malloc'ed. */
+static int collect(cl_platform_id **plat_out, cl_device_id **dev_out, som_ocl_device **info_out,
+                   int *n_out, som_status *st)
+{
+    cl_uint np = 0, p;
+    cl_platform_id *plats = NULL;
+    cl_device_id *devs = NULL, *pdevs = NULL;
+    cl_platform_id *dplat = NULL;
+    som_ocl_device *info = NULL;
+    int n = 0, rc = SOM_OK;
+    cl_int err;
+
+    *plat_out = NULL;
+    *dev_out = NULL;
+    *info_out = NULL;
+    *n_out = 0;
+    err = clGetPlatformIDs(0, NULL, &np);
+    if (err == -1001 /* CL_PLATFORM_NOT_FOUND_KHR: an ICD loader without platforms */ ||
+        (err == CL_SUCCESS && np == 0))
+        return SOM_OK;
+    if (err != CL_SUCCESS) return fail_cl(st, err, "clGetPlatformIDs");
+    plats = malloc(np * sizeof *plats);
+    if (!plats) return som_fail(st, SOM_ERR_NOMEM, "out of memory listing OpenCL platforms");
+    if ((err = clGetPlatformIDs(np, plats, NULL)) != CL_SUCCESS) {
+        rc = fail_cl(st, err, "clGetPlatformIDs");
+        goto done;
+    }
+    for (p = 0; p < np; p++) {
+        cl_uint nd = 0, d;
+        void *grow;
+        err = clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 0, NULL, &nd);
+        if (err == CL_DEVICE_NOT_FOUND || nd == 0) continue;
+        if (err != CL_SUCCESS) {
+            rc = fail_cl(st, err, "clGetDeviceIDs");
+            goto done;
+        }
+        free(pdevs);
+        pdevs = malloc(nd * sizeof *pdevs);
+        if (!pdevs) {
+            rc = som_fail(st, SOM_ERR_NOMEM, "out of memory listing OpenCL devices");
+            goto done;
+        }
+        if ((err = clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, nd, pdevs, NULL)) != CL_SUCCESS) {
+            rc = fail_cl(st, err, "clGetDeviceIDs");
+            goto done;
+        }
+        if (!(grow = realloc(devs, (n + nd) * sizeof *devs))) goto nomem;
+        devs = grow;
+        if (!(grow = realloc(dplat, (n + nd) * sizeof *dplat))) goto nomem;
+        dplat = grow;
+        if (!(grow = realloc(info, (n + nd) * sizeof *info))) goto nomem;
+        info = grow;
+        for (d = 0; d < nd; d++) {
+            devs[n] = pdevs[d];
+            dplat[n] = plats[p];
+            device_info(plats[p], pdevs[d], info + n);
+            n++;
+        }
+    }
+    goto done;
+nomem:
+    rc = som_fail(st, SOM_ERR_NOMEM, "out of memory listing OpenCL devices");
+done:
+    free(plats);
+    free(pdevs);
+    if (rc != SOM_OK) {
+        free(devs);
+        free(dplat);
+        free(info);
+        return rc;
+    }
+    *plat_out = dplat;
+    *dev_out = devs;
+    *info_out = info;
+    *n_out = n;
+    return SOM_OK;
+}
+
+int som_ocl_list(som_ocl_device **out, int *n, som_status *st)
+{
+    cl_platform_id *plats;
+    cl_device_id *devs;
+    int rc = collect(&plats, &devs, out, n, st);
+    if (rc == SOM_OK) {
+        free(plats);
+        free(devs);
+    }
+    return rc;
+}
+
+void som_ocl_close(som_ocl_ctx *ctx)
+{
+    if (!ctx) return;
+    if (ctx->init_uniform) clReleaseKernel(ctx->init_uniform);
+    if (ctx->init_sample) clReleaseKernel(ctx->init_sample);
+    if (ctx->item) clReleaseKernel(ctx->item);
+    if (ctx->group_local) clReleaseKernel(ctx->group_local);
+    if (ctx->group_global) clReleaseKernel(ctx->group_global);
+    if (ctx->program) clReleaseProgram(ctx->program);
+    if (ctx->queue) clReleaseCommandQueue(ctx->queue);
+    if (ctx->context) clReleaseContext(ctx->context);
+    free(ctx);
+}
+
+const som_ocl_device *som_ocl_ctx_device(const som_ocl_ctx *ctx) { return &ctx->info; }
+int som_ocl_ctx_precision(const som_ocl_ctx *ctx) { return ctx->precision; }
+
+/* Keep the build log in the status (the caller frees it with som_status_clear). */
+static void keep_build_log(som_ocl_ctx *ctx, som_status *st)
+{
+    size_t len = 0;
+    if (clGetProgramBuildInfo(ctx->program, ctx->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &len) !=
+            CL_SUCCESS || len == 0)
+        return;
+    st->log = malloc(len + 1);
+    if (!st->log) return;
+    if (clGetProgramBuildInfo(ctx->program, ctx->device, CL_PROGRAM_BUILD_LOG, len, st->log,
+                              NULL) != CL_SUCCESS)
+        len = 0;
+    st->log[len] = '\0';
+}
+
+int som_ocl_open(int index, int precision, const char *source, som_ocl_ctx **out,
+                 som_status *st)
+{
+    cl_platform_id *plats = NULL;
+    cl_device_id *devs = NULL;
+    som_ocl_device *info = NULL;
+    som_ocl_ctx *ctx = NULL;
+    const char *src = source ? source : som_kernel_source;
+    const char *options = precision == SOM_DOUBLE ? "-DSOM_REAL=double -DSOM_DOUBLE=1"
+                                                  : "-DSOM_REAL=float -DSOM_NO_DOUBLE=1";
+    int n = 0, rc;
+    cl_int err;
+
+    *out = NULL;
+    if ((rc = collect(&plats, &devs, &info, &n, st)) != SOM_OK) return rc;
+    if (index < 0 || index >= n) {
+        rc = som_fail(st, SOM_ERR_INVALID, "there is no OpenCL device %d (%d found)", index + 1, n);
+        goto done;
+    }
+    if (precision == SOM_DOUBLE && !info[index].fp64) {
+        rc = som_fail(st, SOM_ERR_UNAVAILABLE, "device '%s' has no double precision",
+                      info[index].name);
+        goto done;
+    }
+    ctx = calloc(1, sizeof *ctx);
+    if (!ctx) {
+        rc = som_fail(st, SOM_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    ctx->info = info[index];
+    ctx->precision = precision;
+    ctx->device = devs[index];
+    {
+        cl_context_properties props[3] = {CL_CONTEXT_PLATFORM,
+                                          (cl_context_properties)plats[index], 0};
+        ctx->context = clCreateContext(props, 1, &ctx->device, NULL, NULL, &err);
+        if (err != CL_SUCCESS) {
+            ctx->context = NULL;
+            rc = fail_cl(st, err, "clCreateContext");
+            goto done;
+        }
+    }
+    ctx->queue = clCreateCommandQueue(ctx->context, ctx->device, 0, &err);
+    if (err != CL_SUCCESS) {
+        ctx->queue = NULL;
+        rc = fail_cl(st, err, "clCreateCommandQueue");
+        goto done;
+    }
+    ctx->program = clCreateProgramWithSource(ctx->context, 1, &src, NULL, &err);
+    if (err != CL_SUCCESS) {
+        ctx->program = NULL;
+        rc = fail_cl(st, err, "clCreateProgramWithSource");
+        goto done;
+    }
+    err = clBuildProgram(ctx->program, 1, &ctx->device, options, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        rc = fail_cl(st, err, "building the OpenCL kernels (clBuildProgram)");
+        keep_build_log(ctx, st);
+        goto done;
+    }
+    {
+        struct { cl_kernel *k; const char *name; } ks[] = {
+            {&ctx->init_uniform, "k_init_uniform"}, {&ctx->init_sample, "k_init_sample"},
+            {&ctx->item, "k_online_item"}, {&ctx->group_local, "k_online_group_local"},
+            {&ctx->group_global, "k_online_group_global"}};
+        size_t i;
+        for (i = 0; i < sizeof ks / sizeof ks[0]; i++) {
+            *ks[i].k = clCreateKernel(ctx->program, ks[i].name, &err);
+            if (err != CL_SUCCESS) {
+                *ks[i].k = NULL;
+                rc = fail_cl(st, err, "clCreateKernel");
+                goto done;
+            }
+        }
+    }
+    *out = ctx;
+    ctx = NULL;
+done:
+    som_ocl_close(ctx);
+    free(plats);
+    free(devs);
+    free(info);
+    return rc;
+}
+
+/* --- training ------------------------------------------------------------------------ */
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Host arrays in the device's precision. */
+static void put_real(void *dst, size_t i, double v, int precision)
+{
+    if (precision == SOM_DOUBLE) ((double *)dst)[i] = v;
+    else ((float *)dst)[i] = (float)v;
+}
+
+static double get_real(const void *src, size_t i, int precision)
+{
+    return precision == SOM_DOUBLE ? ((const double *)src)[i] : (double)((const float *)src)[i];
+}
+
+/* Everything one training run holds, released by release_run() on every path. */
+typedef struct {
+    cl_mem y, w, woff, size, restart, item, group, tab, orders;
+    void *yh, *wh, *tabh;
+    cl_ulong *woffh;
+    int *itemh, *grouph;
+    double *row;
+} run_res;
+
+static void release_run(run_res *r)
+{
+    cl_mem *mems[] = {&r->y,    &r->w,     &r->woff, &r->size,  &r->restart,
+                      &r->item, &r->group, &r->tab,  &r->orders};
+    size_t i;
+    for (i = 0; i < sizeof mems / sizeof mems[0]; i++)
+        if (*mems[i]) clReleaseMemObject(*mems[i]);
+    free(r->yh);
+    free(r->wh);
+    free(r->tabh);
+    free(r->woffh);
+    free(r->itemh);
+    free(r->grouph);
+    free(r->row);
+}
+
+static int make_buffer(som_ocl_ctx *ctx, cl_mem *out, cl_mem_flags flags, size_t bytes,
+                       void *host, som_status *st)
+{
+    cl_int err;
+    *out = clCreateBuffer(ctx->context, flags | (host ? CL_MEM_COPY_HOST_PTR : 0), bytes, host,
+                          &err);
+    if (err != CL_SUCCESS) {
+        *out = NULL;
+        return fail_cl(st, err, "clCreateBuffer");
+    }
+    return SOM_OK;
+}
+
+#define SET_ARG(k, i, v)                                                                  \
+    do {                                                                                  \
+        cl_int e_ = clSetKernelArg(k, i, sizeof(v), &(v));                                \
+        if (e_ != CL_SUCCESS) {                                                           \
+            rc = fail_cl(st, e_, "clSetKernelArg");                                       \
+            goto done;                                                                    \
+        }                                                                                 \
+    } while (0)
+
+#define SET_LOCAL(k, i, bytes)                                                            \
+    do {                                                                                  \
+        cl_int e_ = clSetKernelArg(k, i, bytes, NULL);                                    \
+        if (e_ != CL_SUCCESS) {                                                           \
+            rc = fail_cl(st, e_, "clSetKernelArg");                                       \
+            goto done;                                                                    \
+        }                                                                                 \
+    } while (0)
+
+#define CHECK_CL(call, what)                                                              \
+    do {                                                                                  \
+        cl_int e_ = (call);                                                               \
+        if (e_ != CL_SUCCESS) {                                                           \
+            rc = fail_cl(st, e_, what);                                                   \
+            goto done;                                                                    \
+        }                                                                                 \
+    } while (0)
+
+static int check_fits(const som_ocl_ctx *ctx, double limit, double bytes, const char *what,
+                      som_status *st)
+{
+    if (bytes <= limit) return SOM_OK;
+    st->api_status = CL_INVALID_BUFFER_SIZE;
+    return som_fail(st, SOM_ERR_BACKEND,
+                    "%s need a buffer of %.1f MB but device '%s' allows at most %.1f MB per "
+                    "buffer (CL_INVALID_BUFFER_SIZE)",
+                    what, bytes / 1e6, ctx->info.name, limit / 1e6);
+}
+
+int som_ocl_train(som_ocl_ctx *ctx, const som_problem *p, double *const *weights,
+                  const som_ocl_opts *opts, const som_hooks *hooks, int *kernels_used,
+                  som_status *st)
+{
+    const int prec = ctx->precision, m = p->data.m, nmaps = p->nmaps;
+    const size_t rs = prec == SOM_DOUBLE ? sizeof(double) : sizeof(float);
+    const cl_uint n = (cl_uint)p->data.n;
+    const cl_ulong total_steps = (cl_ulong)(p->iter_max - 1) * n;
+    const double limit = opts->max_alloc > 0 && opts->max_alloc < ctx->info.max_alloc
+                             ? opts->max_alloc : ctx->info.max_alloc;
+    run_res r;
+    size_t wtot = 0, e, L = 1, local_need = 0;
+    int i, rc, maxN = 0, maxN_group = 0, nitem = 0, ngroup = 0, tab_width, rows_cap;
+    int group_min = opts->group_min_size, use_local = 0, used = 0;
+    double gmax_nm = 0, launch_target = opts->launch_seconds > 0 ? opts->launch_seconds : 0.2;
+    cl_ulong s = 0, count;
+    cl_uint seed = p->seed;
+
+    memset(&r, 0, sizeof r);
+    if ((rc = som_check_problem(p, st)) != SOM_OK) return rc;
+    if (group_min <= 0) group_min = strcmp(ctx->info.type, "CPU") == 0 ? 512 : 32;
+
+    r.woffh = malloc(nmaps * sizeof *r.woffh);
+    r.itemh = malloc(nmaps * sizeof *r.itemh);
+    r.grouph = malloc(nmaps * sizeof *r.grouph);
+    if (!r.woffh || !r.itemh || !r.grouph) goto nomem;
+    for (i = 0; i < nmaps; i++) {
+        int N = p->size[i];
+        int group = opts->kernel == SOM_KERNEL_GROUP ||
+                    (opts->kernel == SOM_KERNEL_AUTO && N >= group_min);
+        r.woffh[i] = wtot;
+        wtot += (size_t)N * m;
+        if (N > maxN) maxN = N;
+        if (group) {
+            r.grouph[ngroup++] = i;
+            if (N > maxN_group) maxN_group = N;
+            if ((double)N * m > gmax_nm) gmax_nm = (double)N * m;
+        } else {
+            r.itemh[nitem++] = i;
+        }
+    }
+    tab_width = maxN / 2 + 1;
+
+    /* what the device must hold */
+    if ((rc = check_fits(ctx, limit, (double)n * m * rs, "the data", st)) != SOM_OK) goto done;
+    if ((rc = check_fits(ctx, limit, (double)wtot * rs, "the weights", st)) != SOM_OK) goto done;
+    if ((rc = check_fits(ctx, limit, (double)nmaps * n * sizeof(cl_uint),
+                         "the visiting orders of the maps", st)) != SOM_OK)
+        goto done;
+    {
+        double need = ((double)n * m + wtot) * rs + (double)nmaps * n * sizeof(cl_uint) +
+                      (double)tab_width * rs;
+        if (need > ctx->info.global_mem) {
+            st->api_status = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+            rc = som_fail(st, SOM_ERR_BACKEND,
+                          "the data and weights need %.1f MB but device '%s' has %.1f MB "
+                          "(CL_MEM_OBJECT_ALLOCATION_FAILURE)",
+                          need / 1e6, ctx->info.name, ctx->info.global_mem / 1e6);
+            goto done;
+        }
+    }
+    /* neighbourhood rows: as many passes per launch as 8 MB allow */
+    rows_cap = (int)fmin(fmax(8e6 / ((double)tab_width * rs), 1.0), (double)(p->iter_max - 1));
+    if (rows_cap < 1) rows_cap = 1;
+
+    /* the work-group kernel: size and where the weights live */
+    if (ngroup > 0) {
+        size_t kmax = 0;
+        double lmem = ctx->info.local_mem - 1024;
+        while (L < (size_t)maxN_group && L < 256) L <<= 1;
+        if (clGetKernelWorkGroupInfo(ctx->group_local, ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                     sizeof kmax, &kmax, NULL) == CL_SUCCESS && kmax > 0)
+            while (L > kmax) L >>= 1;
+        while (L > ctx->info.max_group && L > 1) L >>= 1;
+        local_need = L * (rs + sizeof(cl_int));
+        use_local = opts->group_local != 0 && (double)local_need + gmax_nm * rs <= lmem;
+    }
+
+    /* host copies in the device's precision */
+    r.yh = malloc((size_t)n * m * rs);
+    r.wh = malloc(wtot * rs);
+    r.tabh = malloc((size_t)rows_cap * tab_width * rs);
+    r.row = malloc((size_t)tab_width * sizeof *r.row);
+    if (!r.yh || !r.wh || !r.tabh || !r.row) goto nomem;
+    for (e = 0; e < (size_t)m; e++) {
+        size_t row;
+        for (row = 0; row < n; row++)
+            put_real(r.yh, row * m + e, p->data.x[e * (size_t)n + row], prec);
+    }
+
+    if ((rc = make_buffer(ctx, &r.y, CL_MEM_READ_ONLY, (size_t)n * m * rs, r.yh, st))) goto done;
+    if ((rc = make_buffer(ctx, &r.w, CL_MEM_READ_WRITE, wtot * rs, NULL, st))) goto done;
+    if ((rc = make_buffer(ctx, &r.woff, CL_MEM_READ_ONLY, nmaps * sizeof(cl_ulong), r.woffh, st)))
+        goto done;
+    if ((rc = make_buffer(ctx, &r.size, CL_MEM_READ_ONLY, nmaps * sizeof(cl_int),
+                          (void *)p->size, st)))
+        goto done;
+    if ((rc = make_buffer(ctx, &r.restart, CL_MEM_READ_ONLY, nmaps * sizeof(cl_int),
+                          (void *)p->restart, st)))
+        goto done;
+    if (nitem > 0 &&
+        (rc = make_buffer(ctx, &r.item, CL_MEM_READ_ONLY, nitem * sizeof(cl_int), r.itemh, st)))
+        goto done;
+    if (ngroup > 0 && (rc = make_buffer(ctx, &r.group, CL_MEM_READ_ONLY, ngroup * sizeof(cl_int),
+                                        r.grouph, st)))
+        goto done;
+    if ((rc = make_buffer(ctx, &r.tab, CL_MEM_READ_ONLY, (size_t)rows_cap * tab_width * rs, NULL,
+                          st)))
+        goto done;
+    if ((rc = make_buffer(ctx, &r.orders, CL_MEM_READ_WRITE, (size_t)nmaps * n * sizeof(cl_uint),
+                          NULL, st)))
+        goto done;
+
+    /* initial weights */
+    if (p->init == SOM_INIT_GIVEN) {
+        for (i = 0; i < nmaps; i++) {
+            int N = p->size[i], j, k;
+            for (j = 0; j < N; j++)
+                for (k = 0; k < m; k++)
+                    put_real(r.wh, r.woffh[i] + (size_t)j * m + k,
+                             p->init_w[i][(size_t)k * N + j], prec);
+        }
+        CHECK_CL(clEnqueueWriteBuffer(ctx->queue, r.w, CL_TRUE, 0, wtot * rs, r.wh, 0, NULL,
+                                      NULL),
+                 "clEnqueueWriteBuffer");
+    } else {
+        cl_kernel k = p->init == SOM_INIT_SAMPLE ? ctx->init_sample : ctx->init_uniform;
+        size_t global = (size_t)nmaps;
+        cl_int mm = m;
+        SET_ARG(k, 0, r.w);
+        SET_ARG(k, 1, r.woff);
+        SET_ARG(k, 2, r.size);
+        SET_ARG(k, 3, r.restart);
+        if (p->init == SOM_INIT_SAMPLE) {
+            SET_ARG(k, 4, r.y);
+            SET_ARG(k, 5, n);
+            SET_ARG(k, 6, mm);
+            SET_ARG(k, 7, seed);
+            SET_ARG(k, 8, r.orders);
+        } else {
+            SET_ARG(k, 4, mm);
+            SET_ARG(k, 5, seed);
+        }
+        CHECK_CL(clEnqueueNDRangeKernel(ctx->queue, k, 1, NULL, &global, NULL, 0, NULL, NULL),
+                 "clEnqueueNDRangeKernel (initial weights)");
+        CHECK_CL(clFinish(ctx->queue), "clFinish");
+    }
+
+    /* training, one launch at a time; the first launch is small, later ones are sized to
+     * take about launch_target seconds */
+    count = (cl_ulong)fmax(1.0, fmin(2e5 / ((double)maxN * m + 1), (double)n));
+    while (s < total_steps) {
+        cl_ulong end, t_first = 1 + s / n, t_last, t;
+        cl_int tf, tw = tab_width, mm = m;
+        double t0 = now_seconds(), dt;
+        end = s + count;
+        if (end > total_steps) end = total_steps;
+        if (end > (t_first - 1 + rows_cap) * n) end = (t_first - 1 + rows_cap) * n;
+        t_last = 1 + (end - 1) / n;
+        for (t = t_first; t <= t_last; t++) {
+            int d;
+            som_neighbourhood_row(p, (int)t, tab_width - 1, r.row);
+            for (d = 0; d < tab_width; d++)
+                put_real(r.tabh, (size_t)(t - t_first) * tab_width + d, r.row[d], prec);
+        }
+        CHECK_CL(clEnqueueWriteBuffer(ctx->queue, r.tab, CL_FALSE, 0,
+                                      (size_t)(t_last - t_first + 1) * tab_width * rs, r.tabh, 0,
+                                      NULL, NULL),
+                 "clEnqueueWriteBuffer");
+        tf = (cl_int)t_first;
+        {
+            cl_ulong start = s, cnt = end - s;
+            if (nitem > 0) {
+                cl_kernel k = ctx->item;
+                cl_int ni = nitem;
+                size_t global = (size_t)nitem;
+                SET_ARG(k, 0, r.y);
+                SET_ARG(k, 1, n);
+                SET_ARG(k, 2, mm);
+                SET_ARG(k, 3, r.item);
+                SET_ARG(k, 4, ni);
+                SET_ARG(k, 5, r.size);
+                SET_ARG(k, 6, r.restart);
+                SET_ARG(k, 7, r.woff);
+                SET_ARG(k, 8, r.w);
+                SET_ARG(k, 9, r.orders);
+                SET_ARG(k, 10, r.tab);
+                SET_ARG(k, 11, tw);
+                SET_ARG(k, 12, tf);
+                SET_ARG(k, 13, seed);
+                SET_ARG(k, 14, start);
+                SET_ARG(k, 15, cnt);
+                CHECK_CL(clEnqueueNDRangeKernel(ctx->queue, k, 1, NULL, &global, NULL, 0, NULL,
+                                                NULL),
+                         "clEnqueueNDRangeKernel (work-item kernel)");
+                used |= 1;
+            }
+            if (ngroup > 0) {
+                cl_kernel k = use_local ? ctx->group_local : ctx->group_global;
+                size_t global = (size_t)ngroup * L, local = L;
+                SET_ARG(k, 0, r.y);
+                SET_ARG(k, 1, n);
+                SET_ARG(k, 2, mm);
+                SET_ARG(k, 3, r.group);
+                SET_ARG(k, 4, r.size);
+                SET_ARG(k, 5, r.restart);
+                SET_ARG(k, 6, r.woff);
+                SET_ARG(k, 7, r.w);
+                SET_ARG(k, 8, r.orders);
+                SET_ARG(k, 9, r.tab);
+                SET_ARG(k, 10, tw);
+                SET_ARG(k, 11, tf);
+                SET_ARG(k, 12, seed);
+                SET_ARG(k, 13, start);
+                SET_ARG(k, 14, cnt);
+                SET_LOCAL(k, 15, L * rs);
+                SET_LOCAL(k, 16, L * sizeof(cl_int));
+                if (use_local) SET_LOCAL(k, 17, (size_t)gmax_nm * rs);
+                CHECK_CL(clEnqueueNDRangeKernel(ctx->queue, k, 1, NULL, &global, &local, 0,
+                                                NULL, NULL),
+                         "clEnqueueNDRangeKernel (work-group kernel)");
+                used |= use_local ? 2 : 4;
+            }
+        }
+        CHECK_CL(clFinish(ctx->queue), "clFinish");
+        dt = now_seconds() - t0;
+        /* next launch: aim at launch_target from the steps this one did, growing at most
+         * 8-fold at a time */
+        {
+            double scale = dt > 0 ? launch_target / dt : 8;
+            if (scale > 8) scale = 8;
+            if (scale < 0.125) scale = 0.125;
+            count = (cl_ulong)fmax(1.0, (double)(end - s) * scale);
+        }
+        s = end;
+        if (hooks && hooks->progress) hooks->progress(hooks->ud, (double)s / (double)total_steps);
+        if (s < total_steps && hooks && hooks->interrupted && hooks->interrupted(hooks->ud)) {
+            rc = som_fail(st, SOM_ERR_INTERRUPTED, "training interrupted");
+            goto done;
+        }
+    }
+
+    CHECK_CL(clEnqueueReadBuffer(ctx->queue, r.w, CL_TRUE, 0, wtot * rs, r.wh, 0, NULL, NULL),
+             "clEnqueueReadBuffer");
+    for (i = 0; i < nmaps; i++) {
+        int N = p->size[i], j, k;
+        for (j = 0; j < N; j++)
+            for (k = 0; k < m; k++)
+                weights[i][(size_t)k * N + j] =
+                    get_real(r.wh, r.woffh[i] + (size_t)j * m + k, prec);
+    }
+    if (kernels_used) *kernels_used = used;
+    rc = SOM_OK;
+    goto done;
+nomem:
+    rc = som_fail(st, SOM_ERR_NOMEM, "out of host memory preparing the OpenCL run");
+done:
+    if (rc != SOM_OK && ctx->queue) clFinish(ctx->queue); /* nothing may still use the buffers */
+    release_run(&r);
+    return rc;
+}
+
+#endif /* SOMGPU_HAVE_OPENCL */

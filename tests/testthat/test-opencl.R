@@ -1,0 +1,156 @@
+# The OpenCL backend against the CPU backend (itself checked against the pure-R reference),
+# on whatever device the machine has (PoCL's CPU device on CI). Skipped where this build has
+# no OpenCL or the machine no device.
+
+with_kernel <- function(kernel, code, local = TRUE) {
+  withr::with_options(list(somgpu.opencl_kernel = kernel, somgpu.opencl_group_local = local),
+                      code)
+}
+
+test_that("double precision: OpenCL equals the CPU backend on the seed case", {
+  skip_if_no_opencl()
+  y <- seed_data(2000, 3, rng_seed = 0)
+  cpu <- train(y, nmax = 10, restarts = 3, seed = 1, backend = "cpu")
+  for (kernel in c("item", "group")) {
+    ocl <- with_kernel(kernel, train(y, nmax = 10, restarts = 3, seed = 1, backend = "opencl"))
+    expect_identical(ocl$backend$name, "opencl")
+    expect_identical(ocl$backend$precision, "double")
+    expect_identical(ocl$backend$kernels,
+                     if (kernel == "item") "work-item" else "work-group (local memory)")
+    for (N in names(cpu$weights)) {
+      expect_lt(max(abs(ocl$weights[[N]] - cpu$weights[[N]])), 1e-9)
+    }
+    expect_identical(ocl$clusters, cpu$clusters)
+    expect_equal(ocl$quality, cpu$quality, tolerance = 1e-12)
+  }
+})
+
+test_that("double precision: every kernel and init agrees with the CPU backend", {
+  skip_if_no_opencl()
+  y <- seed_data(300, 5, rng_seed = 2)
+  sizes <- c(2, 3, 7, 40)
+  user <- withr::with_seed(3, lapply(sizes, function(N) matrix(rnorm(N * 5), N, 5)))
+  for (init in list("uniform", "sample", user)) {
+    cpu <- train(y, sizes = sizes, iter_max = 12, init = init, restarts = 2, seed = 4,
+                 backend = "cpu")
+    variants <- list(list("item", TRUE), list("group", TRUE), list("group", FALSE),
+                     list("auto", TRUE))
+    for (v in variants) {
+      ocl <- with_kernel(v[[1]], local = v[[2]],
+                         train(y, sizes = sizes, iter_max = 12, init = init, restarts = 2,
+                               seed = 4, backend = "opencl"))
+      what <- paste(if (is.list(init)) "user" else init, v[[1]], v[[2]])
+      expect_equal(ocl$weights, cpu$weights, tolerance = 1e-12, info = what)
+      expect_identical(ocl$clusters, cpu$clusters, info = what)
+    }
+  }
+  global <- with_kernel("group", local = FALSE,
+                        train(y, sizes = 5, iter_max = 3, seed = 1, backend = "opencl"))
+  expect_identical(global$backend$kernels, "work-group (global memory)")
+})
+
+test_that("launches that split passes do not change the result", {
+  skip_if_no_opencl()
+  y <- seed_data(3000, 2, rng_seed = 5)
+  cpu <- train(y, sizes = c(3, 9), iter_max = 4, seed = 2, backend = "cpu")
+  tiny <- withr::with_options(list(somgpu.opencl_launch_seconds = 1e-6), {
+    list(item = with_kernel("item", train(y, sizes = c(3, 9), iter_max = 4, seed = 2,
+                                          backend = "opencl")),
+         group = with_kernel("group", train(y, sizes = c(3, 9), iter_max = 4, seed = 2,
+                                            backend = "opencl")))
+  })
+  expect_identical(tiny$item$weights, cpu$weights)
+  expect_identical(tiny$group$weights, cpu$weights)
+})
+
+test_that("single precision: the same maps up to the ring's labelling", {
+  skip_if_no_opencl()
+  y <- seed_data(2000, 3, rng_seed = 0)
+  cpu <- train(y, nmax = 10, restarts = 3, seed = 1, backend = "cpu")
+  one <- train(y, nmax = 10, restarts = 3, seed = 1, backend = "opencl", precision = "single")
+  expect_identical(one$backend$precision, "single")
+  expect_identical(one$quality$best, cpu$quality$best)
+  expect_equal(one$quality$qe, cpu$quality$qe, tolerance = 1e-5)
+  for (N in names(cpu$weights)) {
+    # an early near-tie, decided differently in float, can rotate or mirror a ring's
+    # labels (in double precision too: a 1e-15 change of the data does it); compare the
+    # maps after undoing that
+    al <- ring_align(one$weights[[N]], cpu$weights[[N]])
+    expect_lt(al$diff, 1e-4)
+    agree <- mean(match(one$clusters[[N]], al$perm) == cpu$clusters[[N]])
+    expect_gte(agree, 0.99)
+  }
+})
+
+test_that("single precision on a gentle schedule agrees label for label", {
+  skip_if_no_opencl()
+  y <- seed_data(1000, 3, rng_seed = 6)
+  cpu <- train(y, nmax = 8, seed = 3, sigma0 = 2, eta0 = 0.1, backend = "cpu")
+  for (kernel in c("item", "group")) {
+    one <- with_kernel(kernel, train(y, nmax = 8, seed = 3, sigma0 = 2, eta0 = 0.1,
+                                     backend = "opencl", precision = "single"))
+    for (N in names(cpu$weights)) {
+      expect_lt(max(abs(one$weights[[N]] - cpu$weights[[N]])), 1e-4)
+      expect_gte(mean(one$clusters[[N]] == cpu$clusters[[N]]), 0.99)
+    }
+  }
+})
+
+test_that("built programs are cached per device and precision", {
+  skip_if_no_opencl()
+  somgpu:::opencl_release()
+  y <- seed_data(100, 2)
+  train(y, nmax = 3, iter_max = 3, seed = 1, backend = "opencl")
+  ctx <- somgpu:::.state$contexts
+  expect_named(ctx, "1 double")
+  train(y, nmax = 4, iter_max = 3, seed = 2, backend = "opencl")
+  expect_identical(somgpu:::.state$contexts[["1 double"]], ctx[["1 double"]])
+  train(y, nmax = 3, iter_max = 3, seed = 1, backend = "opencl", precision = "single")
+  expect_setequal(names(somgpu:::.state$contexts), c("1 double", "1 single"))
+  somgpu:::opencl_release()
+  expect_length(somgpu:::.state$contexts, 0L)
+  expect_false(.Call(somgpu:::C_ocl_valid, ctx[["1 double"]]))
+  # released contexts are rebuilt on the next call
+  fit <- train(y, nmax = 3, iter_max = 3, seed = 1, backend = "opencl")
+  expect_true(.Call(somgpu:::C_ocl_valid, somgpu:::.state$contexts[["1 double"]]))
+})
+
+test_that("a kernel that fails to build gives the OpenCL status and the build log", {
+  skip_if_no_opencl()
+  err <- expect_error(
+    somgpu:::call_core("build the OpenCL kernels", NULL, function() {
+      .Call(somgpu:::C_ocl_open, 1L, 0L, "__kernel void broken(__global float *x) { x[0] = ; }")
+    }),
+    "CL_BUILD_PROGRAM_FAILURE", class = "somgpu_opencl_error")
+  expect_s3_class(err, "somgpu_error")
+  expect_identical(err$status, "CL_BUILD_PROGRAM_FAILURE")
+  expect_true(is.character(err$log) && nzchar(err$log))
+  expect_match(conditionMessage(err), "Build log")
+})
+
+test_that("a buffer larger than the device allows is a clear error with the sizes", {
+  skip_if_no_opencl()
+  y <- seed_data(5000, 4)
+  err <- withr::with_options(list(somgpu.opencl_max_alloc = 1e5), {
+    expect_error(train(y, nmax = 5, backend = "opencl"),
+                 "the data need a buffer of 0.2 MB but device .* allows at most 0.1 MB",
+                 class = "somgpu_opencl_error")
+  })
+  expect_identical(err$status, "CL_INVALID_BUFFER_SIZE")
+  # nothing is left behind: the next call works
+  expect_s3_class(train(y, nmax = 3, iter_max = 3, backend = "opencl"), "somgpu")
+})
+
+test_that("the fit records the device, and print shows it", {
+  skip_if_no_opencl()
+  y <- seed_data(100, 2)
+  fit <- train(y, nmax = 3, iter_max = 3, seed = 1, backend = "opencl", device = 1)
+  expect_identical(fit$backend$index, 1L)
+  expect_identical(fit$backend$device,
+                   sprintf("%s (%s, %s)", devices()$name[1], devices()$platform[1],
+                           devices()$type[1]))
+  expect_match(capture.output(print(fit))[2], "backend opencl: .*double precision")
+  named <- train(y, nmax = 3, iter_max = 3, seed = 1, backend = "opencl",
+                 device = substr(devices()$name[1], 1, 5))
+  expect_identical(named$weights, fit$weights)
+})
