@@ -16,6 +16,7 @@ static const R_CallMethodDef call_methods[] = {
     {"C_build_info", (DL_FUNC)&C_build_info, 0},
     {"C_philox", (DL_FUNC)&C_philox, 2},
     {"C_visit_order", (DL_FUNC)&C_visit_order, 6},
+    {"C_xoshiro_draws", (DL_FUNC)&C_xoshiro_draws, 3},
     {NULL, NULL, 0}};
 
 void R_init_somgpu(DllInfo *dll)

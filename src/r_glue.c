@@ -347,3 +347,17 @@ SEXP C_visit_order(SEXP n, SEXP seed, SEXP size, SEXP restart, SEXP pass, SEXP s
     UNPROTECT(1);
     return out;
 }
+
+/* `count` draws of xoshiro128** from state (4 words): raw 32-bit outputs when k is 0, else
+ * uniform integers in 0 .. k-1 (som_xoshiro_below). For the known-answer tests. */
+SEXP C_xoshiro_draws(SEXP state, SEXP k, SEXP count)
+{
+    som_xoshiro g;
+    som_u32 kk = (som_u32)Rf_asReal(k);
+    int n = Rf_asInteger(count), i;
+    SEXP out = PROTECT(Rf_allocVector(REALSXP, n));
+    for (i = 0; i < 4; i++) g.s[i] = word_of(state, i);
+    for (i = 0; i < n; i++) REAL(out)[i] = kk ? som_xoshiro_below(&g, kk) : som_xoshiro_next(&g);
+    UNPROTECT(1);
+    return out;
+}

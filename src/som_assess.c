@@ -62,7 +62,9 @@ int som_assess(const som_data *d, const som_maps *maps, int nthreads, double rou
         int64_t q;
         for (q1 = q0; q1 < ntasks && cost < round_units * nthreads; q1++)
             cost += map_cost[q1 % nmaps];
+#ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads)
+#endif
         for (q = q0; q < q1; q++) {
 #ifdef _OPENMP
             double *x = buf + (size_t)omp_get_thread_num() * SOM_BLOCK * m;

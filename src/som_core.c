@@ -107,11 +107,11 @@ void som_rowmajor_weights(const double *colmajor, int size, int m, double *rowma
         for (j = 0; j < size; j++) rowmajor[(size_t)j * m + k] = colmajor[(size_t)k * size + j];
 }
 
-void som_colmajor_weights(const double *rowmajor, int size, int m, double *colmajor)
+void som_colmajor_weights(const double *rowmajor, int size, int m, int ld, double *colmajor)
 {
     int j, k;
     for (k = 0; k < m; k++)
-        for (j = 0; j < size; j++) colmajor[(size_t)k * size + j] = rowmajor[(size_t)j * m + k];
+        for (j = 0; j < size; j++) colmajor[(size_t)k * ld + j] = rowmajor[(size_t)j * m + k];
 }
 
 void som_init_map(const som_problem *p, int i, const double *yrow, double *w, uint32_t *scratch)

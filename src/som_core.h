@@ -84,7 +84,8 @@ int som_check_problem(const som_problem *p, som_status *st);
 /* Row-major copy of the data (n x m, point after point), allocated with malloc. */
 double *som_rowmajor(const som_data *d);
 void som_rowmajor_weights(const double *colmajor, int size, int m, double *rowmajor);
-void som_colmajor_weights(const double *rowmajor, int size, int m, double *colmajor);
+/* Row-major size x m to column-major with leading dimension ld >= size. */
+void som_colmajor_weights(const double *rowmajor, int size, int m, int ld, double *colmajor);
 
 /* Initial weights of map i, row-major (size x m), from the problem's init rule; scratch
  * holds n indices (init "sample" draws its rows there). */
@@ -95,6 +96,15 @@ void som_init_map(const som_problem *p, int i, const double *yrow, double *w,
 #define SOM_INLINE static inline __attribute__((always_inline))
 #else
 #define SOM_INLINE static inline
+#endif
+
+/* Unroll the short loops over dimensions (-O2 does not; with a constant m they vanish). */
+#if defined(__clang__)
+#define SOM_UNROLL _Pragma("unroll 4")
+#elif defined(__GNUC__) && __GNUC__ >= 8
+#define SOM_UNROLL _Pragma("GCC unroll 4")
+#else
+#define SOM_UNROLL
 #endif
 
 /* Ring distance between neurons a and b of a ring of `size`. */
@@ -115,6 +125,7 @@ SOM_INLINE int som_winner(const double *x, const double *w, int size, const int 
     for (j = 0; j < size; j++) {
         const double *wj = w + (size_t)j * m;
         double d2 = 0.0;
+        SOM_UNROLL
         for (k = 0; k < m; k++) {
             double diff = x[k] - wj[k];
             d2 += diff * diff;

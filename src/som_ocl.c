@@ -2,6 +2,7 @@
  * SOMGPU_HAVE_OPENCL. Every OpenCL object a function creates is released before it
  * returns, on success, on error and on interrupt; only som_ocl_ctx outlives a call, and
  * som_ocl_close releases it. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -301,7 +302,8 @@ int som_ocl_open(int index, int precision, const char *source, som_ocl_ctx **out
     cl_device_id *devs = NULL;
     som_ocl_device *info = NULL;
     som_ocl_ctx *ctx = NULL;
-    const char *src = source ? source : som_kernel_source;
+    const char **lines = source ? &source : som_kernel_lines;
+    cl_uint nlines = source ? 1 : (cl_uint)(sizeof som_kernel_lines / sizeof *som_kernel_lines);
     const char *options = precision == SOM_DOUBLE ? "-DSOM_REAL=double -DSOM_DOUBLE=1"
                                                   : "-DSOM_REAL=float -DSOM_NO_DOUBLE=1";
     int n = 0, rc;
@@ -342,7 +344,7 @@ int som_ocl_open(int index, int precision, const char *source, som_ocl_ctx **out
         rc = fail_cl(st, err, "clCreateCommandQueue");
         goto done;
     }
-    ctx->program = clCreateProgramWithSource(ctx->context, 1, &src, NULL, &err);
+    ctx->program = clCreateProgramWithSource(ctx->context, nlines, lines, NULL, &err);
     if (err != CL_SUCCESS) {
         ctx->program = NULL;
         rc = fail_cl(st, err, "clCreateProgramWithSource");

@@ -2,7 +2,7 @@
  *
  * Every random number a map uses is a pure function of (seed, ring size, restart, pass,
  * index): Philox4x32-10 (Salmon et al., SC'11) gives the words, and each pass's visiting
- * order is a Fisher-Yates shuffle driven by them. Nothing here depends on which thread or
+ * order is a Fisher-Yates shuffle driven by xoshiro128** seeded from them. Nothing here depends on which thread or
  * device computes it, so every backend that includes this file reproduces the same maps
  * bit for bit.
  *
@@ -79,33 +79,57 @@ SOM_FN double som_init_uniform(som_u32 seed, som_u32 size, som_u32 restart, som_
 #define SOM_ORDER_SPACE
 #endif
 
-/* floor(r * k / 2^64) for k <= 2^32, with 64-bit arithmetic only: an index in 0 .. k-1
- * whose bias is at most k / 2^64. */
-SOM_FN som_u32 som_scale64(som_u64 r, som_u64 k)
+/* xoshiro128** (Blackman and Vigna): a small, fast sequential generator. A pass's shuffle
+ * is sequential anyway, so one Philox block seeds it and it draws the rest. */
+typedef struct { som_u32 s[4]; } som_xoshiro;
+
+SOM_FN som_u32 som_rotl32(som_u32 x, int k)
 {
-    som_u64 hi = (r >> 32) * k, lo = (r & 0xFFFFFFFFu) * k;
-    return (som_u32)((hi + (lo >> 32)) >> 32);
+    return (x << k) | (x >> (32 - k));
+}
+
+SOM_FN som_u32 som_xoshiro_next(som_xoshiro *g)
+{
+    som_u32 r = som_rotl32(g->s[1] * 5u, 7) * 9u, t = g->s[1] << 9;
+    g->s[2] ^= g->s[0];
+    g->s[3] ^= g->s[1];
+    g->s[1] ^= g->s[2];
+    g->s[0] ^= g->s[3];
+    g->s[2] ^= t;
+    g->s[3] = som_rotl32(g->s[3], 11);
+    return r;
+}
+
+/* A uniform integer in 0 .. k-1 (1 <= k <= 2^32 - 1), exactly: Lemire's multiply-shift with
+ * rejection of the 2^32 mod k low products that would bias it. */
+SOM_FN som_u32 som_xoshiro_below(som_xoshiro *g, som_u32 k)
+{
+    som_u64 p = (som_u64)som_xoshiro_next(g) * k;
+    if ((som_u32)p < k) {
+        som_u32 threshold = (0u - k) % k;
+        while ((som_u32)p < threshold) p = (som_u64)som_xoshiro_next(g) * k;
+    }
+    return (som_u32)(p >> 32);
 }
 
 /* A uniformly random order of 0..n-1 for map (size, restart) and pass, from stream (seed,
  * tag): a Fisher-Yates shuffle, i = n-1 .. 1 swapping order[i] with order[j], j uniform in
- * 0..i from 64 bits of Philox block (i / 2, pass, size, restart) (words 0-1 for even i,
- * 2-3 for odd i). The first k elements of the order are a uniform sample of k rows. */
+ * 0..i, drawn from xoshiro128** seeded with Philox block (0, pass, size, restart) (an
+ * all-zero block, which xoshiro cannot use, becomes (1, 0, 0, 0)). The first k elements of
+ * the order are a uniform sample of k rows. */
 SOM_FN void som_order(SOM_ORDER_SPACE som_u32 *order, som_u32 n, som_u32 seed, som_u32 tag,
                       som_u32 size, som_u32 restart, som_u32 pass)
 {
+    som_philox_ctr w = som_philox4x32(0, pass, size, restart, seed, tag);
+    som_xoshiro g;
     som_u32 i;
-    som_philox_ctr w;
+    g.s[0] = w.v[0] | ((w.v[0] | w.v[1] | w.v[2] | w.v[3]) == 0);
+    g.s[1] = w.v[1];
+    g.s[2] = w.v[2];
+    g.s[3] = w.v[3];
     for (i = 0; i < n; i++) order[i] = i;
-    w.v[0] = w.v[1] = w.v[2] = w.v[3] = 0;
-    for (i = n - 1; i >= 1; i--) {
-        som_u64 r;
-        som_u32 j, tmp;
-        if (i == n - 1 || (i & 1))
-            w = som_philox4x32(i >> 1, pass, size, restart, seed, tag);
-        r = (i & 1) ? ((som_u64)w.v[2] << 32 | w.v[3]) : ((som_u64)w.v[0] << 32 | w.v[1]);
-        j = som_scale64(r, (som_u64)i + 1);
-        tmp = order[i];
+    for (i = n - 1; i >= 1 && i < n; i--) {
+        som_u32 j = som_xoshiro_below(&g, i + 1), tmp = order[i];
         order[i] = order[j];
         order[j] = tmp;
     }

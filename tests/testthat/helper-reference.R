@@ -1,7 +1,7 @@
 # A slow, independent pure-R reference of somgpu's random streams and training rule,
 # written from the specification (Philox4x32-10 as published in Random123; the
-# Fisher-Yates visiting order and the online rule as documented in src/som_rng.h and
-# ?train). It uses doubles for 32-bit unsigned arithmetic and shares no code with the
+# Fisher-Yates visiting order driven by xoshiro128**, and the online rule, as documented in
+# src/som_rng.h and ?train). It uses doubles for 32-bit unsigned arithmetic and shares no code with the
 # package.
 
 two16 <- 65536
@@ -68,31 +68,46 @@ ref_init_uniform <- function(seed, size, restart, m) {
   matrix(u - 0.5, size, m, byrow = TRUE)
 }
 
-# floor(r * k / 2^64) for r = hi * 2^32 + lo and k <= 2^32, exactly: the sum
-# hi * k + (lo * k) %/% 2^32, divided by 2^32, from 32-bit words.
-ref_scale64 <- function(hi, lo, k) {
-  a <- u32_mul(hi, k)              # hi * k = a$hi * 2^32 + a$lo
-  b <- u32_mul(lo, k)              # lo * k = b$hi * 2^32 + b$lo
-  a$hi + (a$lo + b$hi) %/% two32
+u32_rotl <- function(x, k) (x * 2^k) %% two32 + x %/% 2^(32 - k)
+
+# xoshiro128** (Blackman and Vigna, https://prng.di.unimi.it/xoshiro128starstar.c) as a
+# closure over its four 32-bit state words.
+ref_xoshiro <- function(s) {
+  function() {
+    result <- (u32_rotl((s[2] * 5) %% two32, 7) * 9) %% two32
+    t <- (s[2] * 2^9) %% two32
+    s[3] <<- u32_xor(s[3], s[1])
+    s[4] <<- u32_xor(s[4], s[2])
+    s[2] <<- u32_xor(s[2], s[3])
+    s[1] <<- u32_xor(s[1], s[4])
+    s[3] <<- u32_xor(s[3], t)
+    s[4] <<- u32_rotl(s[4], 11)
+    result
+  }
+}
+
+# A uniform integer in 0..k-1 from a 32-bit generator: Lemire's multiply-shift, redrawing
+# while the low word of the product is below 2^32 mod k.
+ref_below <- function(gen, k) {
+  p <- u32_mul(gen(), k)
+  threshold <- (two32 - k) %% k
+  while (p$lo < threshold) p <- u32_mul(gen(), k)
+  p$hi
 }
 
 # The visiting order of a pass (0-based values): Fisher-Yates from i = n-1 down to 1,
-# swapping positions i and j = floor(r * (i + 1) / 2^64), r the 64 bits of Philox block
-# i %/% 2 of stream (seed, tag) at counter (block, pass, size, restart): words 1-2 for even
-# i, 3-4 for odd i.
+# swapping positions i and j = below(i + 1), drawn from xoshiro128** seeded with the Philox
+# block (0, pass, size, restart) of stream (seed, tag).
 ref_order <- function(n, seed, tag, size, restart, pass) {
   order <- seq_len(n) - 1
-  if (n < 2) return(order)
-  i <- seq(n - 1, 1)
-  w <- ref_philox(cbind(i %/% 2, pass, size, restart), c(seed_word(seed), stream_tag[[tag]]))
-  odd <- i %% 2 == 1
-  j <- ref_scale64(ifelse(odd, w[, 3], w[, 1]), ifelse(odd, w[, 4], w[, 2]), i + 1)
-  for (q in seq_along(i)) {
-    a <- i[q] + 1
-    b <- j[q] + 1
-    tmp <- order[a]
-    order[a] <- order[b]
-    order[b] <- tmp
+  w <- ref_philox(c(0, pass, size, restart), c(seed_word(seed), stream_tag[[tag]]))[1, ]
+  if (all(w == 0)) w[1] <- 1
+  gen <- ref_xoshiro(w)
+  if (n >= 2) for (i in seq(n - 1, 1)) {
+    j <- ref_below(gen, i + 1)
+    tmp <- order[i + 1]
+    order[i + 1] <- order[j + 1]
+    order[j + 1] <- tmp
   }
   order
 }

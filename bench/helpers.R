@@ -1,0 +1,61 @@
+# Shared by the benchmark scripts: timing, the machine line, and the somgpu backends to time.
+suppressMessages(library(somgpu))
+
+# Median elapsed seconds of `reps` runs of f(), after one warm-up run (which also builds
+# and caches OpenCL kernels).
+time_median <- function(f, reps) {
+  f()
+  t <- vapply(seq_len(reps), function(i) {
+    t0 <- proc.time()[["elapsed"]]
+    f()
+    proc.time()[["elapsed"]] - t0
+  }, numeric(1))
+  median(t)
+}
+
+machine_line <- function() {
+  cpu <- if (file.exists("/proc/cpuinfo")) {
+    trimws(sub(".*: ", "", grep("model name", readLines("/proc/cpuinfo"), value = TRUE)[1]))
+  } else {
+    Sys.info()[["machine"]]
+  }
+  sprintf("machine: %s, %d logical CPUs; %s; somgpu %s", cpu, parallel::detectCores(),
+          R.version.string, utils::packageVersion("somgpu"))
+}
+
+# The somgpu configurations worth timing here: the CPU backend with 1 thread and with
+# every thread (at most 2 in the figures we publish), and each OpenCL device in double
+# (where it has fp64) and single precision.
+somgpu_configs <- function() {
+  th <- unique(c(1L, min(2L, somgpu_threads())))
+  cfg <- lapply(th, function(t) {
+    list(label = sprintf("somgpu cpu, %d thread%s", t, if (t == 1) "" else "s"),
+         args = list(backend = "cpu", threads = t))
+  })
+  d <- devices()
+  for (i in seq_len(nrow(d))) {
+    for (prec in c(if (d$fp64[i]) "double", "single")) {
+      cfg[[length(cfg) + 1L]] <- list(
+        label = sprintf("somgpu opencl %s, %s (%s)", prec, d$type[i], substr(d$name[i], 1, 24)),
+        args = list(backend = "opencl", device = i, precision = prec))
+    }
+  }
+  cfg
+}
+
+# Seconds of train(y, ...) in a fresh R process: the cold first call, kernel build included
+# when OpenCL runs (with an empty PoCL cache).
+cold_call <- function(y_code, args_code) {
+  cache <- tempfile("pocl-cold-")
+  dir.create(cache)
+  script <- tempfile(fileext = ".R")
+  writeLines(c(
+    sprintf("Sys.setenv(POCL_CACHE_DIR = %s)", deparse(cache)),
+    "t0 <- proc.time()[['elapsed']]",
+    "suppressMessages(library(somgpu))",
+    y_code,
+    sprintf("fit <- train(y, %s)", args_code),
+    "cat(proc.time()[['elapsed']] - t0, '\\n')"), script)
+  out <- system2(file.path(R.home("bin"), "Rscript"), script, stdout = TRUE, stderr = TRUE)
+  as.numeric(out[length(out)])
+}
