@@ -25,6 +25,25 @@
 #'   condition of class `somgpu_interrupt` and `interrupt`, and returns to the top level as
 #'   an interrupt does.
 #'
+#' @section Backends: `backend = "cpu"` trains on the CPU with `threads` threads (OpenMP,
+#'   the maps in parallel, largest first). `backend = "opencl"` trains every map at once on
+#'   an OpenCL device: small maps with one work-item each, large maps (from 32 neurons on a
+#'   GPU, 512 on a CPU device) with a work-group each. The first OpenCL call of a session
+#'   builds the kernels for the device and precision (about a second or two with PoCL); later
+#'   calls reuse them. In double precision the OpenCL results equal the CPU backend's. In
+#'   single precision the maps are the same up to the ring's arbitrary labelling: the online
+#'   rule is sensitive to rounding early on (even a 1e-15 change of the data can rotate or
+#'   mirror a ring's labels), so compare quality, not labels, across precisions.
+#'
+#' @section Options: `somgpu.threads` (see [somgpu_threads()]); for the OpenCL backend
+#'   `somgpu.opencl_kernel` (`"auto"`, `"item"` or `"group"`),
+#'   `somgpu.opencl_group_min_size` (the size from which `"auto"` uses a work-group per map),
+#'   `somgpu.opencl_group_local` (`FALSE` keeps the work-group kernel's weights in global
+#'   memory), `somgpu.opencl_max_alloc` (bytes: a cap on any single device buffer) and
+#'   `somgpu.opencl_launch_seconds` (target length of one kernel launch, 0.2); and
+#'   `somgpu.max_memory` (bytes a call may plan to use; default: the machine's memory). None
+#'   of them changes the results.
+#'
 #' @section Data: Row names of `y` (unique ones) carry over to `clusters`. Values must be
 #'   finite and of a magnitude whose squared distances neither overflow nor vanish (between
 #'   about 1e-140 and 1e150 in absolute value; in single precision about 1e-15 to 1e18):

@@ -467,6 +467,25 @@ static int make_buffer(som_ocl_ctx *ctx, cl_mem *out, cl_mem_flags flags, size_t
         }                                                                                 \
     } while (0)
 
+/* The arguments the training kernels share (0-14, see SOM_STEP_ARGS in som_online.cl). */
+static int set_step_args(cl_kernel k, const run_res *r, cl_mem maps, cl_uint n, cl_int m,
+                         cl_int tab_width, cl_int t_first, cl_uint seed, cl_ulong start,
+                         cl_ulong count, som_status *st)
+{
+    struct { size_t size; const void *value; } a[] = {
+        {sizeof(cl_mem), &r->y},    {sizeof n, &n},         {sizeof m, &m},
+        {sizeof(cl_mem), &maps},    {sizeof(cl_mem), &r->size}, {sizeof(cl_mem), &r->restart},
+        {sizeof(cl_mem), &r->woff}, {sizeof(cl_mem), &r->w},    {sizeof(cl_mem), &r->orders},
+        {sizeof(cl_mem), &r->tab},  {sizeof tab_width, &tab_width}, {sizeof t_first, &t_first},
+        {sizeof seed, &seed},       {sizeof start, &start},     {sizeof count, &count}};
+    cl_uint i;
+    for (i = 0; i < sizeof a / sizeof a[0]; i++) {
+        cl_int err = clSetKernelArg(k, i, a[i].size, a[i].value);
+        if (err != CL_SUCCESS) return fail_cl(st, err, "clSetKernelArg");
+    }
+    return SOM_OK;
+}
+
 static int check_fits(const som_ocl_ctx *ctx, double limit, double bytes, const char *what,
                       som_status *st)
 {
@@ -654,22 +673,9 @@ int som_ocl_train(som_ocl_ctx *ctx, const som_problem *p, double *const *weights
                 cl_kernel k = ctx->item;
                 cl_int ni = nitem;
                 size_t global = (size_t)nitem;
-                SET_ARG(k, 0, r.y);
-                SET_ARG(k, 1, n);
-                SET_ARG(k, 2, mm);
-                SET_ARG(k, 3, r.item);
-                SET_ARG(k, 4, ni);
-                SET_ARG(k, 5, r.size);
-                SET_ARG(k, 6, r.restart);
-                SET_ARG(k, 7, r.woff);
-                SET_ARG(k, 8, r.w);
-                SET_ARG(k, 9, r.orders);
-                SET_ARG(k, 10, r.tab);
-                SET_ARG(k, 11, tw);
-                SET_ARG(k, 12, tf);
-                SET_ARG(k, 13, seed);
-                SET_ARG(k, 14, start);
-                SET_ARG(k, 15, cnt);
+                if ((rc = set_step_args(k, &r, r.item, n, mm, tw, tf, seed, start, cnt, st)))
+                    goto done;
+                SET_ARG(k, 15, ni);
                 CHECK_CL(clEnqueueNDRangeKernel(ctx->queue, k, 1, NULL, &global, NULL, 0, NULL,
                                                 NULL),
                          "clEnqueueNDRangeKernel (work-item kernel)");
@@ -678,21 +684,8 @@ int som_ocl_train(som_ocl_ctx *ctx, const som_problem *p, double *const *weights
             if (ngroup > 0) {
                 cl_kernel k = use_local ? ctx->group_local : ctx->group_global;
                 size_t global = (size_t)ngroup * L, local = L;
-                SET_ARG(k, 0, r.y);
-                SET_ARG(k, 1, n);
-                SET_ARG(k, 2, mm);
-                SET_ARG(k, 3, r.group);
-                SET_ARG(k, 4, r.size);
-                SET_ARG(k, 5, r.restart);
-                SET_ARG(k, 6, r.woff);
-                SET_ARG(k, 7, r.w);
-                SET_ARG(k, 8, r.orders);
-                SET_ARG(k, 9, r.tab);
-                SET_ARG(k, 10, tw);
-                SET_ARG(k, 11, tf);
-                SET_ARG(k, 12, seed);
-                SET_ARG(k, 13, start);
-                SET_ARG(k, 14, cnt);
+                if ((rc = set_step_args(k, &r, r.group, n, mm, tw, tf, seed, start, cnt, st)))
+                    goto done;
                 SET_LOCAL(k, 15, L * rs);
                 SET_LOCAL(k, 16, L * sizeof(cl_int));
                 if (use_local) SET_LOCAL(k, 17, (size_t)gmax_nm * rs);

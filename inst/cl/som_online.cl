@@ -61,14 +61,18 @@ static inline int som_ring_distance(int a, int b, int size)
     return d < size - d ? d : size - d;
 }
 
-/* One work-item per map: maps[get_global_id(0)] advances through steps
- * [start, start + count). tab holds the neighbourhood rows of passes t_first, t_first + 1,
- * ..., tab_width factors each, indexed by ring distance. */
-__kernel void k_online_item(__global const real *y, uint n, int m, __global const int *maps,
-                            int nmaps, __global const int *size, __global const int *restart,
-                            __global const ulong *woff, __global real *W,
-                            __global uint *orders, __global const real *tab, int tab_width,
-                            int t_first, uint seed, ulong start, ulong count)
+/* The arguments both training kernels start with: the data, the maps this launch trains
+ * (maps), every map's size, restart, weight offset, weights and order buffer, the
+ * neighbourhood rows of passes t_first, t_first + 1, ... (tab_width factors each, indexed by
+ * ring distance), the seed and the steps [start, start + count). */
+#define SOM_STEP_ARGS                                                                      \
+    __global const real *y, uint n, int m, __global const int *maps,                       \
+    __global const int *size, __global const int *restart, __global const ulong *woff,     \
+    __global real *W, __global uint *orders, __global const real *tab, int tab_width,      \
+    int t_first, uint seed, ulong start, ulong count
+
+/* One work-item per map: maps[get_global_id(0)], for the first nmaps work-items. */
+__kernel void k_online_item(SOM_STEP_ARGS, int nmaps)
 {
     int q = get_global_id(0);
     if (q >= nmaps) return;
@@ -178,12 +182,7 @@ __kernel void k_online_item(__global const real *y, uint n, int m, __global cons
     }                                                                                      \
     SOM_W_FINISH
 
-#define SOM_GROUP_ARGS                                                                     \
-    __global const real *y, uint n, int m, __global const int *maps,                       \
-    __global const int *size, __global const int *restart, __global const ulong *woff,     \
-    __global real *W, __global uint *orders, __global const real *tab, int tab_width,      \
-    int t_first, uint seed, ulong start, ulong count, __local real *best_d,                \
-    __local int *best_i
+#define SOM_GROUP_ARGS SOM_STEP_ARGS, __local real *best_d, __local int *best_i
 
 /* Weights in local memory: copied in at the start of the launch, out at the end. */
 __kernel void k_online_group_local(SOM_GROUP_ARGS, __local real *w)
