@@ -127,6 +127,13 @@ choose_device <- function(table, built, backend, device, precision, call) {
     dev <- usable[order(type_rank(usable$type), usable$index)[1L], ]
     return(list(name = "opencl", precision = precision, device = dev))
   }
+  if (built && build_info()$opencl_forked) {
+    abort(paste0(
+      "OpenCL cannot be used in a process forked after its parent used OpenCL ",
+      "(parallel::mclapply): use a socket cluster (parallel::makeCluster), or ",
+      "backend = \"cpu\" in forked children."),
+      "somgpu_backend_error", call)
+  }
   if (!built) {
     abort(paste0(
       "The OpenCL backend is not available: this build of somgpu has no OpenCL support. ",

@@ -4,9 +4,17 @@
 .state <- new.env(parent = emptyenv())
 .state$contexts <- list()
 
-# Every device with all it reports, or zero rows. Internal: devices() shows a subset.
+# Every device with all it reports, or zero rows. Internal: devices() shows a subset. In a
+# child forked after this process used OpenCL, there are none to use (see choose_device()).
 device_table <- function(call = NULL) {
-  cols <- call_core("list the OpenCL devices", call, function() .Call(C_ocl_devices))
+  cols <- if (build_info()$opencl_forked) {
+    list(platform = character(0), name = character(0), type = character(0),
+         version = character(0), compute_units = integer(0), global_mem = numeric(0),
+         max_alloc = numeric(0), local_mem = numeric(0), max_group = numeric(0),
+         fp64 = logical(0))
+  } else {
+    call_core("list the OpenCL devices", call, function() .Call(C_ocl_devices))
+  }
   n <- length(cols$name)
   data.frame(index = seq_len(n), platform = cols$platform, name = cols$name,
              type = cols$type, version = cols$version, compute_units = cols$compute_units,
@@ -49,6 +57,16 @@ opencl_context <- function(index, precision, call) {
     .state$contexts[[key]] <- ctx
   }
   ctx
+}
+
+# Forget a context after an OpenCL failure during training: it may be broken (a lost
+# device, a watchdog kill), and the next call builds a fresh one.
+opencl_forget <- function(index, precision) {
+  key <- paste(index, precision)
+  ctx <- .state$contexts[[key]]
+  if (!is.null(ctx)) .Call(C_ocl_close, ctx)
+  .state$contexts[[key]] <- NULL
+  invisible(NULL)
 }
 
 # Release every cached context (the next OpenCL call builds again).

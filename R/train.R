@@ -135,10 +135,12 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
 
   started <- proc.time()[["elapsed"]]
   ctx <- if (be$name == "opencl") opencl_context(be$device$index, be$precision, call)
-  trained <- call_core("train the maps", call, function() {
-    .Call(C_train, x, map_size, map_restart, iter_max, sigma0, eta0, init_code, init_w,
-          as.double(seed), threads, progress, ctx, run_options())
-  })
+  trained <- withCallingHandlers(
+    call_core("train the maps", call, function() {
+      .Call(C_train, x, map_size, map_restart, iter_max, sigma0, eta0, init_code, init_w,
+            as.double(seed), threads, progress, ctx, run_options())
+    }),
+    somgpu_opencl_error = function(e) opencl_forget(be$device$index, be$precision))
   fit <- assess_family(x, trained$weights, map_size, restarts, threads, call)
   elapsed <- proc.time()[["elapsed"]] - started
 

@@ -222,14 +222,16 @@ SEXP C_assess(SEXP y, SEXP weights, SEXP want_clusters, SEXP threads, SEXP round
     return out;
 }
 
-/* What this build offers: OpenMP or not, the most threads it may use, OpenCL or not. */
+/* What this build offers: OpenMP or not, the most threads it may use, OpenCL or not, and
+ * whether this is a forked child that must leave OpenCL alone. */
 SEXP C_build_info(void)
 {
-    const char *names[] = {"openmp", "max_threads", "opencl", ""};
+    const char *names[] = {"openmp", "max_threads", "opencl", "opencl_forked", ""};
     SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
     SET_VECTOR_ELT(out, 0, Rf_ScalarLogical(som_have_openmp()));
     SET_VECTOR_ELT(out, 1, Rf_ScalarInteger(som_max_threads()));
     SET_VECTOR_ELT(out, 2, Rf_ScalarLogical(som_ocl_built()));
+    SET_VECTOR_ELT(out, 3, Rf_ScalarLogical(som_ocl_forked()));
     UNPROTECT(1);
     return out;
 }

@@ -162,6 +162,7 @@ int som_assess(const som_data *d, const som_maps *maps, int nthreads, double rou
 
 /* --- threads (som_threads.c) --- */
 void som_threads_init(void); /* once, when the library is loaded */
+int som_in_forked_child(void); /* a fork() happened since the library was loaded */
 int som_max_threads(void);
 int som_have_openmp(void);
 

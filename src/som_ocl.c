@@ -4,6 +4,7 @@
  * som_ocl_close releases it. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -80,6 +81,7 @@ const char *som_ocl_status_name(int status)
 #ifndef SOMGPU_HAVE_OPENCL
 
 int som_ocl_built(void) { return 0; }
+int som_ocl_forked(void) { return 0; }
 
 static int unavailable(som_status *st)
 {
@@ -124,6 +126,26 @@ int som_ocl_train(som_ocl_ctx *ctx, const som_problem *p, double *const *weights
 
 #include "som_kernels.h"
 
+/* OpenCL runtimes are not fork-safe: a child forked (parallel::mclapply) after its parent
+ * initialised one hangs in its first call. Such a child gets a clear error instead, and
+ * leaves the parent's objects alone. */
+static int som_ocl_initialised = 0;
+
+static int forked_after_init(som_status *st)
+{
+    if (!(som_ocl_initialised && som_in_forked_child())) return 0;
+    som_fail(st, SOM_ERR_UNAVAILABLE,
+             "OpenCL cannot be used in a process forked after its parent used OpenCL "
+             "(parallel::mclapply); use a socket cluster (parallel::makeCluster) or "
+             "backend = \"cpu\" in forked children");
+    return 1;
+}
+
+int som_ocl_forked(void)
+{
+    return som_ocl_initialised && som_in_forked_child();
+}
+
 struct som_ocl_ctx {
     som_ocl_device info;
     int precision;
@@ -143,6 +165,33 @@ static int fail_cl(som_status *st, cl_int rc, const char *what)
                     som_ocl_status_name(rc), (int)rc);
 }
 
+/* An info string into buf (truncated to fit), "" when the query fails. */
+static void info_string(cl_int (*get)(void *, cl_uint, size_t, void *, size_t *), void *obj,
+                        cl_uint what, char *buf, size_t len)
+{
+    size_t need = 0;
+    char *tmp;
+    buf[0] = '\0';
+    if (get(obj, what, 0, NULL, &need) != CL_SUCCESS || need == 0) return;
+    if ((tmp = malloc(need + 1)) == NULL) return;
+    if (get(obj, what, need, tmp, NULL) == CL_SUCCESS) {
+        tmp[need] = '\0';
+        strncpy(buf, tmp, len - 1);
+        buf[len - 1] = '\0';
+    }
+    free(tmp);
+}
+
+static cl_int get_platform(void *o, cl_uint w, size_t n, void *v, size_t *r)
+{
+    return clGetPlatformInfo((cl_platform_id)o, w, n, v, r);
+}
+
+static cl_int get_device(void *o, cl_uint w, size_t n, void *v, size_t *r)
+{
+    return clGetDeviceInfo((cl_device_id)o, w, n, v, r);
+}
+
 static void device_info(cl_platform_id platform, cl_device_id dev, som_ocl_device *d)
 {
     cl_device_type type = 0;
@@ -151,9 +200,9 @@ static void device_info(cl_platform_id platform, cl_device_id dev, som_ocl_devic
     size_t wg = 0;
     cl_device_fp_config fp64 = 0;
     memset(d, 0, sizeof *d);
-    clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof d->platform - 1, d->platform, NULL);
-    clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof d->name - 1, d->name, NULL);
-    clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof d->version - 1, d->version, NULL);
+    info_string(get_platform, platform, CL_PLATFORM_NAME, d->platform, sizeof d->platform);
+    info_string(get_device, dev, CL_DEVICE_NAME, d->name, sizeof d->name);
+    info_string(get_device, dev, CL_DEVICE_VERSION, d->version, sizeof d->version);
     clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
     clGetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cu, &cu, NULL);
     clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof gmem, &gmem, NULL);
@@ -189,6 +238,8 @@ static int collect(cl_platform_id **plat_out, cl_device_id **dev_out, som_ocl_de
     *dev_out = NULL;
     *info_out = NULL;
     *n_out = 0;
+    if (forked_after_init(st)) return st->code;
+    som_ocl_initialised = 1;
     err = clGetPlatformIDs(0, NULL, &np);
     if (err == -1001 /* CL_PLATFORM_NOT_FOUND_KHR: an ICD loader without platforms */ ||
         (err == CL_SUCCESS && np == 0))
@@ -266,6 +317,10 @@ int som_ocl_list(som_ocl_device **out, int *n, som_status *st)
 void som_ocl_close(som_ocl_ctx *ctx)
 {
     if (!ctx) return;
+    if (som_in_forked_child()) { /* the parent's objects: not ours to release */
+        free(ctx);
+        return;
+    }
     if (ctx->init_uniform) clReleaseKernel(ctx->init_uniform);
     if (ctx->init_sample) clReleaseKernel(ctx->init_sample);
     if (ctx->item) clReleaseKernel(ctx->item);
@@ -486,20 +541,36 @@ static int set_step_args(cl_kernel k, const run_res *r, cl_mem maps, cl_uint n, 
     return SOM_OK;
 }
 
+/* "12.3 MB" and so on, into buf. */
+static const char *human_bytes(double b, char *buf, size_t len)
+{
+    const char *unit[] = {"bytes", "kB", "MB", "GB", "TB"};
+    int u = 0;
+    while (b >= 1000 && u < 4) {
+        b /= 1000;
+        u++;
+    }
+    snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", b, unit[u]);
+    return buf;
+}
+
 static int check_fits(const som_ocl_ctx *ctx, double limit, double bytes, const char *what,
                       som_status *st)
 {
+    char need[32], most[32];
     if (bytes <= limit) return SOM_OK;
     st->api_status = CL_INVALID_BUFFER_SIZE;
     return som_fail(st, SOM_ERR_BACKEND,
-                    "%s need a buffer of %.1f MB but device '%s' allows at most %.1f MB per "
-                    "buffer (CL_INVALID_BUFFER_SIZE)",
-                    what, bytes / 1e6, ctx->info.name, limit / 1e6);
+                    "%s need a buffer of %s but device '%s' allows at most %s per buffer "
+                    "(CL_INVALID_BUFFER_SIZE)",
+                    what, human_bytes(bytes, need, sizeof need), ctx->info.name,
+                    human_bytes(limit, most, sizeof most));
 }
 
-int som_ocl_train(som_ocl_ctx *ctx, const som_problem *p, double *const *weights,
-                  const som_ocl_opts *opts, const som_hooks *hooks, int *kernels_used,
-                  som_status *st)
+/* One training run of maps that fit the device together. */
+static int train_maps(som_ocl_ctx *ctx, const som_problem *p, double *const *weights,
+                      const som_ocl_opts *opts, const som_hooks *hooks, int *kernels_used,
+                      som_status *st)
 {
     const int prec = ctx->precision, m = p->data.m, nmaps = p->nmaps;
     const size_t rs = prec == SOM_DOUBLE ? sizeof(double) : sizeof(float);
@@ -508,7 +579,7 @@ int som_ocl_train(som_ocl_ctx *ctx, const som_problem *p, double *const *weights
     const double limit = opts->max_alloc > 0 && opts->max_alloc < ctx->info.max_alloc
                              ? opts->max_alloc : ctx->info.max_alloc;
     run_res r;
-    size_t wtot = 0, e, L = 1, local_need = 0;
+    size_t wtot = 0, e, L = 1;
     int i, rc, maxN = 0, maxN_group = 0, nitem = 0, ngroup = 0, tab_width, rows_cap;
     int group_min = opts->group_min_size, use_local = 0, used = 0;
     double gmax_nm = 0, launch_target = opts->launch_seconds > 0 ? opts->launch_seconds : 0.2;
@@ -517,6 +588,7 @@ int som_ocl_train(som_ocl_ctx *ctx, const som_problem *p, double *const *weights
 
     memset(&r, 0, sizeof r);
     if ((rc = som_check_problem(p, st)) != SOM_OK) return rc;
+    if (forked_after_init(st)) return st->code;
     if (group_min <= 0) group_min = strcmp(ctx->info.type, "CPU") == 0 ? 512 : 32;
 
     r.woffh = malloc(nmaps * sizeof *r.woffh);
@@ -550,11 +622,13 @@ int som_ocl_train(som_ocl_ctx *ctx, const som_problem *p, double *const *weights
         double need = ((double)n * m + wtot) * rs + (double)nmaps * n * sizeof(cl_uint) +
                       (double)tab_width * rs;
         if (need > ctx->info.global_mem) {
+            char a[32], b[32];
             st->api_status = CL_MEM_OBJECT_ALLOCATION_FAILURE;
             rc = som_fail(st, SOM_ERR_BACKEND,
-                          "the data and weights need %.1f MB but device '%s' has %.1f MB "
+                          "the data and weights need %s but device '%s' has %s "
                           "(CL_MEM_OBJECT_ALLOCATION_FAILURE)",
-                          need / 1e6, ctx->info.name, ctx->info.global_mem / 1e6);
+                          human_bytes(need, a, sizeof a), ctx->info.name,
+                          human_bytes(ctx->info.global_mem, b, sizeof b));
             goto done;
         }
     }
@@ -564,15 +638,20 @@ int som_ocl_train(som_ocl_ctx *ctx, const som_problem *p, double *const *weights
 
     /* the work-group kernel: size and where the weights live */
     if (ngroup > 0) {
-        size_t kmax = 0;
+        size_t kmax = 0, dims[3] = {0, 0, 0};
         double lmem = ctx->info.local_mem - 1024;
         while (L < (size_t)maxN_group && L < 256) L <<= 1;
-        if (clGetKernelWorkGroupInfo(ctx->group_local, ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
-                                     sizeof kmax, &kmax, NULL) == CL_SUCCESS && kmax > 0)
-            while (L > kmax) L >>= 1;
-        while (L > ctx->info.max_group && L > 1) L >>= 1;
-        local_need = L * (rs + sizeof(cl_int));
-        use_local = opts->group_local != 0 && (double)local_need + gmax_nm * rs <= lmem;
+        use_local = opts->group_local != 0 &&
+                    (double)L * (rs + sizeof(cl_int)) + gmax_nm * rs <= lmem;
+        /* the kernel that will run, and the device's first work-item dimension */
+        CHECK_CL(clGetKernelWorkGroupInfo(use_local ? ctx->group_local : ctx->group_global,
+                                          ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax,
+                                          &kmax, NULL),
+                 "clGetKernelWorkGroupInfo");
+        CHECK_CL(clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof dims, dims,
+                                 NULL),
+                 "clGetDeviceInfo");
+        while (L > 1 && (L > kmax || L > dims[0] || L > ctx->info.max_group)) L >>= 1;
     }
 
     /* host copies in the device's precision */
@@ -624,7 +703,7 @@ int som_ocl_train(som_ocl_ctx *ctx, const som_problem *p, double *const *weights
                  "clEnqueueWriteBuffer");
     } else {
         cl_kernel k = p->init == SOM_INIT_SAMPLE ? ctx->init_sample : ctx->init_uniform;
-        size_t global = (size_t)nmaps;
+        size_t global[2] = {(size_t)nmaps, (size_t)maxN};
         cl_int mm = m;
         SET_ARG(k, 0, r.w);
         SET_ARG(k, 1, r.woff);
@@ -640,7 +719,9 @@ int som_ocl_train(som_ocl_ctx *ctx, const som_problem *p, double *const *weights
             SET_ARG(k, 4, mm);
             SET_ARG(k, 5, seed);
         }
-        CHECK_CL(clEnqueueNDRangeKernel(ctx->queue, k, 1, NULL, &global, NULL, 0, NULL, NULL),
+        /* uniform: a work-item per (map, neuron); sample: one per map (its shuffle) */
+        CHECK_CL(clEnqueueNDRangeKernel(ctx->queue, k, p->init == SOM_INIT_SAMPLE ? 1 : 2, NULL,
+                                        global, NULL, 0, NULL, NULL),
                  "clEnqueueNDRangeKernel (initial weights)");
         CHECK_CL(clFinish(ctx->queue), "clFinish");
     }
@@ -722,7 +803,7 @@ int som_ocl_train(som_ocl_ctx *ctx, const som_problem *p, double *const *weights
                 weights[i][(size_t)k * N + j] =
                     get_real(r.wh, r.woffh[i] + (size_t)j * m + k, prec);
     }
-    if (kernels_used) *kernels_used = used;
+    if (kernels_used) *kernels_used |= used;
     rc = SOM_OK;
     goto done;
 nomem:
@@ -730,6 +811,69 @@ nomem:
 done:
     if (rc != SOM_OK && ctx->queue) clFinish(ctx->queue); /* nothing may still use the buffers */
     release_run(&r);
+    return rc;
+}
+
+/* Progress of one group of maps as a share of the whole run. */
+typedef struct {
+    const som_hooks *outer;
+    double offset, scale;
+} group_progress;
+
+static void group_progress_fn(void *ud, double fraction)
+{
+    group_progress *g = ud;
+    g->outer->progress(g->outer->ud, g->offset + g->scale * fraction);
+}
+
+static int group_interrupted(void *ud)
+{
+    group_progress *g = ud;
+    return g->outer->interrupted(g->outer->ud);
+}
+
+int som_ocl_train(som_ocl_ctx *ctx, const som_problem *p, double *const *weights,
+                  const som_ocl_opts *opts, const som_hooks *hooks, int *kernels_used,
+                  som_status *st)
+{
+    const size_t rs = ctx->precision == SOM_DOUBLE ? sizeof(double) : sizeof(float);
+    const double limit = opts->max_alloc > 0 && opts->max_alloc < ctx->info.max_alloc
+                             ? opts->max_alloc : ctx->info.max_alloc;
+    const double order_bytes = (double)p->data.n * sizeof(cl_uint);
+    double total = 0, done = 0;
+    int first = 0, rc = SOM_OK, i;
+    if (kernels_used) *kernels_used = 0;
+    /* maps are independent: train them in groups whose visiting orders and weights each fit
+     * in one buffer (a map too large on its own is refused by train_maps) */
+    for (i = 0; i < p->nmaps; i++) total += (double)p->size[i];
+    while (first < p->nmaps && rc == SOM_OK) {
+        double orders = 0, w = 0, part = 0;
+        int last = first;
+        som_problem sub = *p;
+        group_progress gp;
+        som_hooks gh;
+        while (last < p->nmaps) {
+            double o = orders + order_bytes, ww = w + (double)p->size[last] * p->data.m * rs;
+            if (last > first && (o > limit || ww > limit)) break;
+            orders = o;
+            w = ww;
+            part += (double)p->size[last];
+            last++;
+        }
+        sub.nmaps = last - first;
+        sub.size = p->size + first;
+        sub.restart = p->restart + first;
+        sub.init_w = p->init_w ? p->init_w + first : NULL;
+        gp.outer = hooks;
+        gp.offset = done / total;
+        gp.scale = part / total;
+        gh.interrupted = hooks && hooks->interrupted ? group_interrupted : NULL;
+        gh.progress = hooks && hooks->progress ? group_progress_fn : NULL;
+        gh.ud = &gp;
+        rc = train_maps(ctx, &sub, weights + first, opts, &gh, kernels_used, st);
+        done += part;
+        first = last;
+    }
     return rc;
 }
 

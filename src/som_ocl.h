@@ -35,6 +35,8 @@ typedef struct {
 } som_ocl_opts;
 
 int som_ocl_built(void);
+/* Nonzero in a child forked after this process used OpenCL: OpenCL must not be touched. */
+int som_ocl_forked(void);
 /* All devices of all platforms, in a stable order (index i of the array is device i + 1).
  * *out is malloc'ed (free it); zero devices is not an error. */
 int som_ocl_list(som_ocl_device **out, int *n, som_status *st);

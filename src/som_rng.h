@@ -16,12 +16,14 @@
 #ifdef __OPENCL_VERSION__
 typedef uint som_u32;
 typedef ulong som_u64;
+/* one program, one definition: plain functions (OpenCL C 1.1 has no static functions) */
+#define SOM_FN
 #else
 #include <stdint.h>
 typedef uint32_t som_u32;
 typedef uint64_t som_u64;
-#endif
 #define SOM_FN static inline
+#endif
 
 /* Second key word of each stream: the first is the user's seed. */
 #define SOM_STREAM_INIT   0x494E4954u /* "INIT": uniform initial weights            */

@@ -15,6 +15,11 @@
 
 static volatile int som_forked = 0;
 
+int som_in_forked_child(void)
+{
+    return som_forked;
+}
+
 #ifdef SOM_ATFORK
 static void som_after_fork_child(void)
 {

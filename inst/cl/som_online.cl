@@ -1,5 +1,6 @@
 /* som_online.cl: online training of many ring SOMs at once. Compiled after som_rng.h with
- * -DSOM_REAL=double -DSOM_DOUBLE (cl_khr_fp64) or -DSOM_REAL=float -DSOM_NO_DOUBLE.
+ * -DSOM_REAL=double -DSOM_DOUBLE or -DSOM_REAL=float -DSOM_NO_DOUBLE; configure puts the
+ * cl_khr_fp64 switch (under SOM_DOUBLE) in front of both files.
  *
  * Every map follows the same global step sequence s = (t - 1) * n + i (pass t, position i
  * of that pass's visiting order), so a launch covers steps [start, start + count) of every
@@ -9,22 +10,22 @@
  * the neighbourhood factors come from the host: in double precision the results are the
  * CPU's bits. */
 
-#ifdef SOM_DOUBLE
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#endif
 #pragma OPENCL FP_CONTRACT OFF
 
 typedef SOM_REAL real;
 
-/* Initial weights U(0,1) - 0.5 of map q, row-major size x m, from the INIT stream. */
+/* Initial weights U(0,1) - 0.5 from the INIT stream: work-item (q, j) writes neuron j of
+ * map q (row-major size x m); the range is maps x largest size. */
 __kernel void k_init_uniform(__global real *W, __global const ulong *woff,
                              __global const int *size, __global const int *restart, int m,
                              uint seed)
 {
-    int q = get_global_id(0);
-    __global real *w = W + woff[q];
-    ulong e, ne = (ulong)size[q] * (ulong)m;
-    for (e = 0; e < ne; e++) {
+    int q = get_global_id(0), j = get_global_id(1), k;
+    __global real *w;
+    if (j >= size[q]) return;
+    w = W + woff[q];
+    for (k = 0; k < m; k++) {
+        ulong e = (ulong)j * m + k;
 #ifdef SOM_DOUBLE
         w[e] = som_init_uniform(seed, (uint)size[q], (uint)restart[q], e);
 #else
@@ -55,7 +56,7 @@ __kernel void k_init_sample(__global real *W, __global const ulong *woff,
     }
 }
 
-static inline int som_ring_distance(int a, int b, int size)
+int som_ring_distance(int a, int b, int size)
 {
     int d = a > b ? a - b : b - a;
     return d < size - d ? d : size - d;
