@@ -83,6 +83,8 @@ opencl_release <- function() {
 #   somgpu.opencl_group_local     FALSE keeps the work-group kernel's weights in global memory
 #   somgpu.opencl_max_alloc       bytes: a cap below the device's largest buffer
 #   somgpu.opencl_launch_seconds  target length of one kernel launch (interrupt latency)
+#   somgpu.opencl_stream_data     TRUE: batch uploads the data chunk by chunk every pass, as
+#                                 it does when they do not fit on the device
 opencl_options <- function() {
   kernel <- match(getOption("somgpu.opencl_kernel", "auto"), c("auto", "item", "group"))
   if (is.na(kernel)) kernel <- 1L
@@ -91,5 +93,6 @@ opencl_options <- function() {
        group_min_size = as.integer(getOption("somgpu.opencl_group_min_size", 0L)),
        max_alloc = as.double(getOption("somgpu.opencl_max_alloc", 0)),
        launch_seconds = as.double(getOption("somgpu.opencl_launch_seconds", 0.2)),
-       group_local = if (isFALSE(local)) 0L else 1L)
+       group_local = if (isFALSE(local)) 0L else 1L,
+       stream_data = isTRUE(getOption("somgpu.opencl_stream_data", FALSE)))
 }

@@ -21,8 +21,9 @@ print.somgpu <- function(x, ...) {
   cat(sprintf("<somgpu> %d ring SOM%s (%s) on %d x %d data, %d restart%s each\n",
               length(sizes), if (length(sizes) == 1L) "" else "s", span, p$n, p$m,
               p$restarts, if (p$restarts == 1L) "" else "s"))
-  cat(sprintf("backend %s: %s, %s precision; %d passes, init \"%s\", seed %d, %s\n",
-              x$backend$name, x$backend$device, x$backend$precision, p$iter_max - 1L, p$init,
+  cat(sprintf("backend %s: %s, %s precision; %s, %d passes, init \"%s\", seed %d, %s\n",
+              x$backend$name, x$backend$device, x$backend$precision,
+              if (is.null(p$algorithm)) "online" else p$algorithm, p$iter_max - 1L, p$init,
               x$seed, format_seconds(x$elapsed)))
   kept <- x$quality[x$quality$best, , drop = FALSE]
   counts <- vapply(seq_along(sizes), function(i) {

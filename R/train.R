@@ -64,6 +64,12 @@
 #'   `clusters` keep, per size, the restart with the lowest quantization error. With a
 #'   user-supplied `init` all restarts of a size start from the same matrix and differ only
 #'   in their visiting orders.
+#' @param algorithm `"online"` (the original script's rule, point after point) or `"batch"`
+#'   (each pass assigns every row to its winner with the current weights, then sets
+#'   `W_j = sum_i h_t(d(c_i, j)) x_i / sum_i h_t(d(c_i, j))` with
+#'   `h_t(d) = exp(-d^2 / (2 sigma_t^2))`, the same `sigma_t` schedule and no learning rate;
+#'   a neuron whose denominator is zero keeps its weights). Batch is parallel over rows: the
+#'   algorithm of choice for large data. `eta0` does not apply to it.
 #' @param seed `NULL` (draw one from R's random number generator) or a whole number.
 #' @param backend `"auto"`, `"cpu"` or `"opencl"`. `"auto"` prefers an OpenCL GPU, then
 #'   any OpenCL device that supports `precision`, then the CPU backend; the fit records
@@ -108,8 +114,8 @@
 #' all.equal(fit$weights, again$weights)
 #' @export
 train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sigma0 = 5,
-                  eta0 = 1, init = "uniform", restarts = 1, seed = NULL, backend = "auto",
-                  device = NULL, precision = "double", threads = NULL,
+                  eta0 = 1, init = "uniform", restarts = 1, algorithm = "online", seed = NULL,
+                  backend = "auto", device = NULL, precision = "double", threads = NULL,
                   progress = interactive()) {
   call <- sys.call()
   x <- check_data(y, call)
@@ -117,6 +123,8 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
   sigma0 <- check_positive(sigma0, "sigma0", call = call)
   eta0 <- check_positive(eta0, "eta0", max = 1, call = call)
   restarts <- check_whole(restarts, "restarts", 1, call = call)
+  algorithm <- check_choice(algorithm, "algorithm", c("online", "batch"), call)
+  batch_block <- batch_block_size(call)
   sizes <- check_sizes(nmin, nmax, sizes,
                        c(nmin = !missing(nmin), nmax = !missing(nmax), sizes = !missing(sizes)),
                        x, restarts, call)
@@ -138,7 +146,8 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
   trained <- withCallingHandlers(
     call_core("train the maps", call, function() {
       .Call(C_train, x, map_size, map_restart, iter_max, sigma0, eta0, init_code, init_w,
-            as.double(seed), threads, progress, ctx, run_options())
+            as.double(seed), match(algorithm, c("online", "batch")) - 1L, batch_block, threads,
+            progress, ctx, run_options())
     }),
     somgpu_opencl_error = function(e) opencl_forget(be$device$index, be$precision))
   fit <- assess_family(x, trained$weights, map_size, restarts, threads, call)
@@ -162,8 +171,8 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
     backend = backend_record(be, threads, trained$kernels),
     seed = seed,
     params = list(sizes = sizes, restarts = restarts, iter_max = iter_max, sigma0 = sigma0,
-                  eta0 = eta0, init = init$type, n = nrow(x), m = ncol(x),
-                  colnames = colnames(x)),
+                  eta0 = eta0, init = init$type, algorithm = algorithm, n = nrow(x),
+                  m = ncol(x), colnames = colnames(x)),
     elapsed = elapsed,
     call = call
   ), class = "somgpu")
@@ -175,11 +184,11 @@ backend_record <- function(be, threads, kernels) {
     return(list(name = "cpu", device = cpu_device_name(threads), precision = "double",
                 threads = threads))
   }
-  used <- c("work-item", "work-group (local memory)", "work-group (global memory)")
+  used <- c("work-item", "work-group (local memory)", "work-group (global memory)", "batch")
   list(name = "opencl",
        device = sprintf("%s (%s, %s)", be$device$name, be$device$platform, be$device$type),
        precision = be$precision, threads = threads, index = be$device$index,
-       kernels = used[bitwAnd(kernels, c(1L, 2L, 4L)) > 0])
+       kernels = used[bitwAnd(kernels, c(1L, 2L, 4L, 8L)) > 0])
 }
 
 # Options passed to the backends: the OpenCL ones (see opencl_options()) and the CPU
@@ -187,10 +196,19 @@ backend_record <- function(be, threads, kernels) {
 run_options <- function() {
   o <- opencl_options()
   list(o$kernel, o$group_min_size, o$max_alloc, o$launch_seconds, cpu_round_units(),
-       o$group_local)
+       o$group_local, o$stream_data)
 }
 
 cpu_round_units <- function() as.double(getOption("somgpu.cpu_round_units", 0))
+
+# Points per block of the batch sums (option somgpu.batch_block): the sums of each block are
+# taken in point order and added in block order, so it is part of what defines a batch
+# result; tests make it small to exercise many blocks.
+batch_block_size <- function(call) {
+  b <- getOption("somgpu.batch_block")
+  if (is.null(b)) return(4096L)
+  check_whole(b, "options(somgpu.batch_block)", 1, call = call)
+}
 
 # Quality of every map, the best restart of each size, and the clusters of the best maps.
 assess_family <- function(x, weights, map_size, restarts, threads, call) {

@@ -99,12 +99,12 @@ static som_ocl_ctx *ctx_of(SEXP ptr)
 
 /* Train maps of sizes `size` with restart indices `restart` (0-based) on the CPU (ctx is
  * NULL) or on an OpenCL context from C_ocl_open; R has validated every argument. opts:
- * list(kernel, group_min_size, max_alloc, launch_seconds, round_units, group_local):
- * round_units for the CPU, the others for OpenCL.
+ * list(kernel, group_min_size, max_alloc, launch_seconds, round_units, group_local,
+ * stream_data): round_units for the CPU, the others for OpenCL.
  * Returns list(weights, kernels) or a somgpu_status. */
 SEXP C_train(SEXP y, SEXP size, SEXP restart, SEXP iter_max, SEXP sigma0, SEXP eta0,
-             SEXP init, SEXP init_w, SEXP seed, SEXP threads, SEXP progress, SEXP ctx,
-             SEXP opts)
+             SEXP init, SEXP init_w, SEXP seed, SEXP algorithm, SEXP batch_block,
+             SEXP threads, SEXP progress, SEXP ctx, SEXP opts)
 {
     som_problem p;
     som_status st;
@@ -126,6 +126,8 @@ SEXP C_train(SEXP y, SEXP size, SEXP restart, SEXP iter_max, SEXP sigma0, SEXP e
     p.init = Rf_asInteger(init);
     p.seed = (uint32_t)(int64_t)Rf_asReal(seed);
     p.init_w = NULL;
+    p.algorithm = Rf_asInteger(algorithm);
+    p.batch_block = Rf_asInteger(batch_block);
 
     weights = PROTECT(Rf_allocVector(VECSXP, nmaps));
     w = (double **)R_alloc((size_t)nmaps, sizeof *w);
@@ -153,6 +155,7 @@ SEXP C_train(SEXP y, SEXP size, SEXP restart, SEXP iter_max, SEXP sigma0, SEXP e
         o.max_alloc = Rf_asReal(VECTOR_ELT(opts, 2));
         o.launch_seconds = Rf_asReal(VECTOR_ELT(opts, 3));
         o.group_local = Rf_asInteger(VECTOR_ELT(opts, 5));
+        o.stream_data = Rf_asLogical(VECTOR_ELT(opts, 6)) == TRUE;
         rc = som_ocl_train(ctx_of(ctx), &p, w, &o, &hooks, &kernels, &st);
     }
     glue_progress_end(&ud);

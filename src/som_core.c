@@ -23,7 +23,7 @@ double som_eta(const som_problem *p, int t)
 
 void som_neighbourhood_row(const som_problem *p, int t, int dmax, double *row)
 {
-    double sigma = som_sigma(p, t), eta = som_eta(p, t);
+    double sigma = som_sigma(p, t), eta = p->algorithm == SOM_BATCH ? 1.0 : som_eta(p, t);
     double s2 = 2.0 * (sigma * sigma);
     int d;
     row[0] = eta; /* exp(-0 / s2) = 1 exactly, also when s2 underflows to 0 */
@@ -83,6 +83,10 @@ int som_check_problem(const som_problem *p, som_status *st)
         if (p->init == SOM_INIT_GIVEN && (p->init_w == NULL || p->init_w[i] == NULL))
             return som_fail(st, SOM_ERR_INVALID, "map %d: missing initial weights", i + 1);
     }
+    if (p->algorithm != SOM_ONLINE && p->algorithm != SOM_BATCH)
+        return som_fail(st, SOM_ERR_INVALID, "unknown algorithm");
+    if (p->algorithm == SOM_BATCH && p->batch_block < 1)
+        return som_fail(st, SOM_ERR_INVALID, "invalid batch block size");
     return SOM_OK;
 }
 
@@ -114,7 +118,7 @@ void som_colmajor_weights(const double *rowmajor, int size, int m, int ld, doubl
         for (j = 0; j < size; j++) colmajor[(size_t)k * ld + j] = rowmajor[(size_t)j * m + k];
 }
 
-void som_init_map(const som_problem *p, int i, const double *yrow, double *w, uint32_t *scratch)
+void som_init_map(const som_problem *p, int i, double *w, uint32_t *scratch)
 {
     int size = p->size[i], m = p->data.m, j;
     uint32_t restart = (uint32_t)p->restart[i];
@@ -126,8 +130,11 @@ void som_init_map(const som_problem *p, int i, const double *yrow, double *w, ui
         /* distinct rows: the first `size` elements of a random order of the rows */
         som_order(scratch, (som_u32)p->data.n, p->seed, SOM_STREAM_SAMPLE, (som_u32)size,
                   restart, 0);
-        for (j = 0; j < size; j++)
-            memcpy(w + (size_t)j * m, yrow + (size_t)scratch[j] * m, (size_t)m * sizeof(double));
+        for (j = 0; j < size; j++) {
+            int k;
+            for (k = 0; k < m; k++)
+                w[(size_t)j * m + k] = p->data.x[(size_t)k * p->data.n + scratch[j]];
+        }
         break;
     default: {
         size_t e, ne = (size_t)size * m;

@@ -18,6 +18,12 @@ enum {
 };
 
 enum { SOM_INIT_UNIFORM = 0, SOM_INIT_SAMPLE = 1, SOM_INIT_GIVEN = 2 };
+enum { SOM_ONLINE = 0, SOM_BATCH = 1 };
+
+/* Points per block of the batch algorithm's sums: each block's sums are taken in point
+ * order, then added to the totals in block order, so the block size is part of what
+ * defines the result (not the threads or the device). */
+#define SOM_BATCH_BLOCK 4096
 
 /* The status a backend fills when it fails: a code, a message, and for OpenCL the
  * API status and the build log (owned by the status; free with som_status_clear). */
@@ -55,6 +61,8 @@ typedef struct {
     int init;                       /* SOM_INIT_*                                     */
     const double *const *init_w;    /* SOM_INIT_GIVEN: per map, size x m column-major  */
     uint32_t seed;
+    int algorithm;                  /* SOM_ONLINE or SOM_BATCH                         */
+    int batch_block;                /* points per block of the batch sums (> 0)        */
 } som_problem;
 
 /* Assessment of trained maps: per map qe and te, and optionally each point's winner. */
@@ -68,8 +76,9 @@ typedef struct {
 double som_sigma(const som_problem *p, int t);
 double som_eta(const som_problem *p, int t);
 /* The neighbourhood factors of pass t by ring distance: row[d] = eta_t * exp(-d^2 /
- * (2 sigma_t^2)) for d = 0 .. dmax (exactly eta_t at d = 0). Every backend takes its factors
- * from here, so that they agree to the bit. */
+ * (2 sigma_t^2)) for d = 0 .. dmax (exactly eta_t at d = 0); the batch algorithm has no
+ * learning rate (eta_t = 1). Every backend takes its factors from here, so that they agree
+ * to the bit. */
 void som_neighbourhood_row(const som_problem *p, int t, int dmax, double *row);
 /* The neighbourhood of pass t as a doubled circular table: circ[i] = circ[size + i] =
  * eta_t * exp(-d^2 / (2 sigma_t^2)) with d the ring distance of i from 0 (i < size). The
@@ -88,14 +97,22 @@ void som_rowmajor_weights(const double *colmajor, int size, int m, double *rowma
 void som_colmajor_weights(const double *rowmajor, int size, int m, int ld, double *colmajor);
 
 /* Initial weights of map i, row-major (size x m), from the problem's init rule; scratch
- * holds n indices (init "sample" draws its rows there). */
-void som_init_map(const som_problem *p, int i, const double *yrow, double *w,
-                  uint32_t *scratch);
+ * holds n indices (init "sample" draws its rows there; otherwise it may be NULL). */
+void som_init_map(const som_problem *p, int i, double *w, uint32_t *scratch);
 
 #if defined(__GNUC__)
 #define SOM_INLINE static inline __attribute__((always_inline))
 #else
 #define SOM_INLINE static inline
+#endif
+
+/* A function compiled twice, for AVX2 and for the baseline, picked when the library loads
+ * (GCC's function multi-versioning: x86-64 with glibc's ifunc). */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 6 && defined(__x86_64__) && \
+    defined(__linux__)
+#define SOM_TARGET_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define SOM_TARGET_CLONES
 #endif
 
 /* Unroll the short loops over dimensions (-O2 does not; with a constant m they vanish). */
@@ -167,6 +184,9 @@ int som_max_threads(void);
 int som_have_openmp(void);
 
 /* --- backends --- */
+/* The batch algorithm on the CPU (som_batch.c); som_cpu_train dispatches to it. */
+int som_cpu_batch(const som_problem *p, double *const *weights, int nthreads,
+                  double round_units, const som_hooks *hooks, som_status *st);
 /* Train every map of the problem; weights[i] receives map i (size x m, column-major).
  * round_units (<= 0: the default) sets the work per thread between interrupt checks. */
 int som_cpu_train(const som_problem *p, double *const *weights, int nthreads,

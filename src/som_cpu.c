@@ -161,6 +161,8 @@ int som_cpu_train(const som_problem *p, double *const *weights, int nthreads,
     int i, rc = SOM_OK, nactive;
 
     if ((rc = som_check_problem(p, st)) != SOM_OK) return rc;
+    if (p->algorithm == SOM_BATCH)
+        return som_cpu_batch(p, weights, nthreads, round_units, hooks, st);
     if (round_units <= 0) round_units = SOM_ROUND_UNITS;
     if (nthreads > som_max_threads()) nthreads = som_max_threads();
     if (nthreads < 1) nthreads = 1;
@@ -199,7 +201,7 @@ int som_cpu_train(const som_problem *p, double *const *weights, int nthreads,
         ttot += pad_line((size_t)s->size * 2 + SOM_JB);
         memset(s->circ, 0, ((size_t)s->size * 2 + SOM_JB) * sizeof *s->circ);
         /* initial weights, row-major, into the padded layout */
-        som_init_map(p, i, yrow, init, s->order);
+        som_init_map(p, i, init, s->order);
         memset(s->w, 0, (size_t)padded(s->size) * m * sizeof *s->w);
         som_colmajor_weights(init, s->size, m, padded(s->size), s->w);
         total += s->cost * (double)n * (p->iter_max - 1);

@@ -154,6 +154,7 @@ struct som_ocl_ctx {
     cl_command_queue queue;
     cl_program program;
     cl_kernel init_uniform, init_sample, item, group_local, group_global;
+    cl_kernel batch_assign, batch_sums, batch_reduce, batch_smooth;
 };
 
 int som_ocl_built(void) { return 1; }
@@ -326,6 +327,10 @@ void som_ocl_close(som_ocl_ctx *ctx)
     if (ctx->item) clReleaseKernel(ctx->item);
     if (ctx->group_local) clReleaseKernel(ctx->group_local);
     if (ctx->group_global) clReleaseKernel(ctx->group_global);
+    if (ctx->batch_assign) clReleaseKernel(ctx->batch_assign);
+    if (ctx->batch_sums) clReleaseKernel(ctx->batch_sums);
+    if (ctx->batch_reduce) clReleaseKernel(ctx->batch_reduce);
+    if (ctx->batch_smooth) clReleaseKernel(ctx->batch_smooth);
     if (ctx->program) clReleaseProgram(ctx->program);
     if (ctx->queue) clReleaseCommandQueue(ctx->queue);
     if (ctx->context) clReleaseContext(ctx->context);
@@ -415,7 +420,9 @@ int som_ocl_open(int index, int precision, const char *source, som_ocl_ctx **out
         struct { cl_kernel *k; const char *name; } ks[] = {
             {&ctx->init_uniform, "k_init_uniform"}, {&ctx->init_sample, "k_init_sample"},
             {&ctx->item, "k_online_item"}, {&ctx->group_local, "k_online_group_local"},
-            {&ctx->group_global, "k_online_group_global"}};
+            {&ctx->group_global, "k_online_group_global"},
+            {&ctx->batch_assign, "k_batch_assign"}, {&ctx->batch_sums, "k_batch_sums"},
+            {&ctx->batch_reduce, "k_batch_reduce"}, {&ctx->batch_smooth, "k_batch_smooth"}};
         size_t i;
         for (i = 0; i < sizeof ks / sizeof ks[0]; i++) {
             *ks[i].k = clCreateKernel(ctx->program, ks[i].name, &err);
@@ -814,6 +821,267 @@ done:
     return rc;
 }
 
+
+/* --- the batch algorithm -------------------------------------------------------------- */
+
+/* Blocks per chunk at most: bounds the partial sums to that many blocks' slots. */
+#define SOM_BATCH_CHUNK_BLOCKS 64
+
+typedef struct {
+    cl_mem *xs; /* chunk buffers (one, reused, when the data are streamed) */
+    int nxs;
+    cl_mem w, woff, size, maps, slot_off, partial, total, h, win;
+    void *stage, *wh, *hh;
+    cl_ulong *woffh, *sloth;
+    int *mapsh;
+    double *init, *row;
+} batch_res;
+
+static void release_batch(batch_res *r)
+{
+    cl_mem *mems[] = {&r->w, &r->woff, &r->size, &r->maps, &r->slot_off, &r->partial,
+                      &r->total, &r->h, &r->win};
+    size_t i;
+    int c;
+    for (c = 0; c < r->nxs; c++)
+        if (r->xs[c]) clReleaseMemObject(r->xs[c]);
+    free(r->xs);
+    for (i = 0; i < sizeof mems / sizeof mems[0]; i++)
+        if (*mems[i]) clReleaseMemObject(*mems[i]);
+    free(r->stage);
+    free(r->wh);
+    free(r->hh);
+    free(r->woffh);
+    free(r->sloth);
+    free(r->mapsh);
+    free(r->init);
+    free(r->row);
+}
+
+/* Rows first .. first + rows - 1 of the data, row-major, in the device's precision. */
+static void stage_rows(const som_problem *p, int prec, int64_t first, int64_t rows, void *out)
+{
+    const int m = p->data.m;
+    const int64_t n = p->data.n;
+    int k;
+    int64_t i;
+    for (k = 0; k < m; k++) {
+        const double *col = p->data.x + (size_t)k * n + first;
+        for (i = 0; i < rows; i++) put_real(out, (size_t)i * m + k, col[i], prec);
+    }
+}
+
+static int train_batch(som_ocl_ctx *ctx, const som_problem *p, double *const *weights,
+                       const som_ocl_opts *opts, const som_hooks *hooks, int *kernels_used,
+                       som_status *st)
+{
+    const int prec = ctx->precision, m = p->data.m, nmaps = p->nmaps, passes = p->iter_max - 1;
+    const size_t rs = prec == SOM_DOUBLE ? sizeof(double) : sizeof(float);
+    const int64_t n = p->data.n, B = p->batch_block, nblocks = (n + B - 1) / B;
+    const double limit = opts->max_alloc > 0 && opts->max_alloc < ctx->info.max_alloc
+                             ? opts->max_alloc : ctx->info.max_alloc;
+    batch_res r;
+    size_t wtot = 0, slot_len = 0;
+    int64_t chunk_blocks, chunk_rows, nchunks;
+    int i, t, rc = SOM_OK, maxN = 0, tab_width, streamed;
+    cl_int mm = m, nm = nmaps;
+    cl_uint Bu = (cl_uint)B;
+    double data_bytes = (double)n * m * rs;
+
+    memset(&r, 0, sizeof r);
+    r.woffh = malloc(nmaps * sizeof *r.woffh);
+    r.sloth = malloc(nmaps * sizeof *r.sloth);
+    r.mapsh = malloc(nmaps * sizeof *r.mapsh);
+    if (!r.woffh || !r.sloth || !r.mapsh) goto nomem;
+    for (i = 0; i < nmaps; i++) {
+        r.woffh[i] = wtot;
+        r.sloth[i] = slot_len;
+        r.mapsh[i] = i;
+        wtot += (size_t)p->size[i] * m;
+        slot_len += (size_t)p->size[i] * (m + 1);
+        if (p->size[i] > maxN) maxN = p->size[i];
+    }
+    tab_width = maxN / 2 + 1;
+
+    /* chunks of whole blocks that fit one buffer, with their winners and partial sums */
+    chunk_blocks = (int64_t)fmin((double)SOM_BATCH_CHUNK_BLOCKS, (double)nblocks);
+    while (chunk_blocks > 1 &&
+           ((double)chunk_blocks * B * m * rs > limit ||
+            (double)chunk_blocks * B * nmaps * sizeof(cl_int) > limit ||
+            (double)chunk_blocks * slot_len * rs > limit))
+        chunk_blocks /= 2;
+    chunk_rows = chunk_blocks * B < n ? chunk_blocks * B : n;
+    if ((rc = check_fits(ctx, limit, (double)chunk_rows * m * rs, "blocks of the data", st)) ||
+        (rc = check_fits(ctx, limit, (double)chunk_rows * nmaps * sizeof(cl_int),
+                         "the winners of a block of the data", st)) ||
+        (rc = check_fits(ctx, limit, (double)chunk_blocks * slot_len * rs,
+                         "the partial sums of the maps", st)) ||
+        (rc = check_fits(ctx, limit, (double)wtot * rs, "the weights", st)))
+        goto done;
+    nchunks = (n + chunk_rows - 1) / chunk_rows;
+    /* the data stay on the device when they leave room for the rest; else each chunk is
+     * uploaded when its turn comes */
+    streamed = opts->stream_data || data_bytes > 0.5 * ctx->info.global_mem;
+
+    r.nxs = streamed ? 1 : (int)nchunks;
+    r.xs = calloc((size_t)r.nxs, sizeof *r.xs);
+    r.stage = malloc((size_t)chunk_rows * m * rs);
+    r.wh = malloc(wtot * rs);
+    r.hh = malloc((size_t)tab_width * rs);
+    r.init = malloc((size_t)maxN * m * sizeof *r.init);
+    r.row = malloc((size_t)tab_width * sizeof *r.row);
+    if (!r.xs || !r.stage || !r.wh || !r.hh || !r.init || !r.row) goto nomem;
+    for (i = 0; i < r.nxs; i++) {
+        int64_t first = (int64_t)i * chunk_rows, rows = n - first < chunk_rows ? n - first
+                                                                               : chunk_rows;
+        if (!streamed) stage_rows(p, prec, first, rows, r.stage);
+        if ((rc = make_buffer(ctx, &r.xs[i], CL_MEM_READ_ONLY, (size_t)chunk_rows * m * rs,
+                              streamed ? NULL : r.stage, st)))
+            goto done;
+    }
+    /* initial weights on the host, from the same streams (som_init_map) */
+    {
+        uint32_t *scratch = NULL;
+        if (p->init == SOM_INIT_SAMPLE && !(scratch = malloc((size_t)n * sizeof *scratch)))
+            goto nomem;
+        for (i = 0; i < nmaps; i++) {
+            size_t e;
+            som_init_map(p, i, r.init, scratch);
+            for (e = 0; e < (size_t)p->size[i] * m; e++)
+                put_real(r.wh, r.woffh[i] + e, r.init[e], prec);
+        }
+        free(scratch);
+    }
+    if ((rc = make_buffer(ctx, &r.w, CL_MEM_READ_WRITE, wtot * rs, r.wh, st)) ||
+        (rc = make_buffer(ctx, &r.woff, CL_MEM_READ_ONLY, nmaps * sizeof(cl_ulong), r.woffh,
+                          st)) ||
+        (rc = make_buffer(ctx, &r.size, CL_MEM_READ_ONLY, nmaps * sizeof(cl_int),
+                          (void *)p->size, st)) ||
+        (rc = make_buffer(ctx, &r.maps, CL_MEM_READ_ONLY, nmaps * sizeof(cl_int), r.mapsh, st)) ||
+        (rc = make_buffer(ctx, &r.slot_off, CL_MEM_READ_ONLY, nmaps * sizeof(cl_ulong), r.sloth,
+                          st)) ||
+        (rc = make_buffer(ctx, &r.partial, CL_MEM_READ_WRITE,
+                          (size_t)chunk_blocks * slot_len * rs, NULL, st)) ||
+        (rc = make_buffer(ctx, &r.total, CL_MEM_READ_WRITE, slot_len * rs, NULL, st)) ||
+        (rc = make_buffer(ctx, &r.h, CL_MEM_READ_ONLY, (size_t)tab_width * rs, NULL, st)) ||
+        (rc = make_buffer(ctx, &r.win, CL_MEM_READ_WRITE,
+                          (size_t)chunk_rows * nmaps * sizeof(cl_int), NULL, st)))
+        goto done;
+
+    for (t = 1; t <= passes; t++) {
+        int64_t c;
+        cl_ulong sl = slot_len;
+        cl_uint crows = (cl_uint)chunk_rows;
+        /* the totals start at zero with the first chunk; each chunk adds its blocks' slots
+         * in block order */
+        for (c = 0; c < nchunks; c++) {
+            int64_t first = c * chunk_rows, rows = n - first < chunk_rows ? n - first
+                                                                          : chunk_rows;
+            cl_uint rows_u = (cl_uint)rows, nb = (cl_uint)((rows + B - 1) / B), zero = 0;
+            cl_mem x = r.xs[streamed ? 0 : c];
+            size_t g1 = (size_t)rows, g2[2] = {(size_t)nb, (size_t)nmaps}, g3 = slot_len;
+            cl_uint acc_first = c == 0;
+            if (streamed) {
+                stage_rows(p, prec, first, rows, r.stage);
+                CHECK_CL(clEnqueueWriteBuffer(ctx->queue, x, CL_TRUE, 0, (size_t)rows * m * rs,
+                                              r.stage, 0, NULL, NULL),
+                         "clEnqueueWriteBuffer");
+            }
+            SET_ARG(ctx->batch_assign, 0, x);
+            SET_ARG(ctx->batch_assign, 1, rows_u);
+            SET_ARG(ctx->batch_assign, 2, mm);
+            SET_ARG(ctx->batch_assign, 3, r.maps);
+            SET_ARG(ctx->batch_assign, 4, nm);
+            SET_ARG(ctx->batch_assign, 5, r.size);
+            SET_ARG(ctx->batch_assign, 6, r.woff);
+            SET_ARG(ctx->batch_assign, 7, r.w);
+            SET_ARG(ctx->batch_assign, 8, r.win);
+            SET_ARG(ctx->batch_assign, 9, crows);
+            CHECK_CL(clEnqueueNDRangeKernel(ctx->queue, ctx->batch_assign, 1, NULL, &g1, NULL, 0,
+                                            NULL, NULL),
+                     "clEnqueueNDRangeKernel (batch winners)");
+            SET_ARG(ctx->batch_sums, 0, x);
+            SET_ARG(ctx->batch_sums, 1, rows_u);
+            SET_ARG(ctx->batch_sums, 2, mm);
+            SET_ARG(ctx->batch_sums, 3, Bu);
+            SET_ARG(ctx->batch_sums, 4, r.maps);
+            SET_ARG(ctx->batch_sums, 5, nm);
+            SET_ARG(ctx->batch_sums, 6, r.size);
+            SET_ARG(ctx->batch_sums, 7, r.win);
+            SET_ARG(ctx->batch_sums, 8, crows);
+            SET_ARG(ctx->batch_sums, 9, r.partial);
+            SET_ARG(ctx->batch_sums, 10, sl);
+            SET_ARG(ctx->batch_sums, 11, r.slot_off);
+            SET_ARG(ctx->batch_sums, 12, zero);
+            SET_ARG(ctx->batch_sums, 13, nb);
+            CHECK_CL(clEnqueueNDRangeKernel(ctx->queue, ctx->batch_sums, 2, NULL, g2, NULL, 0,
+                                            NULL, NULL),
+                     "clEnqueueNDRangeKernel (batch sums)");
+            SET_ARG(ctx->batch_reduce, 0, r.partial);
+            SET_ARG(ctx->batch_reduce, 1, sl);
+            SET_ARG(ctx->batch_reduce, 2, nb);
+            SET_ARG(ctx->batch_reduce, 3, r.total);
+            SET_ARG(ctx->batch_reduce, 4, acc_first);
+            CHECK_CL(clEnqueueNDRangeKernel(ctx->queue, ctx->batch_reduce, 1, NULL, &g3, NULL, 0,
+                                            NULL, NULL),
+                     "clEnqueueNDRangeKernel (batch reduction)");
+            if (nchunks > 1) {
+                CHECK_CL(clFinish(ctx->queue), "clFinish");
+                if (hooks && hooks->interrupted && hooks->interrupted(hooks->ud)) {
+                    rc = som_fail(st, SOM_ERR_INTERRUPTED, "training interrupted");
+                    goto done;
+                }
+            }
+        }
+        /* the pass's factors, then every neuron from the totals */
+        {
+            int d;
+            size_t g4[2] = {(size_t)nmaps, (size_t)maxN};
+            som_neighbourhood_row(p, t, tab_width - 1, r.row);
+            for (d = 0; d < tab_width; d++) put_real(r.hh, (size_t)d, r.row[d], prec);
+            CHECK_CL(clEnqueueWriteBuffer(ctx->queue, r.h, CL_FALSE, 0, (size_t)tab_width * rs,
+                                          r.hh, 0, NULL, NULL),
+                     "clEnqueueWriteBuffer");
+            SET_ARG(ctx->batch_smooth, 0, r.maps);
+            SET_ARG(ctx->batch_smooth, 1, nm);
+            SET_ARG(ctx->batch_smooth, 2, r.size);
+            SET_ARG(ctx->batch_smooth, 3, r.woff);
+            SET_ARG(ctx->batch_smooth, 4, r.w);
+            SET_ARG(ctx->batch_smooth, 5, mm);
+            SET_ARG(ctx->batch_smooth, 6, r.total);
+            SET_ARG(ctx->batch_smooth, 7, r.slot_off);
+            SET_ARG(ctx->batch_smooth, 8, r.h);
+            CHECK_CL(clEnqueueNDRangeKernel(ctx->queue, ctx->batch_smooth, 2, NULL, g4, NULL, 0,
+                                            NULL, NULL),
+                     "clEnqueueNDRangeKernel (batch smoothing)");
+            CHECK_CL(clFinish(ctx->queue), "clFinish");
+        }
+        if (hooks && hooks->progress) hooks->progress(hooks->ud, (double)t / passes);
+        if (t < passes && hooks && hooks->interrupted && hooks->interrupted(hooks->ud)) {
+            rc = som_fail(st, SOM_ERR_INTERRUPTED, "training interrupted");
+            goto done;
+        }
+    }
+    CHECK_CL(clEnqueueReadBuffer(ctx->queue, r.w, CL_TRUE, 0, wtot * rs, r.wh, 0, NULL, NULL),
+             "clEnqueueReadBuffer");
+    for (i = 0; i < nmaps; i++) {
+        int N = p->size[i], j, k;
+        for (j = 0; j < N; j++)
+            for (k = 0; k < m; k++)
+                weights[i][(size_t)k * N + j] = get_real(r.wh, r.woffh[i] + (size_t)j * m + k,
+                                                         prec);
+    }
+    if (kernels_used) *kernels_used |= 8;
+    rc = SOM_OK;
+    goto done;
+nomem:
+    rc = som_fail(st, SOM_ERR_NOMEM, "out of host memory preparing the OpenCL run");
+done:
+    if (rc != SOM_OK && ctx->queue) clFinish(ctx->queue);
+    release_batch(&r);
+    return rc;
+}
+
 /* Progress of one group of maps as a share of the whole run. */
 typedef struct {
     const som_hooks *outer;
@@ -843,6 +1111,12 @@ int som_ocl_train(som_ocl_ctx *ctx, const som_problem *p, double *const *weights
     double total = 0, done = 0;
     int first = 0, rc = SOM_OK, i;
     if (kernels_used) *kernels_used = 0;
+    if (p->algorithm == SOM_BATCH) {
+        int rc2 = som_check_problem(p, st);
+        if (rc2 != SOM_OK) return rc2;
+        if (forked_after_init(st)) return st->code;
+        return train_batch(ctx, p, weights, opts, hooks, kernels_used, st);
+    }
     /* maps are independent: train them in groups whose visiting orders and weights each fit
      * in one buffer (a map too large on its own is refused by train_maps) */
     for (i = 0; i < p->nmaps; i++) total += (double)p->size[i];

@@ -32,6 +32,7 @@ typedef struct {
     double max_alloc;    /* > 0: cap on a single buffer, below the device's own         */
     double launch_seconds; /* target duration of one launch (interrupt latency)         */
     int group_local;     /* 0: the work-group kernel keeps weights in global memory     */
+    int stream_data;     /* batch: upload the data chunk by chunk every pass            */
 } som_ocl_opts;
 
 int som_ocl_built(void);
@@ -52,7 +53,7 @@ const char *som_ocl_status_name(int status);
 
 /* Train every map of p on the device; weights[i] receives map i (size x m, column-major).
  * kernels_used (when not NULL) gets a bit mask: 1 = work-item kernel, 2 = work-group kernel
- * with local weights, 4 = work-group kernel with global weights. */
+ * with local weights, 4 = work-group kernel with global weights, 8 = batch kernels. */
 int som_ocl_train(som_ocl_ctx *ctx, const som_problem *p, double *const *weights,
                   const som_ocl_opts *opts, const som_hooks *hooks, int *kernels_used,
                   som_status *st);

@@ -153,3 +153,51 @@ ref_assess <- function(y, w) {
   list(clusters = best, qe = mean(sqrt(d2[cbind(seq_len(nrow(y)), best)])),
        te = mean(ring > 1))
 }
+
+# The batch rule, one ring: each pass, every row's winner (squared distance summed over the
+# dimensions in order, ties to the lowest neuron); the rows' sums per winner, taken in row
+# order within blocks of `block` rows and added block after block; then
+# W_j = sum_c h(d(c, j)) S_c / sum_c h(d(c, j)) n_c, summed over c in order, h(0) = 1; a
+# neuron whose denominator is zero keeps its weights.
+ref_batch_map <- function(y, w0, iter_max = 150, sigma0 = 5, block = 4096) {
+  w <- w0
+  size <- nrow(w)
+  n <- nrow(y)
+  m <- ncol(y)
+  ring <- function(a, b) pmin(abs(a - b), size - abs(a - b))
+  if (iter_max > 1) for (t in seq_len(iter_max - 1)) {
+    sigma <- sigma0 - (sigma0 / (iter_max + 1)) * t
+    s2 <- 2 * sigma^2
+    d2 <- vapply(seq_len(size), function(j) {
+      d <- (y[, 1] - w[j, 1])^2
+      if (m > 1) for (k in 2:m) d <- d + (y[, k] - w[j, k])^2
+      d
+    }, numeric(n))
+    d2 <- matrix(d2, nrow = n)
+    win <- apply(d2, 1, which.min)
+    S <- matrix(0, size, m)
+    cnt <- numeric(size)
+    for (b0 in seq(1, n, by = block)) {
+      Sb <- matrix(0, size, m)
+      cb <- numeric(size)
+      for (i in b0:min(n, b0 + block - 1)) {
+        Sb[win[i], ] <- Sb[win[i], ] + y[i, ]
+        cb[win[i]] <- cb[win[i]] + 1
+      }
+      S <- S + Sb
+      cnt <- cnt + cb
+    }
+    h <- function(d) ifelse(d == 0, 1, exp(-(d^2) / s2))
+    for (j in seq_len(size)) {
+      num <- numeric(m)
+      den <- 0
+      for (c in seq_len(size)) {
+        hh <- h(ring(c, j))
+        den <- den + hh * cnt[c]
+        num <- num + hh * S[c, ]
+      }
+      if (den > 0) w[j, ] <- num / den
+    }
+  }
+  w
+}

@@ -211,3 +211,59 @@ test_that("a child forked after OpenCL was used gets a clear error, not a hang",
   expect_false(p$is_alive())
   expect_match(p$read_all_output(), "CHILD refused cpu 0 TRUE refused cpu 0 TRUE")
 })
+
+test_that("batch: OpenCL double precision equals the CPU backend, chunked and streamed too", {
+  skip_if_no_opencl()
+  y <- seed_data(3000, 5, rng_seed = 40)
+  sizes <- c(2, 7, 30)
+  user <- withr::with_seed(5, lapply(sizes, function(N) matrix(runif(N * 5), N, 5)))
+  for (init in list("uniform", "sample", user)) {
+    cpu <- train(y, sizes = sizes, restarts = 2, iter_max = 8, init = init,
+                 algorithm = "batch", seed = 1, backend = "cpu")
+    ocl <- train(y, sizes = sizes, restarts = 2, iter_max = 8, init = init,
+                 algorithm = "batch", seed = 1, backend = "opencl")
+    expect_identical(ocl$backend$kernels, "batch")
+    expect_identical(ocl$weights, cpu$weights)
+    expect_identical(ocl$clusters, cpu$clusters)
+  }
+  # small blocks and buffers: the data in many chunks, resident or streamed each pass
+  withr::with_options(list(somgpu.batch_block = 100, somgpu.opencl_max_alloc = 20000), {
+    cpu <- train(y, sizes = sizes, iter_max = 5, algorithm = "batch", seed = 2, backend = "cpu")
+    chunked <- train(y, sizes = sizes, iter_max = 5, algorithm = "batch", seed = 2,
+                     backend = "opencl")
+    streamed <- withr::with_options(list(somgpu.opencl_stream_data = TRUE),
+                                    train(y, sizes = sizes, iter_max = 5, algorithm = "batch",
+                                          seed = 2, backend = "opencl"))
+  })
+  expect_identical(chunked$weights, cpu$weights)
+  expect_identical(streamed$weights, cpu$weights)
+})
+
+test_that("batch: single precision within 1e-4 and 99% identical clusters", {
+  skip_if_no_opencl()
+  y <- seed_data(3000, 5, rng_seed = 41)
+  cpu <- train(y, sizes = 2:12, iter_max = 11, algorithm = "batch", seed = 3, backend = "cpu")
+  one <- train(y, sizes = 2:12, iter_max = 11, algorithm = "batch", seed = 3,
+               backend = "opencl", precision = "single")
+  for (N in names(cpu$weights)) {
+    expect_lt(max(abs(one$weights[[N]] - cpu$weights[[N]])), 1e-4)
+    expect_gte(mean(one$clusters[[N]] == cpu$clusters[[N]]), 0.99)
+  }
+})
+
+test_that("batch: on larger data single precision moves a neuron only by near-tie rows", {
+  skip_if_no_opencl()
+  # a row nearly equidistant from two neurons can go either way in float; each such row
+  # moves a neuron's mean by about |x - w| / (rows it wins): here up to ~1e-3, clusters
+  # still agree for 99% of rows
+  y <- seed_data(20000, 8, rng_seed = 41)
+  cpu <- train(y, sizes = 2:12, iter_max = 11, algorithm = "batch", seed = 3, backend = "cpu")
+  one <- train(y, sizes = 2:12, iter_max = 11, algorithm = "batch", seed = 3,
+               backend = "opencl", precision = "single")
+  for (N in names(cpu$weights)) {
+    won <- min(tabulate(cpu$clusters[[N]], nrow(cpu$weights[[N]])))
+    expect_lt(max(abs(one$weights[[N]] - cpu$weights[[N]])), 20 / won)
+    expect_gte(mean(one$clusters[[N]] == cpu$clusters[[N]]), 0.99)
+  }
+  expect_equal(one$quality$qe, cpu$quality$qe, tolerance = 1e-4)
+})

@@ -104,7 +104,7 @@ test_that("print shows one line per size with qe, te and cluster sizes", {
   out <- capture.output(res <- print(fit))
   expect_identical(res, fit)
   expect_match(out[1], "4 ring SOMs \\(N = 2..5\\) on 120 x 2 data, 1 restart each")
-  expect_match(out[2], "backend cpu: CPU .*1 thread.*double precision; 9 passes, init \"uniform\", seed 9")
+  expect_match(out[2], "backend cpu: CPU .*1 thread.*double precision; online, 9 passes, init \"uniform\", seed 9")
   header <- grep("^ *size +qe +te +cluster sizes", out)
   expect_length(header, 1L)
   rows <- out[(header + 1):length(out)]

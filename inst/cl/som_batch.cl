@@ -1,0 +1,111 @@
+/* som_batch.cl: the batch SOM on a device, after som_online.cl (same types and helpers).
+ * Each pass: k_batch_assign finds every point's winner in each map; k_batch_sums adds each
+ * block's points per winner, in point order, into the block's slot; k_batch_reduce adds
+ * the slots in block order; k_batch_smooth sets every neuron from the sums. The blocks and
+ * orders are the CPU backend's (som_batch.c), so double precision gives its bits. Data may
+ * come in several chunks (whole blocks each); block and point numbers are global. */
+
+/* Work-item i: winner of point (first + i) in each map of the launch, written to
+ * win[q * chunk_rows + i] (q = index in maps). Weights are row-major size x m per map. */
+__kernel void k_batch_assign(__global const real *x, uint rows, int m,
+                             __global const int *maps, int nmaps, __global const int *size,
+                             __global const ulong *woff, __global const real *W,
+                             __global int *win, uint chunk_rows)
+{
+    uint i = get_global_id(0);
+    int q, j, k;
+    if (i >= rows) return;
+    for (q = 0; q < nmaps; q++) {
+        int map = maps[q], N = size[map], c = 0;
+        __global const real *w = W + woff[map];
+        __global const real *xi = x + (ulong)i * m;
+        real bd = INFINITY;
+        for (j = 0; j < N; j++) {
+            __global const real *wj = w + (ulong)j * m;
+            real d2 = (xi[0] - wj[0]) * (xi[0] - wj[0]);
+            for (k = 1; k < m; k++) {
+                real diff = xi[k] - wj[k];
+                d2 += diff * diff;
+            }
+            if (d2 < bd) {
+                bd = d2;
+                c = j;
+            }
+        }
+        win[(ulong)q * chunk_rows + i] = c;
+    }
+}
+
+/* Work-item (b, q): block b of the chunk (global block first_block + b) and map q: the sums
+ * of the block's points per winner, in point order, into the block's slot:
+ * S[c * m + k] then n[c], at partial + global block * slot_len + slot_off[q]. */
+__kernel void k_batch_sums(__global const real *x, uint rows, int m, uint block,
+                           __global const int *maps, int nmaps, __global const int *size,
+                           __global const int *win, uint chunk_rows,
+                           __global real *partial, ulong slot_len,
+                           __global const ulong *slot_off, uint first_block, uint nblocks)
+{
+    uint b = get_global_id(0);
+    int q = get_global_id(1), k;
+    int N;
+    uint i, lo, hi;
+    __global real *S;
+    __global real *cnt;
+    if (b >= nblocks || q >= nmaps) return;
+    N = size[maps[q]];
+    S = partial + (ulong)(first_block + b) * slot_len + slot_off[q];
+    cnt = S + (ulong)N * m;
+    for (i = 0; i < (uint)N * (uint)(m + 1); i++) S[i] = 0;
+    lo = b * block;
+    hi = lo + block < rows ? lo + block : rows;
+    for (i = lo; i < hi; i++) {
+        int c = win[(ulong)q * chunk_rows + i];
+        __global const real *xi = x + (ulong)i * m;
+        __global real *Sc = S + (ulong)c * m;
+        for (k = 0; k < m; k++) Sc[k] += xi[k];
+        cnt[c] += 1;
+    }
+}
+
+/* Work-item e: total[e] plus the chunk's slots' element e, in block order (from 0 for the
+ * first chunk of a pass). */
+__kernel void k_batch_reduce(__global const real *partial, ulong slot_len, uint nblocks,
+                             __global real *total, uint first)
+{
+    ulong e = get_global_id(0);
+    uint b;
+    real acc;
+    if (e >= slot_len) return;
+    acc = first ? 0 : total[e];
+    for (b = 0; b < nblocks; b++) acc += partial[(ulong)b * slot_len + e];
+    total[e] = acc;
+}
+
+/* Work-item (q, j): neuron j of map q from the totals: W_j = sum_c h(d(c, j)) S_c /
+ * sum_c h(d(c, j)) n_c, summed over c in order; unchanged when the denominator is 0.
+ * h holds the pass's factors by ring distance. */
+__kernel void k_batch_smooth(__global const int *maps, int nmaps, __global const int *size,
+                             __global const ulong *woff, __global real *W, int m,
+                             __global const real *total, __global const ulong *slot_off,
+                             __global const real *h)
+{
+    int q = get_global_id(0), j = get_global_id(1), c, k;
+    int N;
+    __global const real *S;
+    __global const real *cnt;
+    __global real *wj;
+    real den = 0;
+    if (q >= nmaps) return;
+    N = size[maps[q]];
+    if (j >= N) return;
+    S = total + slot_off[q];
+    cnt = S + (ulong)N * m;
+    wj = W + woff[maps[q]] + (ulong)j * m;
+    for (c = 0; c < N; c++) den += h[som_ring_distance(c, j, N)] * cnt[c];
+    if (!(den > 0)) return;
+    for (k = 0; k < m; k++) {
+        real num = 0;
+        for (c = 0; c < N; c++) num += h[som_ring_distance(c, j, N)] * S[(ulong)c * m + k];
+        wj[k] = num / den;
+    }
+}
