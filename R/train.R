@@ -25,12 +25,15 @@
 #'   condition of class `somgpu_interrupt` and `interrupt`, and returns to the top level as
 #'   an interrupt does.
 #'
-#' @section Backends: `backend = "cpu"` trains on the CPU with `threads` threads (OpenMP,
-#'   the maps in parallel, largest first). `backend = "opencl"` trains every map at once on
+#' @section Backends: `backend = "cpu"` trains on the CPU with `threads` threads (OpenMP:
+#'   online, the maps in parallel, largest first; batch, the rows in parallel, each block of
+#'   rows read once for all maps). `backend = "opencl"` trains every map at once on
 #'   an OpenCL device: small maps with one work-item each, large maps (from 32 neurons on a
 #'   GPU, 512 on a CPU device) with a work-group each. The first OpenCL call of a session
 #'   builds the kernels for the device and precision (about a second or two with PoCL); later
-#'   calls reuse them. In double precision the OpenCL results equal the CPU backend's. In
+#'   calls reuse them. Batch training keeps the data on the device, in chunks that each fit
+#'   one buffer, or uploads them chunk by chunk when they do not fit. In double precision the
+#'   OpenCL results equal the CPU backend's. In
 #'   single precision the maps are the same up to the ring's arbitrary labelling: the online
 #'   rule is sensitive to rounding early on (even a 1e-15 change of the data can rotate or
 #'   mirror a ring's labels), so compare quality, not labels, across precisions.
@@ -40,9 +43,12 @@
 #'   `somgpu.opencl_group_min_size` (the size from which `"auto"` uses a work-group per map),
 #'   `somgpu.opencl_group_local` (`FALSE` keeps the work-group kernel's weights in global
 #'   memory), `somgpu.opencl_max_alloc` (bytes: a cap on any single device buffer) and
-#'   `somgpu.opencl_launch_seconds` (target length of one kernel launch, 0.2); and
-#'   `somgpu.max_memory` (bytes a call may plan to use; default: the machine's memory). None
-#'   of them changes the results.
+#'   `somgpu.opencl_launch_seconds` (target length of one kernel launch, 0.2),
+#'   `somgpu.opencl_stream_data` (`TRUE`: batch training uploads the data chunk by chunk
+#'   every pass, as it does when they do not fit on the device); and `somgpu.max_memory`
+#'   (bytes a call may plan to use; default: the machine's memory). None of them changes the
+#'   results. `somgpu.batch_block` (rows per block of the batch sums, 4096) does, in the last
+#'   bits: it fixes the order in which the batch algorithm adds rows, on every backend.
 #'
 #' @section Data: Row names of `y` (unique ones) carry over to `clusters`. Values must be
 #'   finite and of a magnitude whose squared distances neither overflow nor vanish (between
@@ -127,7 +133,7 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
   batch_block <- batch_block_size(call)
   sizes <- check_sizes(nmin, nmax, sizes,
                        c(nmin = !missing(nmin), nmax = !missing(nmax), sizes = !missing(sizes)),
-                       x, restarts, call)
+                       x, restarts, call, algorithm)
   init <- check_init(init, sizes, x, call)
   threads <- resolve_threads(threads, call)
   progress <- check_flag(progress, "progress", call)

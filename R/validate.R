@@ -108,11 +108,12 @@ check_data <- function(y, call, min_rows = 2L, name = "y") {
                         if (n == 1L) "" else "s", min_rows,
                         if (min_rows == 1L) "is" else "are"), call)
   }
-  bad <- which(!is.finite(x))
-  if (length(bad)) {
+  # one pass in C: no temporary as large as the data
+  scan <- .Call(C_data_scan, x)
+  if (scan$nonfinite > 0) {
     abort_input(sprintf(
-      "`%s` has %d missing or infinite value%s (NA, NaN or Inf); the first is in row %d. Remove or impute them first, e.g. %s[complete.cases(%s), ].",
-      name, length(bad), if (length(bad) == 1L) "" else "s", min((bad - 1) %% n) + 1L,
+      "`%s` has %.0f missing or infinite value%s (NA, NaN or Inf); the first is in row %.0f. Remove or impute them first, e.g. %s[complete.cases(%s), ].",
+      name, scan$nonfinite, if (scan$nonfinite == 1) "" else "s", scan$first_row,
       name, name), call)
   }
   x
@@ -122,8 +123,8 @@ check_data <- function(y, call, min_rows = 2L, name = "y") {
 # (and user initial weights) whose magnitude is out of range, with the fix.
 check_magnitude <- function(x, init_weights, precision, call) {
   m <- ncol(x)
-  scale <- max(abs(x), vapply(init_weights, function(w) max(abs(w)), numeric(1)), 0.5)
-  tiny <- max(abs(x))
+  tiny <- .Call(C_data_scan, x)$max_abs
+  scale <- max(tiny, vapply(init_weights, function(w) max(abs(w)), numeric(1)), 0.5)
   if (precision == "double") {
     hi <- sqrt(.Machine$double.xmax / (4 * m))
     lo <- 1e-140
@@ -147,7 +148,7 @@ check_magnitude <- function(x, init_weights, precision, call) {
 
 # The ring sizes from nmin/nmax or an explicit `sizes`, refused before they are built when
 # the maps could not be allocated.
-check_sizes <- function(nmin, nmax, sizes, given, x, restarts, call) {
+check_sizes <- function(nmin, nmax, sizes, given, x, restarts, call, algorithm = "online") {
   if (given[["sizes"]]) {
     if (given[["nmin"]] || given[["nmax"]]) {
       abort_input("Give either `sizes` or `nmin`/`nmax`, not both.", call)
@@ -164,7 +165,8 @@ check_sizes <- function(nmin, nmax, sizes, given, x, restarts, call) {
       abort_input(sprintf("`sizes` must not repeat a size; %s appears more than once.",
                           format(sizes[anyDuplicated(sizes)])), call)
     }
-    check_memory(x, sum(as.double(sizes)), max(sizes), length(sizes), restarts, call)
+    check_memory(x, sum(as.double(sizes)), max(sizes), length(sizes), restarts, call,
+                 algorithm)
     return(as.integer(sizes))
   }
   nmax <- check_whole(nmax, "nmax", 2, call = call)
@@ -173,7 +175,8 @@ check_sizes <- function(nmin, nmax, sizes, given, x, restarts, call) {
     abort_input(sprintf("`nmin` (%d) must not exceed `nmax` (%d).", nmin, nmax), call)
   }
   count <- as.double(nmax) - nmin + 1
-  check_memory(x, (as.double(nmin) + nmax) * count / 2, nmax, count, restarts, call)
+  check_memory(x, (as.double(nmin) + nmax) * count / 2, nmax, count, restarts, call,
+               algorithm)
   seq.int(nmin, nmax)
 }
 
@@ -235,14 +238,16 @@ check_seed <- function(seed, call) {
 
 # Refuse jobs that could not be allocated, before any allocation: every map's weights (the
 # result, the backend's working copy and the assessment's copy: size_sum neurons over all
-# sizes, times restarts), its neighbourhood table and visiting order, a copy of the data and
-# the clusters, against the machine's memory (see memory_limit()).
-check_memory <- function(x, size_sum, size_max, nsizes, restarts, call) {
+# sizes, times restarts), its neighbourhood table or sums, and the clusters; online also
+# copies the data row by row and keeps every map's visiting order. Against the machine's
+# memory (see memory_limit()).
+check_memory <- function(x, size_sum, size_max, nsizes, restarts, call,
+                         algorithm = "online") {
   n <- as.double(nrow(x))
   m <- ncol(x)
   nmaps <- nsizes * restarts
-  bytes <- 8 * (3 * m + 2) * size_sum * restarts + 4 * n * nmaps + 8 * n * m +
-    4 * n * nsizes + 256 * nmaps
+  bytes <- 8 * (4 * m + 3) * size_sum * restarts + 4 * n * nsizes + 256 * nmaps +
+    if (algorithm == "online") 4 * n * nmaps + 8 * n * m else 8 * 4096 * m * 8
   limit <- memory_limit()
   if (bytes > limit || as.double(size_max) * m > 2^52 || nmaps > int_max) {
     abort(sprintf(

@@ -14,6 +14,7 @@ static const R_CallMethodDef call_methods[] = {
     {"C_ocl_valid", (DL_FUNC)&C_ocl_valid, 1},
     {"C_assess", (DL_FUNC)&C_assess, 5},
     {"C_build_info", (DL_FUNC)&C_build_info, 0},
+    {"C_data_scan", (DL_FUNC)&C_data_scan, 1},
     {"C_philox", (DL_FUNC)&C_philox, 2},
     {"C_visit_order", (DL_FUNC)&C_visit_order, 6},
     {"C_xoshiro_draws", (DL_FUNC)&C_xoshiro_draws, 3},

@@ -225,6 +225,37 @@ SEXP C_assess(SEXP y, SEXP weights, SEXP want_clusters, SEXP threads, SEXP round
     return out;
 }
 
+/* One pass over a double matrix: the number of non-finite values, the first row (1-based)
+ * holding one (NA when none), and the largest absolute finite value. */
+SEXP C_data_scan(SEXP x)
+{
+    const char *names[] = {"nonfinite", "first_row", "max_abs", ""};
+    SEXP dim = Rf_getAttrib(x, R_DimSymbol), out;
+    R_xlen_t n = INTEGER(dim)[0], m = INTEGER(dim)[1], i, k;
+    const double *v = REAL(x);
+    double bad = 0, big = 0;
+    R_xlen_t first = -1;
+    for (k = 0; k < m; k++) {
+        const double *col = v + k * n;
+        for (i = 0; i < n; i++) {
+            double a = col[i];
+            if (!R_FINITE(a)) {
+                bad++;
+                if (first < 0 || i < first) first = i;
+            } else {
+                a = a < 0 ? -a : a;
+                if (a > big) big = a;
+            }
+        }
+    }
+    out = PROTECT(Rf_mkNamed(VECSXP, names));
+    SET_VECTOR_ELT(out, 0, Rf_ScalarReal(bad));
+    SET_VECTOR_ELT(out, 1, Rf_ScalarReal(first < 0 ? NA_REAL : (double)first + 1));
+    SET_VECTOR_ELT(out, 2, Rf_ScalarReal(big));
+    UNPROTECT(1);
+    return out;
+}
+
 /* What this build offers: OpenMP or not, the most threads it may use, OpenCL or not, and
  * whether this is a forked child that must leave OpenCL alone. */
 SEXP C_build_info(void)

@@ -13,6 +13,7 @@ SEXP C_ocl_close(SEXP ptr);
 SEXP C_ocl_valid(SEXP ptr);
 SEXP C_assess(SEXP y, SEXP weights, SEXP want_clusters, SEXP threads, SEXP round_units);
 SEXP C_build_info(void);
+SEXP C_data_scan(SEXP x);
 SEXP C_philox(SEXP ctr, SEXP key);
 SEXP C_xoshiro_draws(SEXP state, SEXP k, SEXP count);
 SEXP C_visit_order(SEXP n, SEXP seed, SEXP size, SEXP restart, SEXP pass, SEXP sample);

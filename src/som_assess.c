@@ -1,8 +1,8 @@
 /* som_assess.c: quality of trained maps (qe, te) and the winner of every point.
  *
- * The points are cut into fixed blocks; threads take (block, map) pairs, each pair keeps its
- * own partial sums, and each map's sums are added in block order, so the figures do not
- * depend on the number of threads or on how the work was cut into rounds. Each block is transposed into a small row-major buffer first, so the
+ * The points are cut into fixed blocks; threads take a block for a group of maps, each
+ * (block, map) keeps its own partial sums, and each map's sums are added in block order, so
+ * the figures do not depend on the number of threads or on how the work was cut. Each block is transposed into a small row-major buffer first, so the
  * data is never copied whole. */
 #include <math.h>
 #include <stdlib.h>
@@ -13,8 +13,78 @@
 #endif
 
 #include "som_core.h"
+#include "som_tile.h"
 
 #define SOM_BLOCK 1024
+
+/* The lowest index of the smallest of d[0 .. size-1], skipping index skip: branch-free. */
+SOM_INLINE int lowest_min(const double *d, int size, int skip, double *best)
+{
+    double bd = HUGE_VAL;
+    int c = skip == 0 && size > 1 ? 1 : 0, j;
+    for (j = 0; j < size; j++) {
+        const int lt = d[j] < bd && j != skip;
+        c = lt ? j : c;
+        bd = lt ? d[j] : bd;
+    }
+    *best = bd;
+    return c;
+}
+
+/* Rows lo .. lo + rows - 1 (in x, tiled: som_tile_rows) against one map's tiled weights:
+ * the winner, its squared distance and the runner-up of each row (the lowest index among
+ * equals, as som_winner), summed into qe and te in row order, winners into cl (1-based) if
+ * given. dist holds SOM_PB rows of ld distances. */
+SOM_INLINE void assess_rows(const double *x, int rows, const double *w, int size, int ld,
+                            const int m, int64_t lo, int *cl, double *sq, double *st,
+                            double *dist)
+{
+    int i, p, j, jj;
+    for (i = 0; i < rows; i += SOM_PB) {
+        for (j = 0; j < size; j += SOM_TJB) {
+            double acc[SOM_PB][SOM_TJB];
+            som_tile_d2(x + (size_t)i * m, w, ld, j, m, acc);
+            for (p = 0; p < SOM_PB; p++)
+                for (jj = 0; jj < SOM_TJB; jj++) dist[(size_t)p * ld + j + jj] = acc[p][jj];
+        }
+        for (p = 0; p < SOM_PB && i + p < rows; p++) {
+            double bd, sd;
+            const int c = lowest_min(dist + (size_t)p * ld, size, -1, &bd);
+            const int s = lowest_min(dist + (size_t)p * ld, size, c, &sd);
+            *sq += sqrt(bd);
+            *st += som_ring_dist(c, s, size) > 1;
+            if (cl) cl[lo + i + p] = c + 1;
+        }
+    }
+}
+
+/* One task: a block of rows (transposed once) against maps q0 .. q1-1, each map's sums into
+ * part[2 * map], part[2 * map + 1]. A constant m for the common small dimensions; also
+ * compiled for AVX2 where the compiler can pick it at load time. */
+SOM_TARGET_CLONES static void assess_task(const som_data *d, const som_maps *maps,
+                                          double *const *w, int **clusters, int64_t lo,
+                                          int rows, int q0, int q1, double *x, double *dist,
+                                          double *part)
+{
+    const int m = d->m;
+    int q;
+    som_tile_rows(d->x, d->n, m, lo, rows, x);
+    for (q = q0; q < q1; q++) {
+        const int size = maps->size[q], ld = som_tile_ld(size);
+        int *cl = clusters ? clusters[q] : NULL;
+        double *sq = part + 2 * (size_t)q, *st = sq + 1;
+        *sq = *st = 0;
+        switch (m) {
+        case 1: assess_rows(x, rows, w[q], size, ld, 1, lo, cl, sq, st, dist); break;
+        case 2: assess_rows(x, rows, w[q], size, ld, 2, lo, cl, sq, st, dist); break;
+        case 3: assess_rows(x, rows, w[q], size, ld, 3, lo, cl, sq, st, dist); break;
+        case 4: assess_rows(x, rows, w[q], size, ld, 4, lo, cl, sq, st, dist); break;
+        case 8: assess_rows(x, rows, w[q], size, ld, 8, lo, cl, sq, st, dist); break;
+        case 16: assess_rows(x, rows, w[q], size, ld, 16, lo, cl, sq, st, dist); break;
+        default: assess_rows(x, rows, w[q], size, ld, m, lo, cl, sq, st, dist);
+        }
+    }
+}
 
 int som_assess(const som_data *d, const som_maps *maps, int nthreads, double round_units,
                const som_hooks *hooks, double *qe, double *te, int **clusters,
@@ -25,72 +95,74 @@ int som_assess(const som_data *d, const som_maps *maps, int nthreads, double rou
     const int64_t nblocks = (n + SOM_BLOCK - 1) / SOM_BLOCK;
     double *part = NULL, *wrow = NULL, *buf = NULL;
     double **w = NULL;
-    const int64_t ntasks = nblocks * nmaps;
-    size_t wtot = 0;
-    int64_t q0, q1;
-    double *map_cost = NULL;
-    int i, rc = SOM_OK;
+    size_t wtot = 0, per_thread;
+    int64_t b0, per_round;
+    int ldmax = 0;
+    double block_cost = 0;
+    int i, rc = SOM_OK, ngroups;
+    int *group_start = NULL;
 
     if (n < 1 || m < 1 || nmaps < 1)
         return som_fail(st, SOM_ERR_INVALID, "nothing to assess");
     if (round_units <= 0) round_units = SOM_ROUND_UNITS;
     if (nthreads > som_max_threads()) nthreads = som_max_threads();
     if (nthreads < 1) nthreads = 1;
-    if (nthreads > ntasks) nthreads = (int)ntasks;
-    for (i = 0; i < nmaps; i++) wtot += (size_t)maps->size[i] * m;
+    for (i = 0; i < nmaps; i++) {
+        wtot += (size_t)som_tile_ld(maps->size[i]) * m;
+        block_cost += ((double)maps->size[i] * (m + 1) + SOM_POINT_UNITS) * SOM_BLOCK;
+        if (som_tile_ld(maps->size[i]) > ldmax) ldmax = som_tile_ld(maps->size[i]);
+    }
+    per_thread = (size_t)(SOM_BLOCK + SOM_PB) * m + (size_t)SOM_PB * ldmax;
+    per_round = (int64_t)(round_units * nthreads / block_cost);
+    if (per_round < 1) per_round = 1;
+    if (per_round > nblocks) per_round = nblocks;
+    ngroups = som_map_groups(per_round, nthreads, nmaps);
     part = malloc((size_t)nblocks * nmaps * 2 * sizeof *part);
     wrow = malloc(wtot * sizeof *wrow);
     w = malloc((size_t)nmaps * sizeof *w);
-    buf = malloc((size_t)nthreads * SOM_BLOCK * m * sizeof *buf);
-    map_cost = malloc((size_t)nmaps * sizeof *map_cost);
-    if (!part || !wrow || !w || !buf || !map_cost) {
+    /* per thread: a block of rows, then SOM_PB rows of distances to the largest map */
+    buf = malloc((size_t)nthreads * per_thread * sizeof *buf);
+    group_start = malloc(((size_t)ngroups + 1) * sizeof *group_start);
+    if (!part || !wrow || !w || !buf || !group_start) {
         rc = som_fail(st, SOM_ERR_NOMEM, "could not allocate memory to assess the maps");
         goto done;
     }
     wtot = 0;
     for (i = 0; i < nmaps; i++) {
-        map_cost[i] = ((double)maps->size[i] * (m + 1) + SOM_POINT_UNITS) * SOM_BLOCK;
+        const int size = maps->size[i], ld = som_tile_ld(size);
+        int k;
         w[i] = wrow + wtot;
-        som_rowmajor_weights(maps->weights[i], maps->size[i], m, w[i]);
-        wtot += (size_t)maps->size[i] * m;
+        memset(w[i], 0, (size_t)ld * m * sizeof(double));
+        for (k = 0; k < m; k++)
+            memcpy(w[i] + (size_t)k * ld, maps->weights[i] + (size_t)k * size,
+                   (size_t)size * sizeof(double));
+        wtot += (size_t)ld * m;
     }
+    som_split_maps(maps->size, nmaps, ngroups, group_start);
 
-    /* tasks are (block, map) pairs, block-major; a round takes consecutive tasks worth
-     * about round_units per thread, and the interrupt hook runs between rounds */
-    for (q0 = 0; q0 < ntasks; q0 = q1) {
-        double cost = 0;
-        int64_t q;
-        for (q1 = q0; q1 < ntasks && cost < round_units * nthreads; q1++)
-            cost += map_cost[q1 % nmaps];
+    /* tasks are (block, group of maps), block-major: a round takes consecutive blocks worth
+     * about round_units per thread, cut into groups of maps when there are too few blocks
+     * for the threads; the interrupt hook runs between rounds */
+    for (b0 = 0; b0 < nblocks; b0 += per_round) {
+        const int64_t nb = b0 + per_round < nblocks ? per_round : nblocks - b0;
+        const int64_t ntask = nb * ngroups;
+        int64_t task;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads)
 #endif
-        for (q = q0; q < q1; q++) {
+        for (task = 0; task < ntask; task++) {
 #ifdef _OPENMP
-            double *x = buf + (size_t)omp_get_thread_num() * SOM_BLOCK * m;
+            double *x = buf + (size_t)omp_get_thread_num() * per_thread;
 #else
             double *x = buf;
 #endif
-            const int64_t b = q / nmaps, lo = b * SOM_BLOCK;
-            const int64_t hi = lo + SOM_BLOCK < n ? lo + SOM_BLOCK : n;
-            const int map = (int)(q % nmaps), size = maps->size[map];
-            int *cl = clusters ? clusters[map] : NULL;
-            double sq = 0, st_ = 0;
-            int64_t r;
-            int k;
-            for (k = 0; k < m; k++)
-                for (r = lo; r < hi; r++) x[(r - lo) * m + k] = d->x[(size_t)k * n + r];
-            for (r = lo; r < hi; r++) {
-                double d2;
-                int second, c = som_winner(x + (r - lo) * m, w[map], size, m, &d2, &second);
-                sq += sqrt(d2);
-                st_ += som_ring_dist(c, second, size) > 1;
-                if (cl) cl[r] = c + 1;
-            }
-            part[(size_t)q * 2] = sq;
-            part[(size_t)q * 2 + 1] = st_;
+            const int64_t b = b0 + task / ngroups, lo = b * SOM_BLOCK;
+            const int g = (int)(task % ngroups);
+            const int rows = (int)(lo + SOM_BLOCK < n ? SOM_BLOCK : n - lo);
+            assess_task(d, maps, w, clusters, lo, rows, group_start[g], group_start[g + 1], x,
+                        x + (size_t)(SOM_BLOCK + SOM_PB) * m, part + (size_t)b * nmaps * 2);
         }
-        if (q1 < ntasks && hooks && hooks->interrupted && hooks->interrupted(hooks->ud)) {
+        if (b0 + nb < nblocks && hooks && hooks->interrupted && hooks->interrupted(hooks->ud)) {
             rc = som_fail(st, SOM_ERR_INTERRUPTED, "interrupted");
             goto done;
         }
@@ -111,6 +183,6 @@ done:
     free(wrow);
     free(w);
     free(buf);
-    free(map_cost);
+    free(group_start);
     return rc;
 }

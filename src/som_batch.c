@@ -7,7 +7,8 @@
  * transposed once and serves every map, so each point is read once per pass. Each block's
  * sums are taken in point order into a slot of its own, and the slots are added to the
  * totals in block order, so the result is the same whatever the threads and rounds. Winners
- * use the same squared distance as everywhere else (summed over dimensions in order). */
+ * use the same squared distance as everywhere else (summed over the dimensions in order),
+ * which stays exact however far the data sit from the origin. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,18 +18,10 @@
 #endif
 
 #include "som_core.h"
-
-#define SOM_JB 8 /* neurons per register block; weights are padded to a multiple */
-#define SOM_PB 4 /* points per register block; a block's rows are padded to a multiple */
-
-#ifdef _OPENMP
-#define SOM_SIMD _Pragma("omp simd")
-#else
-#define SOM_SIMD
-#endif
+#include "som_tile.h"
 
 typedef struct {
-    int size, ld;      /* neurons, and neurons rounded up to whole blocks of SOM_JB     */
+    int size, ld;      /* neurons, and neurons rounded up to whole tiles (som_tile_ld)  */
     double *w;         /* weights, w[k * ld + j]; the padding stays 0                    */
     double *total;     /* the pass's sums: S[c * m + k], then the counts n[c]            */
     double *row;       /* the pass's factors by ring distance, size / 2 + 1              */
@@ -37,41 +30,21 @@ typedef struct {
     size_t slot_len;   /* size * (m + 1)                                                 */
 } bmap;
 
-/* The winners of SOM_PB points (rows of x, m apart) among the neurons of w: the lowest
- * index on ties, as som_winner. Inlined with a constant m for small dimensions. */
+/* The winners of SOM_PB points (rows of x, m apart) among the neurons of w (tiled, leading
+ * dimension ld): the lowest index on ties, as som_winner. */
 SOM_INLINE void winners(const double *x, const double *w, int size, int ld, const int m,
                         int *c)
 {
     double bd[SOM_PB];
-    int p, j, jj, k;
+    int p, j, jj;
     for (p = 0; p < SOM_PB; p++) {
         bd[p] = HUGE_VAL;
         c[p] = 0;
     }
-    for (j = 0; j < size; j += SOM_JB) {
-        double acc[SOM_PB][SOM_JB];
-        const int nb = size - j < SOM_JB ? size - j : SOM_JB;
-        SOM_UNROLL
-        for (p = 0; p < SOM_PB; p++) {
-            const double x0 = x[(size_t)p * m];
-            SOM_UNROLL
-            for (jj = 0; jj < SOM_JB; jj++) {
-                double t = x0 - w[j + jj];
-                acc[p][jj] = t * t;
-            }
-        }
-        for (k = 1; k < m; k++) {
-            const double *wk = w + (size_t)k * ld + j;
-            SOM_UNROLL
-            for (p = 0; p < SOM_PB; p++) {
-                const double xk = x[(size_t)p * m + k];
-                SOM_UNROLL
-                for (jj = 0; jj < SOM_JB; jj++) {
-                    double t = xk - wk[jj];
-                    acc[p][jj] += t * t;
-                }
-            }
-        }
+    for (j = 0; j < size; j += SOM_TJB) {
+        double acc[SOM_PB][SOM_TJB];
+        const int nb = size - j < SOM_TJB ? size - j : SOM_TJB;
+        som_tile_d2(x, w, ld, j, m, acc);
         SOM_UNROLL
         for (p = 0; p < SOM_PB; p++)
             for (jj = 0; jj < nb; jj++) {
@@ -85,19 +58,15 @@ SOM_INLINE void winners(const double *x, const double *w, int size, int ld, cons
 /* Block b against maps q0 .. q1-1: winners, and each map's sums in point order into slot.
  * Also compiled for AVX2 where the compiler can pick the version at load time (the same
  * operations, 4 doubles at a time: -ffp-contract=off keeps them unfused). */
-SOM_TARGET_CLONES static void block_sums(const som_problem *p, const bmap *maps, int q0, int q1, int64_t b,
-                       double *x, double *slot)
+SOM_TARGET_CLONES static void block_sums(const som_problem *p, const bmap *maps, int q0, int q1,
+                                         int64_t b, double *x, double *slot)
 {
     const int m = p->data.m;
     const int64_t n = p->data.n, lo = b * p->batch_block;
-    const int64_t hi = lo + p->batch_block < n ? lo + p->batch_block : n;
-    const int nb = (int)(hi - lo), padded = (nb + SOM_PB - 1) / SOM_PB * SOM_PB;
+    const int nb = (int)((lo + p->batch_block < n ? lo + p->batch_block : n) - lo);
+    const int padded = (nb + SOM_PB - 1) / SOM_PB * SOM_PB;
     int k, i, q;
-    for (k = 0; k < m; k++) {
-        const double *col = p->data.x + (size_t)k * n + lo;
-        for (i = 0; i < nb; i++) x[(size_t)i * m + k] = col[i];
-        for (; i < padded; i++) x[(size_t)i * m + k] = 0;
-    }
+    som_tile_rows(p->data.x, n, m, lo, nb, x);
     for (q = q0; q < q1; q++) {
         const bmap *mp = maps + q;
         double *S = slot + mp->slot_off, *cnt = S + (size_t)mp->size * m;
@@ -117,6 +86,7 @@ SOM_TARGET_CLONES static void block_sums(const som_problem *p, const bmap *maps,
             for (r = 0; r < SOM_PB && i + r < nb; r++) {
                 double *Sc = S + (size_t)c[r] * m;
                 const double *xr = xi + (size_t)r * m;
+                SOM_SIMD /* dimensions side by side; each still in point order */
                 for (k = 0; k < m; k++) Sc[k] += xr[k];
                 cnt[c[r]] += 1;
             }
@@ -172,7 +142,7 @@ int som_cpu_batch(const som_problem *p, double *const *weights, int nthreads,
     for (i = 0; i < nmaps; i++) {
         bmap *mp = maps + i;
         mp->size = p->size[i];
-        mp->ld = (p->size[i] + SOM_JB - 1) / SOM_JB * SOM_JB;
+        mp->ld = som_tile_ld(p->size[i]);
         mp->slot_len = (size_t)mp->size * (m + 1);
         mp->slot_off = slot_len;
         slot_len += mp->slot_len;
@@ -183,8 +153,7 @@ int som_cpu_batch(const som_problem *p, double *const *weights, int nthreads,
     per_round = (int64_t)(round_units * nthreads / block_cost);
     if (per_round < 1) per_round = 1;
     if (per_round > nblocks) per_round = nblocks;
-    ngroups = per_round >= 2 * nthreads ? 1 : (int)((2 * nthreads + per_round - 1) / per_round);
-    if (ngroups > nmaps) ngroups = nmaps;
+    ngroups = som_map_groups(per_round, nthreads, nmaps);
 
     store = malloc(need * sizeof *store);
     slots = malloc((size_t)per_round * slot_len * sizeof *slots);
@@ -210,19 +179,7 @@ int som_cpu_batch(const som_problem *p, double *const *weights, int nthreads,
         som_init_map(p, i, init, scratch);
         som_colmajor_weights(init, mp->size, m, mp->ld, mp->w);
     }
-    /* map groups of about equal work, in map order */
-    {
-        double per = 0, acc = 0;
-        int g = 1;
-        for (i = 0; i < nmaps; i++) per += maps[i].size;
-        per /= ngroups;
-        group_start[0] = 0;
-        for (i = 0; i < nmaps && g < ngroups; i++) {
-            acc += maps[i].size;
-            if (acc >= per * g) group_start[g++] = i + 1;
-        }
-        while (g <= ngroups) group_start[g++] = nmaps;
-    }
+    som_split_maps(p->size, nmaps, ngroups, group_start);
 
     for (t = 1; t <= passes; t++) {
         for (i = 0; i < nmaps; i++) memset(maps[i].total, 0, maps[i].slot_len * sizeof(double));

@@ -131,6 +131,12 @@ SOM_INLINE int som_ring_dist(int a, int b, int size)
     return d < size - d ? d : size - d;
 }
 
+/* Maps 0..nmaps-1 as ngroups runs of about equal total size: group g is start[g] ..
+ * start[g + 1] - 1 (start has ngroups + 1 entries). */
+void som_split_maps(const int *size, int nmaps, int ngroups, int *start);
+/* How many groups of maps to cut a round of blocks into, so that every thread has work. */
+int som_map_groups(int64_t blocks_per_round, int nthreads, int nmaps);
+
 /* Winner of point x among the `size` neurons of w (row-major): the lowest index on ties.
  * With best_d2 / second non-NULL, also its squared distance and the runner-up (lowest index
  * on ties). Always inlined, so that a constant m unrolls and NULL outputs cost nothing. */

@@ -267,3 +267,13 @@ test_that("batch: on larger data single precision moves a neuron only by near-ti
   }
   expect_equal(one$quality$qe, cpu$quality$qe, tolerance = 1e-4)
 })
+
+test_that("online: a map of 2000 neurons in 1000 dimensions runs (weights in global memory)", {
+  skip_if_no_opencl()
+  y <- seed_data(30, 1000, rng_seed = 42)
+  cpu <- train(y, sizes = 2000, iter_max = 3, seed = 1, backend = "cpu")
+  ocl <- train(y, sizes = 2000, iter_max = 3, seed = 1, backend = "opencl")
+  expect_identical(ocl$backend$kernels, "work-group (global memory)")
+  expect_identical(ocl$weights, cpu$weights)
+  expect_identical(ocl$clusters, cpu$clusters)
+})
