@@ -529,6 +529,24 @@ static int make_buffer(som_ocl_ctx *ctx, cl_mem *out, cl_mem_flags flags, size_t
         }                                                                                 \
     } while (0)
 
+/* The trained weights (row-major per map at woff, in the device's precision) back into the
+ * result: column-major doubles per map. */
+static int read_weights(som_ocl_ctx *ctx, cl_mem w, size_t wtot, void *wh, const cl_ulong *woff,
+                        const som_problem *p, double *const *weights, som_status *st)
+{
+    const int prec = ctx->precision, m = p->data.m;
+    const size_t rs = prec == SOM_DOUBLE ? sizeof(double) : sizeof(float);
+    int i, j, k;
+    cl_int err = clEnqueueReadBuffer(ctx->queue, w, CL_TRUE, 0, wtot * rs, wh, 0, NULL, NULL);
+    if (err != CL_SUCCESS) return fail_cl(st, err, "clEnqueueReadBuffer");
+    for (i = 0; i < p->nmaps; i++)
+        for (j = 0; j < p->size[i]; j++)
+            for (k = 0; k < m; k++)
+                weights[i][(size_t)k * p->size[i] + j] =
+                    get_real(wh, woff[i] + (size_t)j * m + k, prec);
+    return SOM_OK;
+}
+
 /* The arguments the training kernels share (0-14, see SOM_STEP_ARGS in som_online.cl). */
 static int set_step_args(cl_kernel k, const run_res *r, cl_mem maps, cl_uint n, cl_int m,
                          cl_int tab_width, cl_int t_first, cl_uint seed, cl_ulong start,
@@ -801,15 +819,7 @@ static int train_maps(som_ocl_ctx *ctx, const som_problem *p, double *const *wei
         }
     }
 
-    CHECK_CL(clEnqueueReadBuffer(ctx->queue, r.w, CL_TRUE, 0, wtot * rs, r.wh, 0, NULL, NULL),
-             "clEnqueueReadBuffer");
-    for (i = 0; i < nmaps; i++) {
-        int N = p->size[i], j, k;
-        for (j = 0; j < N; j++)
-            for (k = 0; k < m; k++)
-                weights[i][(size_t)k * N + j] =
-                    get_real(r.wh, r.woffh[i] + (size_t)j * m + k, prec);
-    }
+    if ((rc = read_weights(ctx, r.w, wtot, r.wh, r.woffh, p, weights, st))) goto done;
     if (kernels_used) *kernels_used |= used;
     rc = SOM_OK;
     goto done;
@@ -1062,15 +1072,7 @@ static int train_batch(som_ocl_ctx *ctx, const som_problem *p, double *const *we
             goto done;
         }
     }
-    CHECK_CL(clEnqueueReadBuffer(ctx->queue, r.w, CL_TRUE, 0, wtot * rs, r.wh, 0, NULL, NULL),
-             "clEnqueueReadBuffer");
-    for (i = 0; i < nmaps; i++) {
-        int N = p->size[i], j, k;
-        for (j = 0; j < N; j++)
-            for (k = 0; k < m; k++)
-                weights[i][(size_t)k * N + j] = get_real(r.wh, r.woffh[i] + (size_t)j * m + k,
-                                                         prec);
-    }
+    if ((rc = read_weights(ctx, r.w, wtot, r.wh, r.woffh, p, weights, st))) goto done;
     if (kernels_used) *kernels_used |= 8;
     rc = SOM_OK;
     goto done;

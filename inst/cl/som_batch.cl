@@ -13,26 +13,11 @@ __kernel void k_batch_assign(__global const real *x, uint rows, int m,
                              __global int *win, uint chunk_rows)
 {
     uint i = get_global_id(0);
-    int q, j, k;
+    int q;
     if (i >= rows) return;
     for (q = 0; q < nmaps; q++) {
-        int map = maps[q], N = size[map], c = 0;
-        __global const real *w = W + woff[map];
-        __global const real *xi = x + (ulong)i * m;
-        real bd = INFINITY;
-        for (j = 0; j < N; j++) {
-            __global const real *wj = w + (ulong)j * m;
-            real d2 = (xi[0] - wj[0]) * (xi[0] - wj[0]);
-            for (k = 1; k < m; k++) {
-                real diff = xi[k] - wj[k];
-                d2 += diff * diff;
-            }
-            if (d2 < bd) {
-                bd = d2;
-                c = j;
-            }
-        }
-        win[(ulong)q * chunk_rows + i] = c;
+        int map = maps[q];
+        win[(ulong)q * chunk_rows + i] = som_nearest(x + (ulong)i * m, W + woff[map], size[map], m);
     }
 }
 

@@ -62,6 +62,27 @@ int som_ring_distance(int a, int b, int size)
     return d < size - d ? d : size - d;
 }
 
+/* The neuron of w (row-major, N x m) nearest x: squared distances summed over the dimensions
+ * in order, the lowest index on ties (as the CPU's som_winner). */
+int som_nearest(__global const real *x, __global const real *w, int N, int m)
+{
+    real bd = INFINITY;
+    int c = 0, j, k;
+    for (j = 0; j < N; j++) {
+        __global const real *wj = w + (ulong)j * m;
+        real d2 = 0;
+        for (k = 0; k < m; k++) {
+            real diff = x[k] - wj[k];
+            d2 += diff * diff;
+        }
+        if (d2 < bd) {
+            bd = d2;
+            c = j;
+        }
+    }
+    return c;
+}
+
 /* The arguments both training kernels start with: the data, the maps this launch trains
  * (maps), every map's size, restart, weight offset, weights and order buffer, the
  * neighbourhood rows of passes t_first, t_first + 1, ... (tab_width factors each, indexed by
@@ -85,22 +106,10 @@ __kernel void k_online_item(SOM_STEP_ARGS, int nmaps)
     ulong s;
     for (s = 0; s < count; s++) {
         __global const real *x;
-        real bd = INFINITY;
-        int c = 0, j, k;
+        int c, j, k;
         if (i == 0) som_order(ord, n, seed, SOM_STREAM_ORDER, (uint)N, (uint)restart[map], (uint)t);
         x = y + (ulong)ord[i] * m;
-        for (j = 0; j < N; j++) {
-            __global const real *wj = w + (ulong)j * m;
-            real d2 = 0;
-            for (k = 0; k < m; k++) {
-                real diff = x[k] - wj[k];
-                d2 += diff * diff;
-            }
-            if (d2 < bd) {
-                bd = d2;
-                c = j;
-            }
-        }
+        c = som_nearest(x, w, N, m);
         for (j = 0; j < N; j++) {
             real hj = h[som_ring_distance(c, j, N)];
             __global real *wj = w + (ulong)j * m;
