@@ -131,11 +131,11 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
   restarts <- check_whole(restarts, "restarts", 1, call = call)
   algorithm <- check_choice(algorithm, "algorithm", c("online", "batch"), call)
   batch_block <- batch_block_size(call)
+  threads <- resolve_threads(threads, call)
   sizes <- check_sizes(nmin, nmax, sizes,
                        c(nmin = !missing(nmin), nmax = !missing(nmax), sizes = !missing(sizes)),
-                       x, restarts, call, algorithm)
+                       x, restarts, call, algorithm, threads, batch_block)
   init <- check_init(init, sizes, x, call)
-  threads <- resolve_threads(threads, call)
   progress <- check_flag(progress, "progress", call)
   be <- resolve_backend(backend, device, precision, call)
   check_magnitude(x, init$weights, be$precision, call)

@@ -148,7 +148,8 @@ check_magnitude <- function(x, init_weights, precision, call) {
 
 # The ring sizes from nmin/nmax or an explicit `sizes`, refused before they are built when
 # the maps could not be allocated.
-check_sizes <- function(nmin, nmax, sizes, given, x, restarts, call, algorithm = "online") {
+check_sizes <- function(nmin, nmax, sizes, given, x, restarts, call, algorithm = "online",
+                        threads = 1L, block = 4096L) {
   if (given[["sizes"]]) {
     if (given[["nmin"]] || given[["nmax"]]) {
       abort_input("Give either `sizes` or `nmin`/`nmax`, not both.", call)
@@ -166,7 +167,7 @@ check_sizes <- function(nmin, nmax, sizes, given, x, restarts, call, algorithm =
                           format(sizes[anyDuplicated(sizes)])), call)
     }
     check_memory(x, sum(as.double(sizes)), max(sizes), length(sizes), restarts, call,
-                 algorithm)
+                 algorithm, threads, block)
     return(as.integer(sizes))
   }
   nmax <- check_whole(nmax, "nmax", 2, call = call)
@@ -176,7 +177,7 @@ check_sizes <- function(nmin, nmax, sizes, given, x, restarts, call, algorithm =
   }
   count <- as.double(nmax) - nmin + 1
   check_memory(x, (as.double(nmin) + nmax) * count / 2, nmax, count, restarts, call,
-               algorithm)
+               algorithm, threads, block)
   seq.int(nmin, nmax)
 }
 
@@ -239,15 +240,25 @@ check_seed <- function(seed, call) {
 # Refuse jobs that could not be allocated, before any allocation: every map's weights (the
 # result, the backend's working copy and the assessment's copy: size_sum neurons over all
 # sizes, times restarts), its neighbourhood table or sums, and the clusters; online also
-# copies the data row by row and keeps every map's visiting order. Against the machine's
-# memory (see memory_limit()).
+# copies the data row by row and keeps every map's visiting order; batch keeps the sums and
+# winners of a round of blocks (src/som_batch.c). Against the machine's memory (see
+# memory_limit()).
 check_memory <- function(x, size_sum, size_max, nsizes, restarts, call,
-                         algorithm = "online") {
+                         algorithm = "online", threads = 1L, block = 4096L) {
   n <- as.double(nrow(x))
   m <- ncol(x)
   nmaps <- nsizes * restarts
+  slot <- size_sum * restarts * (m + 1) # doubles of one block's sums, all maps
+  block <- min(block, n)
+  nblocks <- ceiling(n / block)
   bytes <- 8 * (4 * m + 3) * size_sum * restarts + 4 * n * nsizes + 256 * nmaps +
-    if (algorithm == "online") 4 * n * nmaps + 8 * n * m else 8 * 4096 * m * 8
+    16 * ceiling(n / 1024) * nmaps # the assessment's partial sums
+  if (algorithm == "online") {
+    bytes <- bytes + 4 * n * nmaps + 8 * n * m
+  } else {
+    per_round <- min(nblocks, max(1, 2^25 * threads / (block * (slot + 16 * nmaps))))
+    bytes <- bytes + per_round * (8 * slot + 4 * nmaps * block) + 8 * threads * block * m
+  }
   limit <- memory_limit()
   if (bytes > limit || as.double(size_max) * m > 2^52 || nmaps > int_max) {
     abort(sprintf(

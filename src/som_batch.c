@@ -25,7 +25,6 @@ typedef struct {
     double *w;         /* weights, w[k * ld + j]; the padding stays 0                    */
     double *total;     /* the pass's sums: S[c * m + k], then the counts n[c]            */
     double *row;       /* the pass's factors by ring distance, size / 2 + 1              */
-    double *num;       /* m doubles of scratch for the smoothing                         */
     size_t slot_off;   /* where this map's sums start in a block's slot                  */
     size_t slot_len;   /* size * (m + 1)                                                 */
 } bmap;
@@ -55,24 +54,21 @@ SOM_INLINE void winners(const double *x, const double *w, int size, int ld, cons
     }
 }
 
-/* Block b against maps q0 .. q1-1: winners, and each map's sums in point order into slot.
- * Also compiled for AVX2 where the compiler can pick the version at load time (the same
- * operations, 4 doubles at a time: -ffp-contract=off keeps them unfused). */
-SOM_TARGET_CLONES static void block_sums(const som_problem *p, const bmap *maps, int q0, int q1,
-                                         int64_t b, double *x, double *slot)
+/* Rows of a block (row-major in x, padded to whole tiles) against maps q0 .. q1-1: each
+ * row's winner into win[q] (indexed from the block's first row, offset). Also compiled for
+ * AVX2 where the compiler can pick the version at load time (the same operations, 4 doubles
+ * at a time: -ffp-contract=off keeps them unfused). */
+SOM_TARGET_CLONES static void segment_winners(const bmap *maps, int q0, int q1, int m,
+                                              const double *x, int rows, int offset,
+                                              int *const *win)
 {
-    const int m = p->data.m;
-    const int64_t n = p->data.n, lo = b * p->batch_block;
-    const int nb = (int)((lo + p->batch_block < n ? lo + p->batch_block : n) - lo);
-    const int padded = (nb + SOM_PB - 1) / SOM_PB * SOM_PB;
-    int k, i, q;
-    som_tile_rows(p->data.x, n, m, lo, nb, x);
+    const int padded = (rows + SOM_PB - 1) / SOM_PB * SOM_PB;
+    int i, q, r;
     for (q = q0; q < q1; q++) {
         const bmap *mp = maps + q;
-        double *S = slot + mp->slot_off, *cnt = S + (size_t)mp->size * m;
-        memset(S, 0, mp->slot_len * sizeof *S);
+        int *wq = win[q] + offset;
         for (i = 0; i < padded; i += SOM_PB) {
-            int c[SOM_PB], r;
+            int c[SOM_PB];
             const double *xi = x + (size_t)i * m;
             switch (m) {
             case 1: winners(xi, mp->w, mp->size, mp->ld, 1, c); break;
@@ -83,60 +79,75 @@ SOM_TARGET_CLONES static void block_sums(const som_problem *p, const bmap *maps,
             case 16: winners(xi, mp->w, mp->size, mp->ld, 16, c); break;
             default: winners(xi, mp->w, mp->size, mp->ld, m, c);
             }
-            for (r = 0; r < SOM_PB && i + r < nb; r++) {
-                double *Sc = S + (size_t)c[r] * m;
-                const double *xr = xi + (size_t)r * m;
-                SOM_SIMD /* dimensions side by side; each still in point order */
-                for (k = 0; k < m; k++) Sc[k] += xr[k];
-                cnt[c[r]] += 1;
-            }
+            for (r = 0; r < SOM_PB && i + r < rows; r++) wq[i + r] = c[r];
         }
     }
 }
 
-/* W_j = sum_c h(d(c, j)) S_c / sum_c h(d(c, j)) n_c, summed over c in order. */
-static void smooth(const som_problem *p, bmap *mp, int t)
+/* A block's sums (rows row-major in x), every map at once, each element in row order: into
+ * the block's slot, S[c * m + k] then the counts n[c] per map. Each row is read once. */
+static void block_sums(const bmap *maps, int nmaps, int m, const double *x, int rows,
+                       int *const *win, double *slot)
+{
+    int i, q, k;
+    for (q = 0; q < nmaps; q++) memset(slot + maps[q].slot_off, 0, maps[q].slot_len * sizeof *slot);
+    for (i = 0; i < rows; i++) {
+        const double *xi = x + (size_t)i * m;
+        for (q = 0; q < nmaps; q++) {
+            const int c = win[q][i];
+            double *S = slot + maps[q].slot_off, *Sc = S + (size_t)c * m;
+            SOM_SIMD /* dimensions side by side; each still in row order */
+            for (k = 0; k < m; k++) Sc[k] += xi[k];
+            S[(size_t)maps[q].size * m + c] += 1;
+        }
+    }
+}
+
+/* Neurons j0 .. j1-1 of a map from the pass's totals and factors (mp->row):
+ * W_j = sum_c h(d(c, j)) S_c / sum_c h(d(c, j)) n_c, summed over c in order; num holds m
+ * doubles of scratch. */
+static void smooth(const som_problem *p, bmap *mp, int j0, int j1, double *num)
 {
     const int m = p->data.m, size = mp->size;
     const double *S = mp->total, *cnt = S + (size_t)size * m;
     int j, c, k;
-    som_neighbourhood_row(p, t, size / 2, mp->row);
-    for (j = 0; j < size; j++) {
+    for (j = j0; j < j1; j++) {
         double den = 0;
-        for (k = 0; k < m; k++) mp->num[k] = 0;
+        for (k = 0; k < m; k++) num[k] = 0;
         for (c = 0; c < size; c++) {
             const double h = mp->row[som_ring_dist(c, j, size)];
             const double *Sc = S + (size_t)c * m;
             den += h * cnt[c];
-            for (k = 0; k < m; k++) mp->num[k] += h * Sc[k];
+            for (k = 0; k < m; k++) num[k] += h * Sc[k];
         }
         if (den > 0)
-            for (k = 0; k < m; k++) mp->w[(size_t)k * mp->ld + j] = mp->num[k] / den;
+            for (k = 0; k < m; k++) mp->w[(size_t)k * mp->ld + j] = num[k] / den;
     }
 }
+
+/* Neurons per smoothing task: maps are cut into runs of this many neurons. */
+#define SOM_SMOOTH_RUN 32
 
 int som_cpu_batch(const som_problem *p, double *const *weights, int nthreads,
                   double round_units, const som_hooks *hooks, som_status *st)
 {
     const int m = p->data.m, nmaps = p->nmaps, passes = p->iter_max - 1;
-    const int64_t n = p->data.n, B = p->batch_block;
+    const int64_t n = p->data.n, B = p->batch_block < n ? p->batch_block : n;
     const int64_t nblocks = (n + B - 1) / B;
-    const size_t xrows = (size_t)((B + SOM_PB - 1) / SOM_PB * SOM_PB);
     bmap *maps = NULL;
-    double *store = NULL, *slots = NULL, *xbuf = NULL, *init = NULL, block_cost = 0;
-    size_t need = 0, slot_len = 0, init_max = 0;
-    int64_t per_round, t_done = 0, b0;
-    int i, t, rc = SOM_OK, ngroups;
-    int *group_start = NULL;
+    double *store = NULL, *slots = NULL, *xr = NULL, *init = NULL, *num = NULL;
+    double block_cost = 0;
+    int *wins = NULL, **win = NULL, *group_start = NULL, *runs = NULL;
     uint32_t *scratch = NULL;
+    size_t need = 0, slot_len = 0, init_max = 0, seg_rows, bpad;
+    int64_t per_round, b0, t_done = 0;
+    int i, t, rc = SOM_OK, ngroups, nseg, nruns = 0, whole;
 
     if ((rc = som_check_problem(p, st)) != SOM_OK) return rc;
     if (round_units <= 0) round_units = SOM_ROUND_UNITS;
     if (nthreads > som_max_threads()) nthreads = som_max_threads();
     if (nthreads < 1) nthreads = 1;
 
-    /* one block per slot in a round; enough blocks for the round's work, and when there are
-     * fewer blocks than threads, maps split into groups so every thread has work */
     maps = calloc((size_t)nmaps, sizeof *maps);
     if (!maps) goto nomem;
     for (i = 0; i < nmaps; i++) {
@@ -146,62 +157,110 @@ int som_cpu_batch(const som_problem *p, double *const *weights, int nthreads,
         mp->slot_len = (size_t)mp->size * (m + 1);
         mp->slot_off = slot_len;
         slot_len += mp->slot_len;
-        need += (size_t)mp->ld * m + mp->slot_len + (size_t)(mp->size / 2 + 1) + (size_t)m;
+        need += (size_t)mp->ld * m + mp->slot_len + (size_t)(mp->size / 2 + 1);
         if ((size_t)mp->size * m > init_max) init_max = (size_t)mp->size * m;
         block_cost += ((double)mp->size * (m + 1) + SOM_POINT_UNITS) * (double)B;
+        nruns += (mp->size + SOM_SMOOTH_RUN - 1) / SOM_SMOOTH_RUN;
     }
+    /* a round: enough blocks for its work; when there are fewer blocks than threads, the
+     * maps are cut into groups and the blocks' rows into segments, so all threads work */
     per_round = (int64_t)(round_units * nthreads / block_cost);
     if (per_round < 1) per_round = 1;
     if (per_round > nblocks) per_round = nblocks;
     ngroups = som_map_groups(per_round, nthreads, nmaps);
+    nseg = (int)((2 * (int64_t)nthreads + per_round * ngroups - 1) / (per_round * ngroups));
+    seg_rows = (size_t)((B + nseg - 1) / nseg + SOM_PB - 1) / SOM_PB * SOM_PB;
+    if (seg_rows < 64) seg_rows = 64;
+    nseg = (int)((B + (int64_t)seg_rows - 1) / (int64_t)seg_rows);
+    whole = ngroups == 1 && nseg == 1;
 
     store = malloc(need * sizeof *store);
     slots = malloc((size_t)per_round * slot_len * sizeof *slots);
-    xbuf = malloc((size_t)nthreads * xrows * m * sizeof *xbuf);
+    bpad = (size_t)((B + SOM_PB - 1) / SOM_PB * SOM_PB);
+    xr = malloc((size_t)per_round * bpad * m * sizeof *xr); /* the round's blocks, row-major */
+    num = malloc((size_t)nthreads * m * sizeof *num);
     init = malloc(init_max * sizeof *init);
     group_start = malloc(((size_t)ngroups + 1) * sizeof *group_start);
+    wins = malloc((size_t)per_round * nmaps * B * sizeof *wins);
+    win = malloc((size_t)per_round * nmaps * sizeof *win);
+    runs = malloc((size_t)nruns * 2 * sizeof *runs);
     if (p->init == SOM_INIT_SAMPLE) scratch = malloc((size_t)n * sizeof *scratch);
-    if (!store || !slots || !xbuf || !init || !group_start ||
+    if (!store || !slots || !xr || !num || !init || !group_start || !wins || !win || !runs ||
         (p->init == SOM_INIT_SAMPLE && !scratch))
         goto nomem;
     need = 0;
+    nruns = 0;
     for (i = 0; i < nmaps; i++) {
         bmap *mp = maps + i;
+        int j;
         mp->w = store + need;
         need += (size_t)mp->ld * m;
         mp->total = store + need;
         need += mp->slot_len;
         mp->row = store + need;
         need += (size_t)(mp->size / 2 + 1);
-        mp->num = store + need;
-        need += (size_t)m;
         memset(mp->w, 0, (size_t)mp->ld * m * sizeof *mp->w);
         som_init_map(p, i, init, scratch);
         som_colmajor_weights(init, mp->size, m, mp->ld, mp->w);
+        for (j = 0; j < mp->size; j += SOM_SMOOTH_RUN) { /* smoothing tasks: (map, first j) */
+            runs[2 * nruns] = i;
+            runs[2 * nruns++ + 1] = j;
+        }
     }
+    for (i = 0; i < per_round * nmaps; i++) win[i] = wins + (size_t)i * B;
     som_split_maps(p->size, nmaps, ngroups, group_start);
 
     for (t = 1; t <= passes; t++) {
         for (i = 0; i < nmaps; i++) memset(maps[i].total, 0, maps[i].slot_len * sizeof(double));
         for (b0 = 0; b0 < nblocks; b0 += per_round) {
             const int64_t nb = b0 + per_round < nblocks ? per_round : nblocks - b0;
-            const int64_t ntask = nb * ngroups;
+            const int64_t ntask = nb * ngroups * nseg;
             int64_t task;
             int q;
-            (void)task;
+            /* when blocks are shared between tasks: the round's blocks, row-major, a segment
+             * of rows at a time (static schedules keep a block with one thread, and in its
+             * cache, through the steps) */
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads)
+#pragma omp parallel for schedule(static, 1) num_threads(nthreads)
+#endif
+            for (task = 0; task < (whole ? 0 : nb * nseg); task++) {
+                const int64_t bi = task / nseg, lo = (b0 + bi) * B, s = task % nseg;
+                const int64_t rows = (lo + B < n ? B : n - lo) - s * (int64_t)seg_rows;
+                if (rows > 0)
+                    som_tile_rows(p->data.x, n, m, lo + s * (int64_t)seg_rows,
+                                  (int)(rows < (int64_t)seg_rows ? rows : (int64_t)seg_rows),
+                                  xr + ((size_t)bi * bpad + (size_t)s * seg_rows) * m);
+            }
+            /* the winners: (block, group of maps, segment of rows) */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static, 1) num_threads(nthreads)
 #endif
             for (task = 0; task < ntask; task++) {
+                const int64_t bi = task / (ngroups * nseg), lo = (b0 + bi) * B;
+                const int g = (int)(task / nseg % ngroups), s = (int)(task % nseg);
+                const int64_t rows = (lo + B < n ? B : n - lo) - (int64_t)s * seg_rows;
+                if (whole) /* the task holds the whole block: transpose it here */
+                    som_tile_rows(p->data.x, n, m, lo, (int)rows, xr + (size_t)bi * bpad * m);
+                if (rows > 0)
+                    segment_winners(maps, group_start[g], group_start[g + 1], m,
+                                    xr + ((size_t)bi * bpad + (size_t)s * seg_rows) * m,
+                                    (int)(rows < (int64_t)seg_rows ? rows : (int64_t)seg_rows),
+                                    (int)(s * seg_rows), win + bi * nmaps);
+                if (whole) /* the task holds the whole block: its sums now, rows in cache */
+                    block_sums(maps, nmaps, m, xr + (size_t)bi * bpad * m, (int)rows,
+                               win + bi * nmaps, slots + (size_t)bi * slot_len);
+            }
+            /* otherwise each block's sums, all maps at once, in row order into its slot */
+            if (!whole) {
 #ifdef _OPENMP
-                double *x = xbuf + (size_t)omp_get_thread_num() * xrows * m;
-#else
-                double *x = xbuf;
+#pragma omp parallel for schedule(static, 1) num_threads(nthreads)
 #endif
-                const int64_t bi = task / ngroups;
-                const int g = (int)(task % ngroups);
-                block_sums(p, maps, group_start[g], group_start[g + 1], b0 + bi, x,
-                           slots + (size_t)bi * slot_len);
+                for (task = 0; task < nb; task++) {
+                    const int64_t lo = (b0 + task) * B;
+                    block_sums(maps, nmaps, m, xr + (size_t)task * bpad * m,
+                               (int)(lo + B < n ? B : n - lo), win + task * nmaps,
+                               slots + (size_t)task * slot_len);
+                }
             }
             /* add the slots to the totals in block order, the maps side by side */
 #ifdef _OPENMP
@@ -224,10 +283,22 @@ int som_cpu_batch(const som_problem *p, double *const *weights, int nthreads,
                 goto done;
             }
         }
+        /* the pass's factors, then every neuron, in runs of neurons side by side */
+        for (i = 0; i < nmaps; i++) som_neighbourhood_row(p, t, maps[i].size / 2, maps[i].row);
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads)
 #endif
-        for (i = 0; i < nmaps; i++) smooth(p, maps + i, t);
+        for (i = 0; i < nruns; i++) {
+#ifdef _OPENMP
+            double *nb = num + (size_t)omp_get_thread_num() * m;
+#else
+            double *nb = num;
+#endif
+            bmap *mp = maps + runs[2 * i];
+            const int j0 = runs[2 * i + 1];
+            smooth(p, mp, j0, j0 + SOM_SMOOTH_RUN < mp->size ? j0 + SOM_SMOOTH_RUN : mp->size,
+                   nb);
+        }
     }
     for (i = 0; i < nmaps; i++) {
         int k;
@@ -242,9 +313,13 @@ done:
     free(maps);
     free(store);
     free(slots);
-    free(xbuf);
+    free(xr);
+    free(num);
     free(init);
     free(group_start);
+    free(wins);
+    free(win);
+    free(runs);
     free(scratch);
     return rc;
 }

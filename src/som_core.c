@@ -27,7 +27,10 @@ void som_neighbourhood_row(const som_problem *p, int t, int dmax, double *row)
     double s2 = 2.0 * (sigma * sigma);
     int d;
     row[0] = eta; /* exp(-0 / s2) = 1 exactly, also when s2 underflows to 0 */
-    for (d = 1; d <= dmax; d++) row[d] = eta * exp(-((double)d * d) / s2);
+    for (d = 1; d <= dmax; d++) {
+        double h = eta * exp(-((double)d * d) / s2);
+        row[d] = h < SOM_FACTOR_MIN ? 0 : h;
+    }
 }
 
 void som_neighbourhood(const som_problem *p, int t, int size, double *circ)

@@ -75,10 +75,14 @@ typedef struct {
 /* --- schedules and helpers (som_core.c) --- */
 double som_sigma(const som_problem *p, int t);
 double som_eta(const som_problem *p, int t);
+/* Factors of other neurons below this are 0: what single precision would flush, so that a
+ * neuron's "no neighbourhood" is the same in both precisions. */
+#define SOM_FACTOR_MIN 1e-30
+
 /* The neighbourhood factors of pass t by ring distance: row[d] = eta_t * exp(-d^2 /
- * (2 sigma_t^2)) for d = 0 .. dmax (exactly eta_t at d = 0); the batch algorithm has no
- * learning rate (eta_t = 1). Every backend takes its factors from here, so that they agree
- * to the bit. */
+ * (2 sigma_t^2)) for d = 0 .. dmax (exactly eta_t at d = 0; 0 below SOM_FACTOR_MIN at
+ * d > 0); the batch algorithm has no learning rate (eta_t = 1). Every backend takes its
+ * factors from here, so that they agree to the bit. */
 void som_neighbourhood_row(const som_problem *p, int t, int dmax, double *row);
 /* The neighbourhood of pass t as a doubled circular table: circ[i] = circ[size + i] =
  * eta_t * exp(-d^2 / (2 sigma_t^2)) with d the ring distance of i from 0 (i < size). The

@@ -154,7 +154,7 @@ struct som_ocl_ctx {
     cl_command_queue queue;
     cl_program program;
     cl_kernel init_uniform, init_sample, item, group_local, group_global;
-    cl_kernel batch_assign, batch_sums, batch_reduce, batch_smooth;
+    cl_kernel batch_assign, batch_assign_local, batch_sums, batch_reduce, batch_smooth;
 };
 
 int som_ocl_built(void) { return 1; }
@@ -328,6 +328,7 @@ void som_ocl_close(som_ocl_ctx *ctx)
     if (ctx->group_local) clReleaseKernel(ctx->group_local);
     if (ctx->group_global) clReleaseKernel(ctx->group_global);
     if (ctx->batch_assign) clReleaseKernel(ctx->batch_assign);
+    if (ctx->batch_assign_local) clReleaseKernel(ctx->batch_assign_local);
     if (ctx->batch_sums) clReleaseKernel(ctx->batch_sums);
     if (ctx->batch_reduce) clReleaseKernel(ctx->batch_reduce);
     if (ctx->batch_smooth) clReleaseKernel(ctx->batch_smooth);
@@ -421,7 +422,8 @@ int som_ocl_open(int index, int precision, const char *source, som_ocl_ctx **out
             {&ctx->init_uniform, "k_init_uniform"}, {&ctx->init_sample, "k_init_sample"},
             {&ctx->item, "k_online_item"}, {&ctx->group_local, "k_online_group_local"},
             {&ctx->group_global, "k_online_group_global"},
-            {&ctx->batch_assign, "k_batch_assign"}, {&ctx->batch_sums, "k_batch_sums"},
+            {&ctx->batch_assign, "k_batch_assign"},
+            {&ctx->batch_assign_local, "k_batch_assign_local"}, {&ctx->batch_sums, "k_batch_sums"},
             {&ctx->batch_reduce, "k_batch_reduce"}, {&ctx->batch_smooth, "k_batch_smooth"}};
         size_t i;
         for (i = 0; i < sizeof ks / sizeof ks[0]; i++) {
@@ -893,8 +895,11 @@ static int train_batch(som_ocl_ctx *ctx, const som_problem *p, double *const *we
     batch_res r;
     size_t wtot = 0, slot_len = 0;
     int64_t chunk_blocks, chunk_rows, nchunks;
-    int i, t, rc = SOM_OK, maxN = 0, tab_width, streamed;
+    int i, t, rc = SOM_OK, maxN = 0, tab_width, streamed, use_local;
     cl_int mm = m, nm = nmaps;
+    size_t La = 64; /* work-items per group of the winner search */
+    cl_uint step = 4096; /* rows per winner launch, adapted to launch_target */
+    double launch_target = opts->launch_seconds > 0 ? opts->launch_seconds : 0.2;
     cl_uint Bu = (cl_uint)B;
     double data_bytes = (double)n * m * rs;
 
@@ -929,12 +934,22 @@ static int train_batch(som_ocl_ctx *ctx, const som_problem *p, double *const *we
         (rc = check_fits(ctx, limit, (double)wtot * rs, "the weights", st)))
         goto done;
     nchunks = (n + chunk_rows - 1) / chunk_rows;
+    /* the winner search: every map's weights in local memory when they fit */
+    use_local = (double)wtot * rs <= ctx->info.local_mem - 1024;
+    {
+        size_t kmax = 0;
+        CHECK_CL(clGetKernelWorkGroupInfo(use_local ? ctx->batch_assign_local : ctx->batch_assign,
+                                          ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax,
+                                          &kmax, NULL),
+                 "clGetKernelWorkGroupInfo");
+        while (La > 1 && (La > kmax || La > ctx->info.max_group)) La >>= 1;
+    }
     /* the data stay on the device when they leave room for the rest; else each chunk is
      * uploaded when its turn comes */
     streamed = opts->stream_data || data_bytes > 0.5 * ctx->info.global_mem;
 
-    r.nxs = streamed ? 1 : (int)nchunks;
-    r.xs = calloc((size_t)r.nxs, sizeof *r.xs);
+    r.xs = calloc(streamed ? 1 : (size_t)nchunks, sizeof *r.xs);
+    if (r.xs) r.nxs = streamed ? 1 : (int)nchunks; /* release_batch walks what exists */
     r.stage = malloc((size_t)chunk_rows * m * rs);
     r.wh = malloc(wtot * rs);
     r.hh = malloc((size_t)tab_width * rs);
@@ -987,9 +1002,9 @@ static int train_batch(som_ocl_ctx *ctx, const som_problem *p, double *const *we
         for (c = 0; c < nchunks; c++) {
             int64_t first = c * chunk_rows, rows = n - first < chunk_rows ? n - first
                                                                           : chunk_rows;
-            cl_uint rows_u = (cl_uint)rows, nb = (cl_uint)((rows + B - 1) / B), zero = 0;
+            cl_uint rows_u = (cl_uint)rows, nb = (cl_uint)((rows + B - 1) / B);
             cl_mem x = r.xs[streamed ? 0 : c];
-            size_t g1 = (size_t)rows, g2[2] = {(size_t)nb, (size_t)nmaps}, g3 = slot_len;
+            size_t g2[2] = {(size_t)nb, (size_t)nmaps}, g3 = slot_len;
             cl_uint acc_first = c == 0;
             if (streamed) {
                 stage_rows(p, prec, first, rows, r.stage);
@@ -997,19 +1012,45 @@ static int train_batch(som_ocl_ctx *ctx, const som_problem *p, double *const *we
                                               r.stage, 0, NULL, NULL),
                          "clEnqueueWriteBuffer");
             }
-            SET_ARG(ctx->batch_assign, 0, x);
-            SET_ARG(ctx->batch_assign, 1, rows_u);
-            SET_ARG(ctx->batch_assign, 2, mm);
-            SET_ARG(ctx->batch_assign, 3, r.maps);
-            SET_ARG(ctx->batch_assign, 4, nm);
-            SET_ARG(ctx->batch_assign, 5, r.size);
-            SET_ARG(ctx->batch_assign, 6, r.woff);
-            SET_ARG(ctx->batch_assign, 7, r.w);
-            SET_ARG(ctx->batch_assign, 8, r.win);
-            SET_ARG(ctx->batch_assign, 9, crows);
-            CHECK_CL(clEnqueueNDRangeKernel(ctx->queue, ctx->batch_assign, 1, NULL, &g1, NULL, 0,
-                                            NULL, NULL),
-                     "clEnqueueNDRangeKernel (batch winners)");
+            /* the winners, in launches of about launch_target seconds (rows are
+             * independent: the cut does not matter), interruptible between them */
+            {
+                cl_kernel k = use_local ? ctx->batch_assign_local : ctx->batch_assign;
+                cl_uint done_rows = 0;
+                while (done_rows < rows_u) {
+                    cl_uint count = (cl_uint)fmin((double)(rows_u - done_rows), (double)step);
+                    size_t g1 = ((size_t)count + La - 1) / La * La, l1 = La;
+                    double t0 = now_seconds(), dt;
+                    SET_ARG(k, 0, x);
+                    SET_ARG(k, 1, done_rows);
+                    SET_ARG(k, 2, count);
+                    SET_ARG(k, 3, mm);
+                    SET_ARG(k, 4, r.maps);
+                    SET_ARG(k, 5, nm);
+                    SET_ARG(k, 6, r.size);
+                    SET_ARG(k, 7, r.woff);
+                    SET_ARG(k, 8, r.w);
+                    SET_ARG(k, 9, r.win);
+                    SET_ARG(k, 10, crows);
+                    if (use_local) {
+                        cl_ulong wt = wtot;
+                        SET_LOCAL(k, 11, wtot * rs);
+                        SET_ARG(k, 12, wt);
+                    }
+                    CHECK_CL(clEnqueueNDRangeKernel(ctx->queue, k, 1, NULL, &g1, &l1, 0, NULL,
+                                                    NULL),
+                             "clEnqueueNDRangeKernel (batch winners)");
+                    CHECK_CL(clFinish(ctx->queue), "clFinish");
+                    done_rows += count;
+                    dt = now_seconds() - t0;
+                    step = (cl_uint)fmax(La, fmin(8.0 * count, count * (dt > 0 ? launch_target / dt
+                                                                                 : 8.0)));
+                    if (hooks && hooks->interrupted && hooks->interrupted(hooks->ud)) {
+                        rc = som_fail(st, SOM_ERR_INTERRUPTED, "training interrupted");
+                        goto done;
+                    }
+                }
+            }
             SET_ARG(ctx->batch_sums, 0, x);
             SET_ARG(ctx->batch_sums, 1, rows_u);
             SET_ARG(ctx->batch_sums, 2, mm);
@@ -1022,8 +1063,7 @@ static int train_batch(som_ocl_ctx *ctx, const som_problem *p, double *const *we
             SET_ARG(ctx->batch_sums, 9, r.partial);
             SET_ARG(ctx->batch_sums, 10, sl);
             SET_ARG(ctx->batch_sums, 11, r.slot_off);
-            SET_ARG(ctx->batch_sums, 12, zero);
-            SET_ARG(ctx->batch_sums, 13, nb);
+            SET_ARG(ctx->batch_sums, 12, nb);
             CHECK_CL(clEnqueueNDRangeKernel(ctx->queue, ctx->batch_sums, 2, NULL, g2, NULL, 0,
                                             NULL, NULL),
                      "clEnqueueNDRangeKernel (batch sums)");
@@ -1035,13 +1075,6 @@ static int train_batch(som_ocl_ctx *ctx, const som_problem *p, double *const *we
             CHECK_CL(clEnqueueNDRangeKernel(ctx->queue, ctx->batch_reduce, 1, NULL, &g3, NULL, 0,
                                             NULL, NULL),
                      "clEnqueueNDRangeKernel (batch reduction)");
-            if (nchunks > 1) {
-                CHECK_CL(clFinish(ctx->queue), "clFinish");
-                if (hooks && hooks->interrupted && hooks->interrupted(hooks->ud)) {
-                    rc = som_fail(st, SOM_ERR_INTERRUPTED, "training interrupted");
-                    goto done;
-                }
-            }
         }
         /* the pass's factors, then every neuron from the totals */
         {
@@ -1109,31 +1142,32 @@ int som_ocl_train(som_ocl_ctx *ctx, const som_problem *p, double *const *weights
     const size_t rs = ctx->precision == SOM_DOUBLE ? sizeof(double) : sizeof(float);
     const double limit = opts->max_alloc > 0 && opts->max_alloc < ctx->info.max_alloc
                              ? opts->max_alloc : ctx->info.max_alloc;
-    const double order_bytes = (double)p->data.n * sizeof(cl_uint);
+    const int batch = p->algorithm == SOM_BATCH, m = p->data.m;
+    const double block = (double)(p->batch_block < p->data.n ? p->batch_block : p->data.n);
     double total = 0, done = 0;
-    int first = 0, rc = SOM_OK, i;
+    int first = 0, rc, i;
     if (kernels_used) *kernels_used = 0;
-    if (p->algorithm == SOM_BATCH) {
-        int rc2 = som_check_problem(p, st);
-        if (rc2 != SOM_OK) return rc2;
-        if (forked_after_init(st)) return st->code;
-        return train_batch(ctx, p, weights, opts, hooks, kernels_used, st);
-    }
-    /* maps are independent: train them in groups whose visiting orders and weights each fit
-     * in one buffer (a map too large on its own is refused by train_maps) */
+    if ((rc = som_check_problem(p, st)) != SOM_OK) return rc;
+    if (forked_after_init(st)) return st->code;
+    /* maps are independent: train them in groups whose buffers each fit the device (a map
+     * too large on its own is refused with the sizes): online, the visiting orders and
+     * weights; batch, the weights and one block's sums and winners */
     for (i = 0; i < p->nmaps; i++) total += (double)p->size[i];
     while (first < p->nmaps && rc == SOM_OK) {
-        double orders = 0, w = 0, part = 0;
+        double a = 0, b = 0, part = 0;
         int last = first;
         som_problem sub = *p;
         group_progress gp;
         som_hooks gh;
         while (last < p->nmaps) {
-            double o = orders + order_bytes, ww = w + (double)p->size[last] * p->data.m * rs;
-            if (last > first && (o > limit || ww > limit)) break;
-            orders = o;
-            w = ww;
-            part += (double)p->size[last];
+            const double N = (double)p->size[last];
+            double na = a + (batch ? N * (m + 1) * rs : (double)p->data.n * sizeof(cl_uint));
+            double nb = b + (batch ? block * sizeof(cl_int) : 0);
+            double nw = part * m * rs + N * m * rs;
+            if (last > first && (na > limit || nb > limit || nw > limit)) break;
+            a = na;
+            b = nb;
+            part += N;
             last++;
         }
         sub.nmaps = last - first;
@@ -1146,7 +1180,8 @@ int som_ocl_train(som_ocl_ctx *ctx, const som_problem *p, double *const *weights
         gh.interrupted = hooks && hooks->interrupted ? group_interrupted : NULL;
         gh.progress = hooks && hooks->progress ? group_progress_fn : NULL;
         gh.ud = &gp;
-        rc = train_maps(ctx, &sub, weights + first, opts, &gh, kernels_used, st);
+        rc = batch ? train_batch(ctx, &sub, weights + first, opts, &gh, kernels_used, st)
+                   : train_maps(ctx, &sub, weights + first, opts, &gh, kernels_used, st);
         done += part;
         first = last;
     }

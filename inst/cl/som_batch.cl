@@ -5,9 +5,10 @@
  * orders are the CPU backend's (som_batch.c), so double precision gives its bits. Data may
  * come in several chunks (whole blocks each); block and point numbers are global. */
 
-/* Work-item i: winner of point (first + i) in each map of the launch, written to
- * win[q * chunk_rows + i] (q = index in maps). Weights are row-major size x m per map. */
-__kernel void k_batch_assign(__global const real *x, uint rows, int m,
+/* Work-item i: the winner of row first + i of the chunk in each map of the launch, written
+ * to win[q * chunk_rows + first + i] (q = index in maps). Weights are row-major size x m per
+ * map at woff. */
+__kernel void k_batch_assign(__global const real *x, uint first, uint rows, int m,
                              __global const int *maps, int nmaps, __global const int *size,
                              __global const ulong *woff, __global const real *W,
                              __global int *win, uint chunk_rows)
@@ -15,40 +16,62 @@ __kernel void k_batch_assign(__global const real *x, uint rows, int m,
     uint i = get_global_id(0);
     int q;
     if (i >= rows) return;
+    i += first;
     for (q = 0; q < nmaps; q++) {
         int map = maps[q];
         win[(ulong)q * chunk_rows + i] = som_nearest(x + (ulong)i * m, W + woff[map], size[map], m);
     }
 }
 
-/* Work-item (b, q): block b of the chunk (global block first_block + b) and map q: the sums
- * of the block's points per winner, in point order, into the block's slot:
- * S[c * m + k] then n[c], at partial + global block * slot_len + slot_off[q]. */
+/* The same with every map's weights (wtot reals) first copied into local memory by the
+ * work-group: the winner search then reads fast memory. */
+__kernel void k_batch_assign_local(__global const real *x, uint first, uint rows, int m,
+                                   __global const int *maps, int nmaps,
+                                   __global const int *size, __global const ulong *woff,
+                                   __global const real *W, __global int *win, uint chunk_rows,
+                                   __local real *wl, ulong wtot)
+{
+    uint i = get_global_id(0);
+    ulong e;
+    int q;
+    for (e = get_local_id(0); e < wtot; e += get_local_size(0)) wl[e] = W[e];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (i >= rows) return;
+    i += first;
+    for (q = 0; q < nmaps; q++) {
+        int map = maps[q];
+        win[(ulong)q * chunk_rows + i] =
+            som_nearest_local(x + (ulong)i * m, wl + woff[map], size[map], m);
+    }
+}
+
+/* Work-item (b, q): block b of the chunk and map q: the block's sums per winner, in row
+ * order, into the block's slot at partial + b * slot_len + slot_off[q] (S[c * m + k], then
+ * the counts n[c]). Whole rows at a time: the data are read in order. */
 __kernel void k_batch_sums(__global const real *x, uint rows, int m, uint block,
                            __global const int *maps, int nmaps, __global const int *size,
                            __global const int *win, uint chunk_rows,
                            __global real *partial, ulong slot_len,
-                           __global const ulong *slot_off, uint first_block, uint nblocks)
+                           __global const ulong *slot_off, uint nblocks)
 {
-    uint b = get_global_id(0);
-    int q = get_global_id(1), k;
-    int N;
-    uint i, lo, hi;
+    uint b = get_global_id(0), i, lo, hi;
+    int q = get_global_id(1), k, N;
     __global real *S;
     __global real *cnt;
+    __global const int *wq;
     if (b >= nblocks || q >= nmaps) return;
     N = size[maps[q]];
-    S = partial + (ulong)(first_block + b) * slot_len + slot_off[q];
+    S = partial + (ulong)b * slot_len + slot_off[q];
     cnt = S + (ulong)N * m;
+    wq = win + (ulong)q * chunk_rows;
     for (i = 0; i < (uint)N * (uint)(m + 1); i++) S[i] = 0;
     lo = b * block;
     hi = lo + block < rows ? lo + block : rows;
     for (i = lo; i < hi; i++) {
-        int c = win[(ulong)q * chunk_rows + i];
         __global const real *xi = x + (ulong)i * m;
-        __global real *Sc = S + (ulong)c * m;
+        __global real *Sc = S + (ulong)wq[i] * m;
         for (k = 0; k < m; k++) Sc[k] += xi[k];
-        cnt[c] += 1;
+        cnt[wq[i]] += 1;
     }
 }
 

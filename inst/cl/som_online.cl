@@ -63,25 +63,29 @@ int som_ring_distance(int a, int b, int size)
 }
 
 /* The neuron of w (row-major, N x m) nearest x: squared distances summed over the dimensions
- * in order, the lowest index on ties (as the CPU's som_winner). */
-int som_nearest(__global const real *x, __global const real *w, int N, int m)
-{
-    real bd = INFINITY;
-    int c = 0, j, k;
-    for (j = 0; j < N; j++) {
-        __global const real *wj = w + (ulong)j * m;
-        real d2 = 0;
-        for (k = 0; k < m; k++) {
-            real diff = x[k] - wj[k];
-            d2 += diff * diff;
-        }
-        if (d2 < bd) {
-            bd = d2;
-            c = j;
-        }
+ * in order, the lowest index on ties (as the CPU's som_winner). One body for weights in
+ * global and in local memory. */
+#define SOM_NEAREST(NAME, SPACE)                                                           \
+    int NAME(__global const real *x, SPACE const real *w, int N, int m)                   \
+    {                                                                                      \
+        real bd = INFINITY;                                                                \
+        int c = 0, j, k;                                                                   \
+        for (j = 0; j < N; j++) {                                                          \
+            SPACE const real *wj = w + (ulong)j * m;                                       \
+            real d2 = 0;                                                                   \
+            for (k = 0; k < m; k++) {                                                      \
+                real diff = x[k] - wj[k];                                                  \
+                d2 += diff * diff;                                                         \
+            }                                                                              \
+            if (d2 < bd) {                                                                 \
+                bd = d2;                                                                   \
+                c = j;                                                                     \
+            }                                                                              \
+        }                                                                                  \
+        return c;                                                                          \
     }
-    return c;
-}
+SOM_NEAREST(som_nearest, __global)
+SOM_NEAREST(som_nearest_local, __local)
 
 /* The arguments both training kernels start with: the data, the maps this launch trains
  * (maps), every map's size, restart, weight offset, weights and order buffer, the

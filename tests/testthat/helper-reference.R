@@ -130,18 +130,25 @@ ref_train_map <- function(y, w0, iter_max = 150, sigma0 = 5, eta0 = 1, seed, res
       d <- abs(c - seq_len(size))
       d <- pmin(d, size - d)
       # exp(-0 / s2) = 1 for any sigma > 0: the winner's factor is eta, even when s2
-      # underflows to 0 and the formula would give 0/0
+      # underflows to 0 and the formula would give 0/0; other factors below 1e-30 are 0
       h <- ifelse(d == 0, eta, eta * exp(-(d^2) / s2))
+      h[d > 0 & h < 1e-30] <- 0
       w <- w + h * (matrix(x, size, m, byrow = TRUE) - w)
     }
   }
   w
 }
 
-# Winners, qe and te of a trained ring, from squared distances.
+# Winners, qe and te of a trained ring, from squared distances summed over the dimensions
+# in order (as everywhere in somgpu: colSums would sum in long double and break near-ties
+# differently).
 ref_assess <- function(y, w) {
   size <- nrow(w)
-  d2 <- sapply(seq_len(size), function(j) colSums((t(y) - w[j, ])^2))
+  d2 <- vapply(seq_len(size), function(j) {
+    d <- (y[, 1] - w[j, 1])^2
+    if (ncol(y) > 1) for (k in 2:ncol(y)) d <- d + (y[, k] - w[j, k])^2
+    d
+  }, numeric(nrow(y)))
   d2 <- matrix(d2, nrow = nrow(y))
   best <- apply(d2, 1, which.min)
   second <- vapply(seq_len(nrow(y)), function(i) {
@@ -187,7 +194,10 @@ ref_batch_map <- function(y, w0, iter_max = 150, sigma0 = 5, block = 4096) {
       S <- S + Sb
       cnt <- cnt + cb
     }
-    h <- function(d) ifelse(d == 0, 1, exp(-(d^2) / s2))
+    h <- function(d) {
+      v <- ifelse(d == 0, 1, exp(-(d^2) / s2))
+      ifelse(d > 0 & v < 1e-30, 0, v)
+    }
     for (j in seq_len(size)) {
       num <- numeric(m)
       den <- 0

@@ -226,7 +226,9 @@ test_that("batch: OpenCL double precision equals the CPU backend, chunked and st
     expect_identical(ocl$weights, cpu$weights)
     expect_identical(ocl$clusters, cpu$clusters)
   }
-  # small blocks and buffers: the data in many chunks, resident or streamed each pass
+  # small blocks and buffers: the data in many chunks (the last one short, its last block
+  # partial), resident or streamed each pass
+  y <- seed_data(3037, 5, rng_seed = 43)
   withr::with_options(list(somgpu.batch_block = 100, somgpu.opencl_max_alloc = 20000), {
     cpu <- train(y, sizes = sizes, iter_max = 5, algorithm = "batch", seed = 2, backend = "cpu")
     chunked <- train(y, sizes = sizes, iter_max = 5, algorithm = "batch", seed = 2,
@@ -276,4 +278,28 @@ test_that("online: a map of 2000 neurons in 1000 dimensions runs (weights in glo
   expect_identical(ocl$backend$kernels, "work-group (global memory)")
   expect_identical(ocl$weights, cpu$weights)
   expect_identical(ocl$clusters, cpu$clusters)
+})
+
+test_that("batch: no neighbourhood is the same in single and double precision", {
+  skip_if_no_opencl()
+  y <- seed_data(60, 2, rng_seed = 44)
+  init <- list(rbind(c(0.2, 0.2), c(0.8, 0.8), c(100, 100), c(0.5, 0.5)))
+  for (prec in c("double", "single")) {
+    fit <- train(y, sizes = 4, iter_max = 2, sigma0 = 0.09, init = init, algorithm = "batch",
+                 seed = 1, backend = "opencl", precision = prec)
+    expect_equal(unname(fit$weights$N4[3, ]), c(100, 100), info = prec)
+  }
+})
+
+test_that("batch: families larger than a device buffer are trained in groups of maps", {
+  skip_if_no_opencl()
+  y <- seed_data(500, 3, rng_seed = 45)
+  cpu <- train(y, sizes = 2:12, restarts = 2, iter_max = 4, algorithm = "batch", seed = 3,
+               backend = "cpu")
+  # the data (one block of 500 rows, 12 kB) fit, but the winners take 2 kB per map: at most
+  # 6 of the 22 maps per group
+  small <- withr::with_options(list(somgpu.opencl_max_alloc = 13000),
+                               train(y, sizes = 2:12, restarts = 2, iter_max = 4,
+                                     algorithm = "batch", seed = 3, backend = "opencl"))
+  expect_identical(small$weights, cpu$weights)
 })
