@@ -5,4 +5,5 @@
 #'
 #' @keywords internal
 #' @useDynLib somgpu, .registration = TRUE, .fixes = ""
+#' @importFrom cli cli_progress_bar
 "_PACKAGE"

@@ -64,8 +64,10 @@
 #' @param sigma0 Initial width of the Gaussian neighbourhood (positive).
 #' @param eta0 Initial learning rate, in (0, 1].
 #' @param init Initial weights: `"uniform"` (`U(0, 1) - 0.5`, the original script's),
-#'   `"sample"` (distinct random rows of `y`), or a list of matrices, one per size in the
-#'   order of `sizes`, each `size x ncol(y)`, used exactly.
+#'   `"sample"` (distinct random rows of `y`), `"pca"` (each ring on the ellipse of the data's
+#'   first two principal components, one standard deviation along each; deterministic), or a
+#'   list of matrices, one per size in the order of `sizes`, each `size x ncol(y)`, used
+#'   exactly.
 #' @param restarts Number of maps per size, each with its own random streams. `weights` and
 #'   `clusters` keep, per size, the restart with the lowest quantization error. With a
 #'   user-supplied `init` all restarts of a size start from the same matrix and differ only
@@ -77,16 +79,25 @@
 #'   a neuron whose denominator is zero keeps its weights). Batch is parallel over rows: the
 #'   algorithm of choice for large data. `eta0` does not apply to it.
 #' @param seed `NULL` (draw one from R's random number generator) or a whole number.
-#' @param backend `"auto"`, `"cpu"` or `"opencl"`. `"auto"` prefers an OpenCL GPU, then
-#'   any OpenCL device that supports `precision`, then the CPU backend; the fit records
-#'   what ran. See [backends()] and [devices()].
+#' @param backend `"auto"`, `"cpu"` or `"opencl"`. `"auto"` uses an OpenCL GPU or accelerator
+#'   that supports `precision` when there is one, else the CPU backend (an OpenCL CPU device,
+#'   such as PoCL's, is slower than the CPU backend on the same cores); the fit records what
+#'   ran. See [backends()] and [devices()].
 #' @param device The OpenCL device: `NULL` (the best one), an index or a pattern matching a
 #'   name in [devices()].
 #' @param precision `"double"` or `"single"` (OpenCL only; faster on most GPUs). In double
 #'   precision the OpenCL backend gives the CPU backend's results.
 #' @param threads Number of CPU threads (training on the CPU backend; assessing the maps on
 #'   both); `NULL` uses [somgpu_threads()]. Results do not depend on it.
-#' @param progress Show a progress bar on the console.
+#' @param progress Show a progress bar (cli's) on long runs.
+#' @param trace Record the quantization error of every map after every pass (`fit$trace`;
+#'   costs about one more pass over the data per pass, computed where the maps train).
+#' @param align Relabel each ring so that labels are comparable across sizes: label 1 is the
+#'   neuron lowest on the data's first principal component, and labels run towards its
+#'   lower neighbour. Applied to `weights` and `clusters` alike. `FALSE` keeps the labels
+#'   training produced (the original script's).
+#' @param keep_data Keep the data in the fit (`fit$data`; no copy when `y` is a double
+#'   matrix), for [plot.somgpu()] and [as_kohonen()].
 #'
 #' @return An object of class `somgpu`, a list with
 #'   \describe{
@@ -97,16 +108,24 @@
 #'     \item{`quality`}{a data frame with one row per size and restart: `size`, `restart`,
 #'       `qe` (mean Euclidean distance of the rows to their winning neuron), `te`
 #'       (topographic error: share of rows whose best and second-best neurons are not
-#'       neighbours on the ring) and `best` (the restart kept).}
+#'       neighbours on the ring), `explained_var` (1 - the sum of squared distances to the
+#'       winners / the total sum of squares) and `best` (the restart kept).}
+#'     \item{`stability`}{a data frame with one row per size: `size` and `stability`, the mean
+#'       adjusted Rand index between the clusterings of the size's restarts (`NA` with one
+#'       restart).}
+#'     \item{`trace`}{with `trace = TRUE`, a matrix of qe, one row per pass and one column per
+#'       map (`N2.1` = size 2, restart 1); else `NULL`.}
 #'     \item{`backend`}{a list: `name` (`"cpu"` or `"opencl"`), `device`, `precision`,
 #'       `threads`, and for OpenCL the device `index` and the `kernels` that ran.}
 #'     \item{`seed`}{the seed used.}
 #'     \item{`params`}{the training parameters.}
+#'     \item{`data`}{the data (a double matrix) with `keep_data = TRUE`, else `NULL`.}
 #'     \item{`elapsed`}{seconds spent training and assessing the maps.}
 #'     \item{`call`}{the call.}
 #'   }
 #'
-#' @seealso [backends()], [devices()], [somgpu_threads()]
+#' @seealso [summary.somgpu()], [plot.somgpu()], [predict.somgpu()], [as_kohonen()],
+#'   [backends()], [devices()], [somgpu_threads()]
 #' @examples
 #' set.seed(1)
 #' y <- matrix(runif(600), ncol = 3)
@@ -122,7 +141,7 @@
 train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sigma0 = 5,
                   eta0 = 1, init = "uniform", restarts = 1, algorithm = "online", seed = NULL,
                   backend = "auto", device = NULL, precision = "double", threads = NULL,
-                  progress = interactive()) {
+                  progress = interactive(), trace = FALSE, align = FALSE, keep_data = TRUE) {
   call <- sys.call()
   x <- check_data(y, call)
   iter_max <- check_whole(iter_max, "iter_max", 1, call = call)
@@ -135,8 +154,12 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
   sizes <- check_sizes(nmin, nmax, sizes,
                        c(nmin = !missing(nmin), nmax = !missing(nmax), sizes = !missing(sizes)),
                        x, restarts, call, algorithm, threads, batch_block)
-  init <- check_init(init, sizes, x, call)
   progress <- check_flag(progress, "progress", call)
+  trace <- check_flag(trace, "trace", call)
+  align <- check_flag(align, "align", call)
+  keep_data <- check_flag(keep_data, "keep_data", call)
+  basis <- if (align || identical(init, "pca")) pca_basis(x)
+  init <- check_init(init, sizes, x, call, basis)
   be <- resolve_backend(backend, device, precision, call)
   check_magnitude(x, init$weights, be$precision, call)
   seed <- check_seed(seed, call)
@@ -144,8 +167,9 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
   # maps in size-major order: (size 1, restart 0..R-1), (size 2, ...), ...
   map_size <- rep(sizes, each = restarts)
   map_restart <- rep(seq_len(restarts) - 1L, times = length(sizes))
-  init_code <- match(init$type, c("uniform", "sample", "user")) - 1L
-  init_w <- if (init$type == "user") rep(init$weights, each = restarts) else NULL
+  init_code <- if (init$type %in% c("user", "pca")) 2L else
+    match(init$type, c("uniform", "sample")) - 1L
+  init_w <- if (init_code == 2L) rep(init$weights, each = restarts) else NULL
 
   started <- proc.time()[["elapsed"]]
   ctx <- if (be$name == "opencl") opencl_context(be$device$index, be$precision, call)
@@ -153,12 +177,21 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
     call_core("train the maps", call, function() {
       .Call(C_train, x, map_size, map_restart, iter_max, sigma0, eta0, init_code, init_w,
             as.double(seed), match(algorithm, c("online", "batch")) - 1L, batch_block, threads,
-            progress, ctx, run_options())
+            progress, ctx, run_options(), trace)
     }),
     somgpu_opencl_error = function(e) opencl_forget(be$device$index, be$precision))
   fit <- assess_family(x, trained$weights, map_size, restarts, threads, call)
   elapsed <- proc.time()[["elapsed"]] - started
 
+  if (align) {
+    for (i in seq_along(sizes)) {
+      new <- ring_relabel(fit$weights[[i]], basis)
+      w <- fit$weights[[i]]
+      w[new, ] <- w
+      fit$weights[[i]] <- w
+      fit$clusters[[i]] <- new[fit$clusters[[i]]]
+    }
+  }
   names(fit$weights) <- paste0("N", sizes)
   fit$weights <- lapply(fit$weights, function(w) {
     dimnames(w) <- list(NULL, colnames(x))
@@ -168,17 +201,26 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
   names(clusters) <- paste0("N", sizes)
   clusters <- as.data.frame(clusters, optional = TRUE)
   if (!is.null(rownames(x))) row.names(clusters) <- rownames(x)
+  tss <- if (is.null(basis)) total_ss(x) else basis$tss
 
   structure(list(
     weights = fit$weights,
     clusters = clusters,
     quality = data.frame(size = map_size, restart = map_restart + 1L, qe = fit$qe,
-                         te = fit$te, best = fit$best),
+                         te = fit$te, explained_var = if (tss > 0) 1 - fit$sse / tss else NA_real_,
+                         best = fit$best),
+    stability = data.frame(size = sizes, stability = fit$stability),
+    trace = if (trace) {
+      tr <- trained$trace
+      dimnames(tr) <- list(NULL, sprintf("N%d.%d", map_size, map_restart + 1L))
+      tr
+    },
     backend = backend_record(be, threads, trained$kernels),
     seed = seed,
     params = list(sizes = sizes, restarts = restarts, iter_max = iter_max, sigma0 = sigma0,
-                  eta0 = eta0, init = init$type, algorithm = algorithm, n = nrow(x),
-                  m = ncol(x), colnames = colnames(x)),
+                  eta0 = eta0, init = init$type, algorithm = algorithm, align = align,
+                  n = nrow(x), m = ncol(x), colnames = colnames(x)),
+    data = if (keep_data) x,
     elapsed = elapsed,
     call = call
   ), class = "somgpu")
@@ -216,26 +258,40 @@ batch_block_size <- function(call) {
   check_whole(b, "options(somgpu.batch_block)", 1, call = call)
 }
 
-# Quality of every map, the best restart of each size, and the clusters of the best maps.
+# Quality of every map, the best restart of each size, the clusters of the best maps and,
+# with restarts, the stability of each size (mean adjusted Rand index between its restarts'
+# clusterings: each size's restarts are assessed together, clusters kept, then dropped).
 assess_family <- function(x, weights, map_size, restarts, threads, call) {
   nmaps <- length(weights)
-  first <- call_core("assess the maps", call, function() {
-    .Call(C_assess, x, weights, rep(restarts == 1L, nmaps), threads, cpu_round_units())
-  })
-  # lowest qe per size; ties go to the first restart
-  best <- rep(FALSE, nmaps)
-  groups <- split(seq_len(nmaps), rep(seq_len(nmaps / restarts), each = restarts))
-  keep <- vapply(groups, function(g) g[which.min(first$qe[g])], integer(1))
-  best[keep] <- TRUE
-  clusters <- if (restarts == 1L) {
-    first$clusters
-  } else {
-    call_core("assign the rows to clusters", call, function() {
-      .Call(C_assess, x, weights[keep], rep(TRUE, length(keep)), threads, cpu_round_units())
-    })$clusters
+  assess <- function(idx) {
+    call_core("assess the maps", call, function() {
+      .Call(C_assess, x, weights[idx], rep(TRUE, length(idx)), threads, cpu_round_units())
+    })
   }
-  list(weights = weights[keep], clusters = clusters, qe = first$qe, te = first$te,
-       best = best)
+  groups <- split(seq_len(nmaps), rep(seq_len(nmaps / restarts), each = restarts))
+  qe <- te <- sse <- numeric(nmaps)
+  best <- rep(FALSE, nmaps)
+  clusters <- vector("list", length(groups))
+  stability <- rep(NA_real_, length(groups))
+  parts <- if (restarts == 1L) list(seq_len(nmaps)) else groups
+  for (g in parts) {
+    a <- assess(g)
+    qe[g] <- a$qe
+    te[g] <- a$te
+    sse[g] <- a$sse
+    if (restarts == 1L) {
+      clusters <- a$clusters
+    } else {
+      s <- which(vapply(groups, function(h) identical(h, g), logical(1)))
+      k <- which.min(a$qe) # ties go to the first restart
+      clusters[[s]] <- a$clusters[[k]]
+      stability[s] <- stability_of(a$clusters, map_size[g[1]])
+    }
+  }
+  keep <- vapply(groups, function(g) g[which.min(qe[g])], integer(1))
+  best[keep] <- TRUE
+  list(weights = weights[keep], clusters = clusters, qe = qe, te = te, sse = sse,
+       best = best, stability = stability)
 }
 
 cpu_device_name <- function(threads) {

@@ -181,10 +181,13 @@ check_sizes <- function(nmin, nmax, sizes, given, x, restarts, call, algorithm =
   seq.int(nmin, nmax)
 }
 
-# The initial weights: "uniform", "sample", or a list of matrices, one per size.
-check_init <- function(init, sizes, x, call) {
+# The initial weights: "uniform", "sample", "pca", or a list of matrices, one per size.
+check_init <- function(init, sizes, x, call, basis = NULL) {
   if (is.character(init)) {
-    init <- check_choice(init, "init", c("uniform", "sample"), call)
+    init <- check_choice(init, "init", c("uniform", "sample", "pca"), call)
+    if (init == "pca") {
+      return(list(type = "pca", weights = pca_ring_init(x, sizes, basis)))
+    }
     if (init == "sample" && max(sizes) > nrow(x)) {
       abort_input(sprintf(
         "init = \"sample\" draws distinct rows of `y`, but the ring of %d neurons needs more rows than the %d there are. Use init = \"uniform\" or smaller sizes.",
@@ -194,7 +197,7 @@ check_init <- function(init, sizes, x, call) {
   }
   if (!is.list(init) || is.data.frame(init)) {
     abort_input(sprintf(
-      "`init` must be \"uniform\", \"sample\" or a list of matrices (one per size), not %s.",
+      "`init` must be \"uniform\", \"sample\", \"pca\" or a list of matrices (one per size), not %s.",
       describe(init)), call)
   }
   if (length(init) != length(sizes)) {

@@ -7,7 +7,7 @@
 #include "som_core.h"
 
 static const R_CallMethodDef call_methods[] = {
-    {"C_train", (DL_FUNC)&C_train, 15},
+    {"C_train", (DL_FUNC)&C_train, 16},
     {"C_ocl_devices", (DL_FUNC)&C_ocl_devices, 0},
     {"C_ocl_open", (DL_FUNC)&C_ocl_open, 3},
     {"C_ocl_close", (DL_FUNC)&C_ocl_close, 1},

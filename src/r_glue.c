@@ -9,6 +9,8 @@
 #include <R.h>
 #include <Rinternals.h>
 
+#include <cli/progress.h>
+
 #include "r_glue.h"
 #include "som_core.h"
 #include "som_ocl.h"
@@ -16,10 +18,14 @@
 
 /* --- hooks ------------------------------------------------------------------------- */
 
+/* The progress bar is cli's, made before the core runs and updated between chunks of work
+ * (on this thread), in a top-level context: an R error there cannot jump over the core's
+ * cleanup. */
+#define PROGRESS_TOTAL 1000
+
 typedef struct {
-    int show;      /* print a progress bar               */
-    int last;      /* last printed width, -1 before any  */
-    const char *label;
+    SEXP bar; /* cli progress bar, or R_NilValue */
+    double fraction;
 } glue_ud;
 
 static void check_interrupt(void *unused)
@@ -36,25 +42,41 @@ static int glue_interrupted(void *ud)
     return !R_ToplevelExec(check_interrupt, NULL);
 }
 
-#define BAR_WIDTH 30
+static void update_bar(void *ud_)
+{
+    glue_ud *ud = ud_;
+    cli_progress_set(ud->bar, ud->fraction * PROGRESS_TOTAL);
+}
 
 static void glue_progress(void *ud_, double fraction)
 {
     glue_ud *ud = ud_;
-    int filled;
-    if (!ud->show) return;
-    if (fraction < 0) fraction = 0;
-    if (fraction > 1) fraction = 1;
-    filled = (int)(fraction * BAR_WIDTH + 0.5);
-    if (filled == ud->last) return;
-    ud->last = filled;
-    REprintf("\r%s [%.*s%*s] %3d%%", ud->label, filled, "==============================",
-             BAR_WIDTH - filled, "", (int)(fraction * 100 + 0.5));
+    if (ud->bar == R_NilValue) return;
+    ud->fraction = fraction < 0 ? 0 : fraction > 1 ? 1 : fraction;
+    if (CLI_SHOULD_TICK) R_ToplevelExec(update_bar, ud);
 }
 
-static void glue_progress_end(glue_ud *ud)
+/* A cli progress bar named `name` when show is TRUE (protected: the caller unprotects). */
+static SEXP progress_start(int show, const char *name)
 {
-    if (ud->show && ud->last >= 0) REprintf("\r%*s\r", BAR_WIDTH + 40, "");
+    SEXP config, bar;
+    if (!show) return PROTECT(R_NilValue);
+    config = PROTECT(Rf_allocVector(VECSXP, 1));
+    SET_VECTOR_ELT(config, 0, Rf_mkString(name));
+    Rf_setAttrib(config, R_NamesSymbol, Rf_mkString("name"));
+    bar = cli_progress_bar(PROGRESS_TOTAL, config);
+    UNPROTECT(1);
+    return PROTECT(bar);
+}
+
+static void done_bar(void *bar)
+{
+    cli_progress_done((SEXP)bar);
+}
+
+static void progress_end(glue_ud *ud)
+{
+    if (ud->bar != R_NilValue) R_ToplevelExec(done_bar, ud->bar);
 }
 
 /* --- helpers ----------------------------------------------------------------------- */
@@ -104,17 +126,18 @@ static som_ocl_ctx *ctx_of(SEXP ptr)
  * Returns list(weights, kernels) or a somgpu_status. */
 SEXP C_train(SEXP y, SEXP size, SEXP restart, SEXP iter_max, SEXP sigma0, SEXP eta0,
              SEXP init, SEXP init_w, SEXP seed, SEXP algorithm, SEXP batch_block,
-             SEXP threads, SEXP progress, SEXP ctx, SEXP opts)
+             SEXP threads, SEXP progress, SEXP ctx, SEXP opts, SEXP trace)
 {
     som_problem p;
     som_status st;
-    glue_ud ud = {Rf_asLogical(progress) == TRUE, -1, "training"};
+    glue_ud ud = {R_NilValue, 0};
     som_hooks hooks = {glue_interrupted, glue_progress, &ud};
     int nmaps = LENGTH(size), i, rc, kernels = 0;
     SEXP weights, out;
     double **w;
     const double **iw = NULL;
-    const char *names[] = {"weights", "kernels", ""};
+    const char *names[] = {"weights", "kernels", "trace", ""};
+    SEXP tr;
 
     p.data = data_of(y);
     p.nmaps = nmaps;
@@ -128,7 +151,18 @@ SEXP C_train(SEXP y, SEXP size, SEXP restart, SEXP iter_max, SEXP sigma0, SEXP e
     p.init_w = NULL;
     p.algorithm = Rf_asInteger(algorithm);
     p.batch_block = Rf_asInteger(batch_block);
+    p.trace = NULL;
 
+    /* the trace: passes x maps, NaN until filled */
+    tr = PROTECT(Rf_asLogical(trace) == TRUE
+                     ? Rf_allocMatrix(REALSXP, p.iter_max - 1 > 0 ? p.iter_max - 1 : 0, nmaps)
+                     : R_NilValue);
+    if (tr != R_NilValue) {
+        R_xlen_t e;
+        for (e = 0; e < XLENGTH(tr); e++) REAL(tr)[e] = R_NaN;
+        p.trace = REAL(tr);
+    }
+    ud.bar = progress_start(Rf_asLogical(progress) == TRUE, "training ring SOMs");
     weights = PROTECT(Rf_allocVector(VECSXP, nmaps));
     w = (double **)R_alloc((size_t)nmaps, sizeof *w);
     for (i = 0; i < nmaps; i++) {
@@ -158,17 +192,18 @@ SEXP C_train(SEXP y, SEXP size, SEXP restart, SEXP iter_max, SEXP sigma0, SEXP e
         o.stream_data = Rf_asLogical(VECTOR_ELT(opts, 6)) == TRUE;
         rc = som_ocl_train(ctx_of(ctx), &p, w, &o, &hooks, &kernels, &st);
     }
-    glue_progress_end(&ud);
+    progress_end(&ud);
     if (rc != SOM_OK) {
         out = status_object(&st);
         som_status_clear(&st);
-        UNPROTECT(1);
+        UNPROTECT(3);
         return out;
     }
     out = PROTECT(Rf_mkNamed(VECSXP, names));
     SET_VECTOR_ELT(out, 0, weights);
     SET_VECTOR_ELT(out, 1, Rf_ScalarInteger(kernels));
-    UNPROTECT(2);
+    SET_VECTOR_ELT(out, 2, tr);
+    UNPROTECT(4);
     return out;
 }
 
@@ -179,19 +214,20 @@ SEXP C_assess(SEXP y, SEXP weights, SEXP want_clusters, SEXP threads, SEXP round
     som_data d = data_of(y);
     som_maps maps;
     som_status st;
-    glue_ud ud = {0, -1, ""};
+    glue_ud ud = {R_NilValue, 0};
     som_hooks hooks = {glue_interrupted, NULL, &ud};
     int nmaps = LENGTH(weights), i, rc, *sizes;
     const double **w;
     int **cl;
-    SEXP qe, te, clusters, out;
-    const char *names[] = {"qe", "te", "clusters", ""};
+    SEXP qe, te, sse, clusters, out;
+    const char *names[] = {"qe", "te", "sse", "clusters", ""};
 
     sizes = (int *)R_alloc((size_t)nmaps, sizeof *sizes);
     w = (const double **)R_alloc((size_t)nmaps, sizeof *w);
     cl = (int **)R_alloc((size_t)nmaps, sizeof *cl);
     qe = PROTECT(Rf_allocVector(REALSXP, nmaps));
     te = PROTECT(Rf_allocVector(REALSXP, nmaps));
+    sse = PROTECT(Rf_allocVector(REALSXP, nmaps));
     clusters = PROTECT(Rf_allocVector(VECSXP, nmaps));
     for (i = 0; i < nmaps; i++) {
         SEXP wi = VECTOR_ELT(weights, i);
@@ -210,18 +246,19 @@ SEXP C_assess(SEXP y, SEXP weights, SEXP want_clusters, SEXP threads, SEXP round
 
     som_status_init(&st);
     rc = som_assess(&d, &maps, as_threads(threads), Rf_asReal(round_units), &hooks, REAL(qe),
-                    REAL(te), cl, &st);
+                    REAL(te), REAL(sse), cl, &st);
     if (rc != SOM_OK) {
         out = status_object(&st);
         som_status_clear(&st);
-        UNPROTECT(3);
+        UNPROTECT(4);
         return out;
     }
     out = PROTECT(Rf_mkNamed(VECSXP, names));
     SET_VECTOR_ELT(out, 0, qe);
     SET_VECTOR_ELT(out, 1, te);
-    SET_VECTOR_ELT(out, 2, clusters);
-    UNPROTECT(4);
+    SET_VECTOR_ELT(out, 2, sse);
+    SET_VECTOR_ELT(out, 3, clusters);
+    UNPROTECT(5);
     return out;
 }
 

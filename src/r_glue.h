@@ -6,7 +6,7 @@
 
 SEXP C_train(SEXP y, SEXP size, SEXP restart, SEXP iter_max, SEXP sigma0, SEXP eta0,
              SEXP init, SEXP init_w, SEXP seed, SEXP algorithm, SEXP batch_block,
-             SEXP threads, SEXP progress, SEXP ctx, SEXP opts);
+             SEXP threads, SEXP progress, SEXP ctx, SEXP opts, SEXP trace);
 SEXP C_ocl_devices(void);
 SEXP C_ocl_open(SEXP index, SEXP precision, SEXP source);
 SEXP C_ocl_close(SEXP ptr);

@@ -37,7 +37,7 @@ SOM_INLINE int lowest_min(const double *d, int size, int skip, double *best)
  * given. dist holds SOM_PB rows of ld distances. */
 SOM_INLINE void assess_rows(const double *x, int rows, const double *w, int size, int ld,
                             const int m, int64_t lo, int *cl, double *sq, double *st,
-                            double *dist)
+                            double *ss, double *dist)
 {
     int i, p, j, jj;
     for (i = 0; i < rows; i += SOM_PB) {
@@ -52,6 +52,7 @@ SOM_INLINE void assess_rows(const double *x, int rows, const double *w, int size
             const int c = lowest_min(dist + (size_t)p * ld, size, -1, &bd);
             const int s = lowest_min(dist + (size_t)p * ld, size, c, &sd);
             *sq += sqrt(bd);
+            *ss += bd;
             *st += som_ring_dist(c, s, size) > 1;
             if (cl) cl[lo + i + p] = c + 1;
         }
@@ -59,7 +60,7 @@ SOM_INLINE void assess_rows(const double *x, int rows, const double *w, int size
 }
 
 /* One task: a block of rows (transposed once) against maps q0 .. q1-1, each map's sums into
- * part[2 * map], part[2 * map + 1]. A constant m for the common small dimensions; also
+ * part[3 * map .. 3 * map + 2]: distances, topographic errors, squared distances. A constant m for the common small dimensions; also
  * compiled for AVX2 where the compiler can pick it at load time. */
 SOM_TARGET_CLONES static void assess_task(const som_data *d, const som_maps *maps,
                                           double *const *w, int **clusters, int64_t lo,
@@ -72,22 +73,22 @@ SOM_TARGET_CLONES static void assess_task(const som_data *d, const som_maps *map
     for (q = q0; q < q1; q++) {
         const int size = maps->size[q], ld = som_tile_ld(size);
         int *cl = clusters ? clusters[q] : NULL;
-        double *sq = part + 2 * (size_t)q, *st = sq + 1;
-        *sq = *st = 0;
+        double *sq = part + 3 * (size_t)q, *st = sq + 1, *ss = sq + 2;
+        *sq = *st = *ss = 0;
         switch (m) {
-        case 1: assess_rows(x, rows, w[q], size, ld, 1, lo, cl, sq, st, dist); break;
-        case 2: assess_rows(x, rows, w[q], size, ld, 2, lo, cl, sq, st, dist); break;
-        case 3: assess_rows(x, rows, w[q], size, ld, 3, lo, cl, sq, st, dist); break;
-        case 4: assess_rows(x, rows, w[q], size, ld, 4, lo, cl, sq, st, dist); break;
-        case 8: assess_rows(x, rows, w[q], size, ld, 8, lo, cl, sq, st, dist); break;
-        case 16: assess_rows(x, rows, w[q], size, ld, 16, lo, cl, sq, st, dist); break;
-        default: assess_rows(x, rows, w[q], size, ld, m, lo, cl, sq, st, dist);
+        case 1: assess_rows(x, rows, w[q], size, ld, 1, lo, cl, sq, st, ss, dist); break;
+        case 2: assess_rows(x, rows, w[q], size, ld, 2, lo, cl, sq, st, ss, dist); break;
+        case 3: assess_rows(x, rows, w[q], size, ld, 3, lo, cl, sq, st, ss, dist); break;
+        case 4: assess_rows(x, rows, w[q], size, ld, 4, lo, cl, sq, st, ss, dist); break;
+        case 8: assess_rows(x, rows, w[q], size, ld, 8, lo, cl, sq, st, ss, dist); break;
+        case 16: assess_rows(x, rows, w[q], size, ld, 16, lo, cl, sq, st, ss, dist); break;
+        default: assess_rows(x, rows, w[q], size, ld, m, lo, cl, sq, st, ss, dist);
         }
     }
 }
 
 int som_assess(const som_data *d, const som_maps *maps, int nthreads, double round_units,
-               const som_hooks *hooks, double *qe, double *te, int **clusters,
+               const som_hooks *hooks, double *qe, double *te, double *sse, int **clusters,
                som_status *st)
 {
     const int64_t n = d->n;
@@ -117,7 +118,7 @@ int som_assess(const som_data *d, const som_maps *maps, int nthreads, double rou
     if (per_round < 1) per_round = 1;
     if (per_round > nblocks) per_round = nblocks;
     ngroups = som_map_groups(per_round, nthreads, nmaps);
-    part = malloc((size_t)nblocks * nmaps * 2 * sizeof *part);
+    part = malloc((size_t)nblocks * nmaps * 3 * sizeof *part);
     wrow = malloc(wtot * sizeof *wrow);
     w = malloc((size_t)nmaps * sizeof *w);
     /* per thread: a block of rows, then SOM_PB rows of distances to the largest map */
@@ -160,7 +161,7 @@ int som_assess(const som_data *d, const som_maps *maps, int nthreads, double rou
             const int g = (int)(task % ngroups);
             const int rows = (int)(lo + SOM_BLOCK < n ? SOM_BLOCK : n - lo);
             assess_task(d, maps, w, clusters, lo, rows, group_start[g], group_start[g + 1], x,
-                        x + (size_t)(SOM_BLOCK + SOM_PB) * m, part + (size_t)b * nmaps * 2);
+                        x + (size_t)(SOM_BLOCK + SOM_PB) * m, part + (size_t)b * nmaps * 3);
         }
         if (b0 + nb < nblocks && hooks && hooks->interrupted && hooks->interrupted(hooks->ud)) {
             rc = som_fail(st, SOM_ERR_INTERRUPTED, "interrupted");
@@ -168,14 +169,16 @@ int som_assess(const som_data *d, const som_maps *maps, int nthreads, double rou
         }
     }
     for (i = 0; i < nmaps; i++) {
-        double sq = 0, stt = 0;
+        double sq = 0, stt = 0, ss = 0;
         int64_t b;
         for (b = 0; b < nblocks; b++) {
-            sq += part[((size_t)b * nmaps + i) * 2];
-            stt += part[((size_t)b * nmaps + i) * 2 + 1];
+            sq += part[((size_t)b * nmaps + i) * 3];
+            stt += part[((size_t)b * nmaps + i) * 3 + 1];
+            ss += part[((size_t)b * nmaps + i) * 3 + 2];
         }
         if (qe) qe[i] = sq / (double)n;
         if (te) te[i] = stt / (double)n;
+        if (sse) sse[i] = ss;
     }
 
 done:
@@ -185,4 +188,31 @@ done:
     free(buf);
     free(group_start);
     return rc;
+}
+
+int som_qe_maps(const som_data *d, const som_maps *maps, int nthreads, double *qe,
+                som_status *st)
+{
+    return som_assess(d, maps, nthreads, 0, NULL, qe, NULL, NULL, NULL, st);
+}
+
+double som_qe_tiled(const som_data *d, const double *w, int size, int ld)
+{
+    double *col = malloc((size_t)size * d->m * sizeof *col), qe = NAN;
+    som_status st;
+    if (col) {
+        const double *cw = col;
+        som_maps one;
+        int k;
+        for (k = 0; k < d->m; k++)
+            memcpy(col + (size_t)k * size, w + (size_t)k * ld, (size_t)size * sizeof *col);
+        one.nmaps = 1;
+        one.size = &size;
+        one.weights = &cw;
+        som_status_init(&st);
+        if (som_qe_maps(d, &one, 1, &qe, &st) != SOM_OK) qe = NAN;
+        som_status_clear(&st);
+    }
+    free(col);
+    return qe;
 }

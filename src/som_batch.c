@@ -125,6 +125,46 @@ static void smooth(const som_problem *p, bmap *mp, int j0, int j1, double *num)
     }
 }
 
+/* The qe of every map after pass t into the trace, as som_assess computes it. */
+static int trace_pass(const som_problem *p, const bmap *maps, int t, int nthreads,
+                      som_status *st)
+{
+    const int m = p->data.m, nmaps = p->nmaps;
+    size_t tot = 0;
+    double *col, *qe;
+    const double **w;
+    som_maps all;
+    int i, k, rc;
+    for (i = 0; i < nmaps; i++) tot += (size_t)maps[i].size * m;
+    col = malloc(tot * sizeof *col);
+    qe = malloc((size_t)nmaps * sizeof *qe);
+    w = malloc((size_t)nmaps * sizeof *w);
+    if (!col || !qe || !w) {
+        free(col);
+        free(qe);
+        free(w);
+        return som_fail(st, SOM_ERR_NOMEM, "could not allocate memory for the trace");
+    }
+    tot = 0;
+    for (i = 0; i < nmaps; i++) {
+        for (k = 0; k < m; k++)
+            memcpy(col + tot + (size_t)k * maps[i].size, maps[i].w + (size_t)k * maps[i].ld,
+                   (size_t)maps[i].size * sizeof *col);
+        w[i] = col + tot;
+        tot += (size_t)maps[i].size * m;
+    }
+    all.nmaps = nmaps;
+    all.size = p->size;
+    all.weights = w;
+    rc = som_qe_maps(&p->data, &all, nthreads, qe, st);
+    if (rc == SOM_OK)
+        for (i = 0; i < nmaps; i++) p->trace[(size_t)i * (p->iter_max - 1) + (t - 1)] = qe[i];
+    free(col);
+    free(qe);
+    free(w);
+    return rc;
+}
+
 /* Neurons per smoothing task: maps are cut into runs of this many neurons. */
 #define SOM_SMOOTH_RUN 32
 
@@ -276,12 +316,12 @@ int som_cpu_batch(const som_problem *p, double *const *weights, int nthreads,
                 }
             }
             t_done += nb;
-            if (hooks && hooks->progress)
-                hooks->progress(hooks->ud, (double)t_done / ((double)nblocks * passes));
             if (hooks && hooks->interrupted && hooks->interrupted(hooks->ud)) {
                 rc = som_fail(st, SOM_ERR_INTERRUPTED, "training interrupted");
                 goto done;
             }
+            if (hooks && hooks->progress)
+                hooks->progress(hooks->ud, (double)t_done / ((double)nblocks * passes));
         }
         /* the pass's factors, then every neuron, in runs of neurons side by side */
         for (i = 0; i < nmaps; i++) som_neighbourhood_row(p, t, maps[i].size / 2, maps[i].row);
@@ -299,6 +339,7 @@ int som_cpu_batch(const som_problem *p, double *const *weights, int nthreads,
             smooth(p, mp, j0, j0 + SOM_SMOOTH_RUN < mp->size ? j0 + SOM_SMOOTH_RUN : mp->size,
                    nb);
         }
+        if (p->trace && (rc = trace_pass(p, maps, t, nthreads, st)) != SOM_OK) goto done;
     }
     for (i = 0; i < nmaps; i++) {
         int k;

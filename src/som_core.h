@@ -63,6 +63,8 @@ typedef struct {
     uint32_t seed;
     int algorithm;                  /* SOM_ONLINE or SOM_BATCH                         */
     int batch_block;                /* points per block of the batch sums (> 0)        */
+    double *trace;                  /* NULL, or (iter_max - 1) x nmaps: the qe of every
+                                       map after every pass (som_assess's qe)          */
 } som_problem;
 
 /* Assessment of trained maps: per map qe and te, and optionally each point's winner. */
@@ -175,17 +177,25 @@ SOM_INLINE int som_winner(const double *x, const double *w, int size, const int 
 }
 
 /* --- assessment (som_assess.c) --- */
-/* qe and te of every map, and, where clusters[i] != NULL, the 1-based winner of every point.
- * Deterministic whatever the thread count: fixed blocks, summed in block order.
- * round_units (<= 0: the default) sets the work per thread between interrupt checks. */
+/* qe, te and the sum of squared distances (sse) of every map (each output may be NULL), and,
+ * where clusters[i] != NULL, the 1-based winner of every point. Deterministic whatever the
+ * thread count: fixed blocks, summed in block order. round_units (<= 0: the default) sets
+ * the work per thread between interrupt checks. */
 int som_assess(const som_data *d, const som_maps *maps, int nthreads, double round_units,
-               const som_hooks *hooks, double *qe, double *te, int **clusters,
+               const som_hooks *hooks, double *qe, double *te, double *sse, int **clusters,
                som_status *st);
 
 /* Cost units (neuron x dimension steps) per thread between two interrupt checks, about
  * 10-30 ms, and the fixed cost of one point in the same units. */
 #define SOM_ROUND_UNITS ((double)(1 << 25))
 #define SOM_POINT_UNITS 16.0
+
+/* The qe of `size` neurons (tiled weights w[k * ld + j]) on the data, as som_assess computes
+ * it, on the calling thread: for traces. NaN when memory runs out. */
+double som_qe_tiled(const som_data *d, const double *w, int size, int ld);
+/* The same for maps given column-major (size x m), several at once, into qe. */
+int som_qe_maps(const som_data *d, const som_maps *maps, int nthreads, double *qe,
+                som_status *st);
 
 /* --- threads (som_threads.c) --- */
 void som_threads_init(void); /* once, when the library is loaded */

@@ -131,6 +131,9 @@ static void advance_map(const som_problem *p, const double *yrow, map_state *s, 
         default: train_points(yrow, s->order, i, end, s->w, s->circ, size, m);
         }
         if (end == n) {
+            if (p->trace) /* the map's qe after this pass, on this thread */
+                p->trace[(size_t)s->map * (p->iter_max - 1) + (s->t - 1)] =
+                    som_qe_tiled(&p->data, s->w, size, padded(size));
             s->i = 0;
             s->t++;
         } else {
@@ -225,15 +228,15 @@ int som_cpu_train(const som_problem *p, double *const *weights, int nthreads,
         for (i = 0; i < nactive; i++)
             if (active[i]->t < p->iter_max) active[a++] = active[i];
         nactive = a;
+        if (nactive > 0 && hooks && hooks->interrupted && hooks->interrupted(hooks->ud)) {
+            rc = som_fail(st, SOM_ERR_INTERRUPTED, "training interrupted");
+            goto done;
+        }
         if (hooks && hooks->progress) {
             double done = 0;
             for (i = 0; i < nmaps; i++)
                 done += ms[i].cost * ((double)n * (ms[i].t - 1) + ms[i].i);
             hooks->progress(hooks->ud, total > 0 ? done / total : 1);
-        }
-        if (nactive > 0 && hooks && hooks->interrupted && hooks->interrupted(hooks->ud)) {
-            rc = som_fail(st, SOM_ERR_INTERRUPTED, "training interrupted");
-            goto done;
         }
     }
     for (i = 0; i < nmaps; i++) {

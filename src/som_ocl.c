@@ -155,6 +155,7 @@ struct som_ocl_ctx {
     cl_program program;
     cl_kernel init_uniform, init_sample, item, group_local, group_global;
     cl_kernel batch_assign, batch_assign_local, batch_sums, batch_reduce, batch_smooth;
+    cl_kernel trace_qe;
 };
 
 int som_ocl_built(void) { return 1; }
@@ -332,6 +333,7 @@ void som_ocl_close(som_ocl_ctx *ctx)
     if (ctx->batch_sums) clReleaseKernel(ctx->batch_sums);
     if (ctx->batch_reduce) clReleaseKernel(ctx->batch_reduce);
     if (ctx->batch_smooth) clReleaseKernel(ctx->batch_smooth);
+    if (ctx->trace_qe) clReleaseKernel(ctx->trace_qe);
     if (ctx->program) clReleaseProgram(ctx->program);
     if (ctx->queue) clReleaseCommandQueue(ctx->queue);
     if (ctx->context) clReleaseContext(ctx->context);
@@ -424,7 +426,8 @@ int som_ocl_open(int index, int precision, const char *source, som_ocl_ctx **out
             {&ctx->group_global, "k_online_group_global"},
             {&ctx->batch_assign, "k_batch_assign"},
             {&ctx->batch_assign_local, "k_batch_assign_local"}, {&ctx->batch_sums, "k_batch_sums"},
-            {&ctx->batch_reduce, "k_batch_reduce"}, {&ctx->batch_smooth, "k_batch_smooth"}};
+            {&ctx->batch_reduce, "k_batch_reduce"}, {&ctx->batch_smooth, "k_batch_smooth"},
+            {&ctx->trace_qe, "k_trace_qe"}};
         size_t i;
         for (i = 0; i < sizeof ks / sizeof ks[0]; i++) {
             *ks[i].k = clCreateKernel(ctx->program, ks[i].name, &err);
@@ -468,7 +471,7 @@ static double get_real(const void *src, size_t i, int precision)
 
 /* Everything one training run holds, released by release_run() on every path. */
 typedef struct {
-    cl_mem y, w, woff, size, restart, item, group, tab, orders;
+    cl_mem y, w, woff, size, restart, item, group, tab, orders, all, tq;
     void *yh, *wh, *tabh;
     cl_ulong *woffh;
     int *itemh, *grouph;
@@ -477,8 +480,8 @@ typedef struct {
 
 static void release_run(run_res *r)
 {
-    cl_mem *mems[] = {&r->y,    &r->w,     &r->woff, &r->size,  &r->restart,
-                      &r->item, &r->group, &r->tab,  &r->orders};
+    cl_mem *mems[] = {&r->y,    &r->w,     &r->woff,   &r->size, &r->restart, &r->item,
+                      &r->group, &r->tab, &r->orders, &r->all,  &r->tq};
     size_t i;
     for (i = 0; i < sizeof mems / sizeof mems[0]; i++)
         if (*mems[i]) clReleaseMemObject(*mems[i]);
@@ -592,6 +595,60 @@ static int check_fits(const som_ocl_ctx *ctx, double limit, double bytes, const 
                     "(CL_INVALID_BUFFER_SIZE)",
                     what, human_bytes(bytes, need, sizeof need), ctx->info.name,
                     human_bytes(limit, most, sizeof most));
+}
+
+/* --- traces: the qe of every map after a pass, on the device ---------------------------- */
+
+#define SOM_TRACE_BLOCK 1024 /* som_assess's blocks */
+
+/* Rows 0 .. rows-1 of buffer x against the maps (the list `maps` of nmaps indices): each
+ * 1024-row block's sum of distances to the nearest neuron, into partial at blocks numbered
+ * from first_block. */
+static int trace_launch(som_ocl_ctx *ctx, cl_mem x, cl_uint rows, cl_int m, cl_mem maps,
+                        cl_int nmaps, cl_mem size, cl_mem woff, cl_mem W, cl_mem partial,
+                        cl_uint first_block, som_status *st)
+{
+    cl_kernel k = ctx->trace_qe;
+    cl_uint nb = (rows + SOM_TRACE_BLOCK - 1) / SOM_TRACE_BLOCK;
+    size_t g[2] = {(size_t)nb, (size_t)nmaps};
+    struct { size_t size; const void *value; } a[] = {
+        {sizeof(cl_mem), &x},    {sizeof rows, &rows},   {sizeof m, &m},
+        {sizeof(cl_mem), &maps}, {sizeof nmaps, &nmaps}, {sizeof(cl_mem), &size},
+        {sizeof(cl_mem), &woff}, {sizeof(cl_mem), &W},   {sizeof(cl_mem), &partial},
+        {sizeof first_block, &first_block}, {sizeof nb, &nb}};
+    cl_uint i;
+    cl_int err;
+    for (i = 0; i < sizeof a / sizeof a[0]; i++)
+        if ((err = clSetKernelArg(k, i, a[i].size, a[i].value)) != CL_SUCCESS)
+            return fail_cl(st, err, "clSetKernelArg");
+    err = clEnqueueNDRangeKernel(ctx->queue, k, 2, NULL, g, NULL, 0, NULL, NULL);
+    return err == CL_SUCCESS ? SOM_OK : fail_cl(st, err, "clEnqueueNDRangeKernel (trace)");
+}
+
+/* The partial sums of nblocks blocks back, added in block order and divided by n: the qe of
+ * each map after pass t, into the trace. */
+static int trace_collect(som_ocl_ctx *ctx, cl_mem partial, int nblocks, const som_problem *p,
+                         int t, som_status *st)
+{
+    const int prec = ctx->precision, nmaps = p->nmaps;
+    const size_t rs = prec == SOM_DOUBLE ? sizeof(double) : sizeof(float);
+    void *h = malloc((size_t)nblocks * nmaps * rs);
+    cl_int err;
+    int b, q;
+    if (!h) return som_fail(st, SOM_ERR_NOMEM, "out of host memory for the trace");
+    err = clEnqueueReadBuffer(ctx->queue, partial, CL_TRUE, 0, (size_t)nblocks * nmaps * rs, h,
+                              0, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        free(h);
+        return fail_cl(st, err, "clEnqueueReadBuffer");
+    }
+    for (q = 0; q < nmaps; q++) {
+        double sum = 0;
+        for (b = 0; b < nblocks; b++) sum += get_real(h, (size_t)b * nmaps + q, prec);
+        p->trace[(size_t)q * (p->iter_max - 1) + (t - 1)] = sum / (double)p->data.n;
+    }
+    free(h);
+    return SOM_OK;
 }
 
 /* One training run of maps that fit the device together. */
@@ -715,6 +772,18 @@ static int train_maps(som_ocl_ctx *ctx, const som_problem *p, double *const *wei
     if ((rc = make_buffer(ctx, &r.orders, CL_MEM_READ_WRITE, (size_t)nmaps * n * sizeof(cl_uint),
                           NULL, st)))
         goto done;
+    if (p->trace) { /* every map's index, and the block sums of a trace */
+        int *all = malloc(nmaps * sizeof *all);
+        if (!all) goto nomem;
+        for (i = 0; i < nmaps; i++) all[i] = i;
+        rc = make_buffer(ctx, &r.all, CL_MEM_READ_ONLY, nmaps * sizeof(cl_int), all, st);
+        free(all);
+        if (rc ||
+            (rc = make_buffer(ctx, &r.tq, CL_MEM_READ_WRITE,
+                              (size_t)((n + SOM_TRACE_BLOCK - 1) / SOM_TRACE_BLOCK) * nmaps * rs,
+                              NULL, st)))
+            goto done;
+    }
 
     /* initial weights */
     if (p->init == SOM_INIT_GIVEN) {
@@ -763,6 +832,7 @@ static int train_maps(som_ocl_ctx *ctx, const som_problem *p, double *const *wei
         end = s + count;
         if (end > total_steps) end = total_steps;
         if (end > (t_first - 1 + rows_cap) * n) end = (t_first - 1 + rows_cap) * n;
+        if (p->trace && end > t_first * n) end = t_first * n; /* stop at the pass's end */
         t_last = 1 + (end - 1) / n;
         for (t = t_first; t <= t_last; t++) {
             int d;
@@ -803,6 +873,14 @@ static int train_maps(som_ocl_ctx *ctx, const som_problem *p, double *const *wei
                 used |= use_local ? 2 : 4;
             }
         }
+        if (p->trace && end % n == 0) { /* a pass ended: every map's qe */
+            cl_int nmi = nmaps;
+            if ((rc = trace_launch(ctx, r.y, n, mm, r.all, nmi, r.size, r.woff, r.w, r.tq, 0,
+                                   st)) ||
+                (rc = trace_collect(ctx, r.tq, (int)((n + SOM_TRACE_BLOCK - 1) / SOM_TRACE_BLOCK),
+                                    p, (int)(end / n), st)))
+                goto done;
+        }
         CHECK_CL(clFinish(ctx->queue), "clFinish");
         dt = now_seconds() - t0;
         /* next launch: aim at launch_target from the steps this one did, growing at most
@@ -814,11 +892,11 @@ static int train_maps(som_ocl_ctx *ctx, const som_problem *p, double *const *wei
             count = (cl_ulong)fmax(1.0, (double)(end - s) * scale);
         }
         s = end;
-        if (hooks && hooks->progress) hooks->progress(hooks->ud, (double)s / (double)total_steps);
         if (s < total_steps && hooks && hooks->interrupted && hooks->interrupted(hooks->ud)) {
             rc = som_fail(st, SOM_ERR_INTERRUPTED, "training interrupted");
             goto done;
         }
+        if (hooks && hooks->progress) hooks->progress(hooks->ud, (double)s / (double)total_steps);
     }
 
     if ((rc = read_weights(ctx, r.w, wtot, r.wh, r.woffh, p, weights, st))) goto done;
@@ -842,7 +920,7 @@ done:
 typedef struct {
     cl_mem *xs; /* chunk buffers (one, reused, when the data are streamed) */
     int nxs;
-    cl_mem w, woff, size, maps, slot_off, partial, total, h, win;
+    cl_mem w, woff, size, maps, slot_off, partial, total, h, win, tq;
     void *stage, *wh, *hh;
     cl_ulong *woffh, *sloth;
     int *mapsh;
@@ -852,7 +930,7 @@ typedef struct {
 static void release_batch(batch_res *r)
 {
     cl_mem *mems[] = {&r->w, &r->woff, &r->size, &r->maps, &r->slot_off, &r->partial,
-                      &r->total, &r->h, &r->win};
+                      &r->total, &r->h, &r->win, &r->tq};
     size_t i;
     int c;
     for (c = 0; c < r->nxs; c++)
@@ -895,7 +973,7 @@ static int train_batch(som_ocl_ctx *ctx, const som_problem *p, double *const *we
     batch_res r;
     size_t wtot = 0, slot_len = 0;
     int64_t chunk_blocks, chunk_rows, nchunks;
-    int i, t, rc = SOM_OK, maxN = 0, tab_width, streamed, use_local;
+    int i, t, rc = SOM_OK, maxN = 0, tab_width, streamed, use_local, trace_blocks;
     cl_int mm = m, nm = nmaps;
     size_t La = 64; /* work-items per group of the winner search */
     cl_uint step = 4096; /* rows per winner launch, adapted to launch_target */
@@ -991,6 +1069,11 @@ static int train_batch(som_ocl_ctx *ctx, const som_problem *p, double *const *we
         (rc = make_buffer(ctx, &r.h, CL_MEM_READ_ONLY, (size_t)tab_width * rs, NULL, st)) ||
         (rc = make_buffer(ctx, &r.win, CL_MEM_READ_WRITE,
                           (size_t)chunk_rows * nmaps * sizeof(cl_int), NULL, st)))
+        goto done;
+    /* a trace's block sums: the blocks of every chunk, numbered in turn */
+    trace_blocks = (int)(nchunks * ((chunk_rows + SOM_TRACE_BLOCK - 1) / SOM_TRACE_BLOCK));
+    if (p->trace && (rc = make_buffer(ctx, &r.tq, CL_MEM_READ_WRITE,
+                                      (size_t)trace_blocks * nmaps * rs, NULL, st)))
         goto done;
 
     for (t = 1; t <= passes; t++) {
@@ -1099,11 +1182,32 @@ static int train_batch(som_ocl_ctx *ctx, const som_problem *p, double *const *we
                      "clEnqueueNDRangeKernel (batch smoothing)");
             CHECK_CL(clFinish(ctx->queue), "clFinish");
         }
-        if (hooks && hooks->progress) hooks->progress(hooks->ud, (double)t / passes);
+        if (p->trace) { /* every map's qe after the pass, chunk by chunk */
+            int64_t c2;
+            cl_uint block0 = 0;
+            for (c2 = 0; c2 < nchunks; c2++) {
+                int64_t first = c2 * chunk_rows, rows = n - first < chunk_rows ? n - first
+                                                                               : chunk_rows;
+                cl_mem x = r.xs[streamed ? 0 : c2];
+                if (streamed) {
+                    stage_rows(p, prec, first, rows, r.stage);
+                    CHECK_CL(clEnqueueWriteBuffer(ctx->queue, x, CL_TRUE, 0,
+                                                  (size_t)rows * m * rs, r.stage, 0, NULL, NULL),
+                             "clEnqueueWriteBuffer");
+                }
+                if ((rc = trace_launch(ctx, x, (cl_uint)rows, mm, r.maps, nm, r.size, r.woff, r.w,
+                                       r.tq, block0, st)))
+                    goto done;
+                block0 += (cl_uint)((rows + SOM_TRACE_BLOCK - 1) / SOM_TRACE_BLOCK);
+                if (streamed) CHECK_CL(clFinish(ctx->queue), "clFinish");
+            }
+            if ((rc = trace_collect(ctx, r.tq, (int)block0, p, t, st))) goto done;
+        }
         if (t < passes && hooks && hooks->interrupted && hooks->interrupted(hooks->ud)) {
             rc = som_fail(st, SOM_ERR_INTERRUPTED, "training interrupted");
             goto done;
         }
+        if (hooks && hooks->progress) hooks->progress(hooks->ud, (double)t / passes);
     }
     if ((rc = read_weights(ctx, r.w, wtot, r.wh, r.woffh, p, weights, st))) goto done;
     if (kernels_used) *kernels_used |= 8;
@@ -1174,6 +1278,7 @@ int som_ocl_train(som_ocl_ctx *ctx, const som_problem *p, double *const *weights
         sub.size = p->size + first;
         sub.restart = p->restart + first;
         sub.init_w = p->init_w ? p->init_w + first : NULL;
+        sub.trace = p->trace ? p->trace + (size_t)first * (p->iter_max - 1) : NULL;
         gp.outer = hooks;
         gp.offset = done / total;
         gp.scale = part / total;

@@ -19,7 +19,9 @@ __kernel void k_batch_assign(__global const real *x, uint first, uint rows, int 
     i += first;
     for (q = 0; q < nmaps; q++) {
         int map = maps[q];
-        win[(ulong)q * chunk_rows + i] = som_nearest(x + (ulong)i * m, W + woff[map], size[map], m);
+        real bd;
+        win[(ulong)q * chunk_rows + i] =
+            som_nearest(x + (ulong)i * m, W + woff[map], size[map], m, &bd);
     }
 }
 
@@ -40,8 +42,9 @@ __kernel void k_batch_assign_local(__global const real *x, uint first, uint rows
     i += first;
     for (q = 0; q < nmaps; q++) {
         int map = maps[q];
+        real bd;
         win[(ulong)q * chunk_rows + i] =
-            som_nearest_local(x + (ulong)i * m, wl + woff[map], size[map], m);
+            som_nearest_local(x + (ulong)i * m, wl + woff[map], size[map], m, &bd);
     }
 }
 
@@ -116,4 +119,27 @@ __kernel void k_batch_smooth(__global const int *maps, int nmaps, __global const
         for (c = 0; c < N; c++) num += h[som_ring_distance(c, j, N)] * S[(ulong)c * m + k];
         wj[k] = num / den;
     }
+}
+
+/* Work-item (b, q): for a trace, the sum of the distances of rows b * 1024 .. of the chunk
+ * to their nearest neuron of map q, in row order, into partial[(first_block + b) * nmaps + q]
+ * (the blocks of som_assess: added in block order, divided by n, it is its qe). */
+__kernel void k_trace_qe(__global const real *x, uint rows, int m, __global const int *maps,
+                         int nmaps, __global const int *size, __global const ulong *woff,
+                         __global const real *W, __global real *partial, uint first_block,
+                         uint nblocks)
+{
+    uint b = get_global_id(0), i, lo, hi;
+    int q = get_global_id(1), map;
+    real s = 0;
+    if (b >= nblocks || q >= nmaps) return;
+    map = maps[q];
+    lo = b * 1024;
+    hi = lo + 1024 < rows ? lo + 1024 : rows;
+    for (i = lo; i < hi; i++) {
+        real bd;
+        som_nearest(x + (ulong)i * m, W + woff[map], size[map], m, &bd);
+        s += sqrt(bd);
+    }
+    partial[(ulong)(first_block + b) * nmaps + q] = s;
 }

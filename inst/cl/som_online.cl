@@ -63,10 +63,10 @@ int som_ring_distance(int a, int b, int size)
 }
 
 /* The neuron of w (row-major, N x m) nearest x: squared distances summed over the dimensions
- * in order, the lowest index on ties (as the CPU's som_winner). One body for weights in
- * global and in local memory. */
+ * in order, the lowest index on ties (as the CPU's som_winner); its squared distance into
+ * *best. One body for weights in global and in local memory. */
 #define SOM_NEAREST(NAME, SPACE)                                                           \
-    int NAME(__global const real *x, SPACE const real *w, int N, int m)                   \
+    int NAME(__global const real *x, SPACE const real *w, int N, int m, real *best)       \
     {                                                                                      \
         real bd = INFINITY;                                                                \
         int c = 0, j, k;                                                                   \
@@ -82,6 +82,7 @@ int som_ring_distance(int a, int b, int size)
                 c = j;                                                                     \
             }                                                                              \
         }                                                                                  \
+        *best = bd;                                                                        \
         return c;                                                                          \
     }
 SOM_NEAREST(som_nearest, __global)
@@ -112,8 +113,9 @@ __kernel void k_online_item(SOM_STEP_ARGS, int nmaps)
         __global const real *x;
         int c, j, k;
         if (i == 0) som_order(ord, n, seed, SOM_STREAM_ORDER, (uint)N, (uint)restart[map], (uint)t);
+        real bd;
         x = y + (ulong)ord[i] * m;
-        c = som_nearest(x, w, N, m);
+        c = som_nearest(x, w, N, m, &bd);
         for (j = 0; j < N; j++) {
             real hj = h[som_ring_distance(c, j, N)];
             __global real *wj = w + (ulong)j * m;

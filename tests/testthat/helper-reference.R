@@ -113,12 +113,13 @@ ref_order <- function(n, seed, tag, size, restart, pass) {
 }
 
 # The online rule of the original script, one ring of nrow(w0) neurons.
-ref_train_map <- function(y, w0, iter_max = 150, sigma0 = 5, eta0 = 1, seed, restart = 0) {
+ref_train_map <- function(y, w0, iter_max = 150, sigma0 = 5, eta0 = 1, seed, restart = 0,
+                          passes = iter_max - 1) {
   w <- w0
   size <- nrow(w)
   n <- nrow(y)
   m <- ncol(y)
-  if (iter_max > 1) for (t in seq_len(iter_max - 1)) {
+  if (passes > 0) for (t in seq_len(passes)) {
     sigma <- sigma0 - (sigma0 / (iter_max + 1)) * t
     s2 <- 2 * sigma^2
     eta <- eta0 - (eta0 / (iter_max + 1)) * t

@@ -2,8 +2,8 @@ test_that("the result has the documented shape and R types", {
   y <- seed_data(300, 3, rng_seed = 1)
   fit <- train(y, nmax = 10, iter_max = 20, seed = 5)
   expect_s3_class(fit, "somgpu")
-  expect_named(fit, c("weights", "clusters", "quality", "backend", "seed", "params",
-                      "elapsed", "call"))
+  expect_named(fit, c("weights", "clusters", "quality", "stability", "trace", "backend",
+                      "seed", "params", "data", "elapsed", "call"))
   expect_identical(names(fit$weights), paste0("N", 2:10))
   for (N in 2:10) {
     w <- fit$weights[[paste0("N", N)]]
@@ -22,7 +22,7 @@ test_that("the result has the documented shape and R types", {
     expect_true(all(v >= 1L & v <= N))
   }
   q <- fit$quality
-  expect_identical(names(q), c("size", "restart", "qe", "te", "best"))
+  expect_identical(names(q), c("size", "restart", "qe", "te", "explained_var", "best"))
   expect_identical(q$size, 2:10)
   expect_true(all(q$best))
   expect_true(all(q$te >= 0 & q$te <= 1))
@@ -114,10 +114,15 @@ test_that("print shows one line per size with qe, te and cluster sizes", {
   expect_match(rows[1], sprintf("^ *2 +%.4f +%.4f", fit$quality$qe[1], fit$quality$te[1]))
 })
 
-test_that("progress = TRUE draws a bar on stderr and leaves the result unchanged", {
-  y <- seed_data(500, 2, rng_seed = 5)
-  msgs <- capture.output(fit <- train(y, nmax = 5, iter_max = 10, seed = 1, progress = TRUE),
-                         type = "message")
-  expect_true(any(grepl("training \\[=+", msgs)))
-  expect_identical(fit$weights, train(y, nmax = 5, iter_max = 10, seed = 1)$weights)
+test_that("progress = TRUE shows cli's bar and leaves the result unchanged", {
+  y <- seed_data(10000, 3, rng_seed = 5)
+  msgs <- withr::with_options(list(cli.progress_show_after = 0), {
+    capture.output(fit <- train(y, nmax = 8, iter_max = 30, seed = 1, progress = TRUE),
+                   type = "message")
+  })
+  expect_true(any(grepl("training ring SOMs", msgs)))
+  expect_identical(fit$weights, train(y, nmax = 8, iter_max = 30, seed = 1)$weights)
+  quiet <- capture.output(train(y, nmax = 3, iter_max = 5, seed = 1, progress = FALSE),
+                          type = "message")
+  expect_length(quiet, 0L)
 })

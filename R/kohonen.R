@@ -1,0 +1,59 @@
+#' Convert one ring of a fit to a kohonen object
+#'
+#' Builds a `kohonen` object (the class of the kohonen package) for the ring of the given
+#' size, so that kohonen's tools (and packages built on them, such as aweSOM) can plot and
+#' map it: the grid is `kohonen::somgrid(N, 1, "rectangular", toroidal = TRUE)` with a
+#' Gaussian neighbourhood, the codes are the ring's weights, and `unit.classif` and
+#' `distances` (squared Euclidean distance of each row to its unit) come from the data.
+#' Requires the kohonen package.
+#'
+#' @param fit A `somgpu` fit from [train()].
+#' @param size The ring size to convert.
+#' @param data The training rows, when the fit does not keep them (`keep_data = FALSE`).
+#' @return An object of class `kohonen`.
+#' @seealso [train()]
+#' @examples
+#' if (requireNamespace("kohonen", quietly = TRUE)) {
+#'   set.seed(1)
+#'   y <- matrix(runif(600), ncol = 3, dimnames = list(NULL, c("a", "b", "c")))
+#'   fit <- train(y, nmax = 6, iter_max = 20, seed = 1, threads = 2)
+#'   k <- as_kohonen(fit, 5)
+#'   k
+#'   table(k$unit.classif)
+#' }
+#' @export
+as_kohonen <- function(fit, size, data = NULL) {
+  call <- sys.call()
+  if (!requireNamespace("kohonen", quietly = TRUE)) {
+    abort("as_kohonen() needs the kohonen package: install.packages(\"kohonen\").",
+          "somgpu_backend_error", call)
+  }
+  if (!inherits(fit, "somgpu")) {
+    abort_input(sprintf("`fit` must be a somgpu fit from train(), not %s.", describe(fit)),
+                call)
+  }
+  size <- check_fit_sizes(fit, size, call)
+  if (length(size) != 1L) abort_input("`size` must be a single ring size.", call)
+  x <- fit_data(fit, data, call)
+  codes <- fit$weights[[paste0("N", size)]]
+  dimnames(codes) <- list(paste0("V", seq_len(size)), colnames(x))
+  unit <- predict(fit, x, sizes = size)[[1]]
+  dist <- rowSums((x - codes[unit, , drop = FALSE])^2)
+  structure(list(
+    data = list(x),
+    unit.classif = as.numeric(unit),
+    distances = unname(dist),
+    grid = kohonen::somgrid(size, 1, "rectangular", neighbourhood.fct = "gaussian",
+                            toroidal = TRUE),
+    codes = list(codes),
+    changes = NULL,
+    alpha = c(fit$params$eta0, 0),
+    radius = c(fit$params$sigma0, 0),
+    na.rows = integer(0),
+    user.weights = 1,
+    distance.weights = 1,
+    whatmap = 1L,
+    maxNA.fraction = 0L,
+    dist.fcts = "sumofsquares"
+  ), class = "kohonen")
+}

@@ -1,0 +1,236 @@
+# Methods for fits: predict, summary and plot.
+
+#' Clusters of new rows
+#'
+#' Assigns each row of `newdata` to its nearest neuron (squared Euclidean distance, the lowest
+#' neuron on ties) in the trained ring of each requested size.
+#'
+#' @param object A `somgpu` fit from [train()].
+#' @param newdata The rows to assign: a numeric matrix or data frame (tibble), validated as in
+#'   [train()]. When both it and the training data have column names, columns are matched by
+#'   name (extra columns are ignored); otherwise by position.
+#' @param sizes Ring sizes to use (default: all trained sizes).
+#' @param threads Number of CPU threads; `NULL` uses [somgpu_threads()].
+#' @param ... Ignored.
+#' @return A data frame with one integer column per size (`N2`, `N3`, ...) and one row per
+#'   row of `newdata` (with its row names), as `fit$clusters`.
+#' @seealso [train()]
+#' @examples
+#' set.seed(1)
+#' y <- matrix(runif(600), ncol = 3, dimnames = list(NULL, c("a", "b", "c")))
+#' fit <- train(y, nmax = 5, iter_max = 20, seed = 1, threads = 2)
+#' predict(fit, y[1:5, ])
+#' predict(fit, data.frame(c = 0.5, a = 0.1, b = 0.9), sizes = c(3, 5))
+#' @export
+predict.somgpu <- function(object, newdata, sizes = object$params$sizes, threads = NULL, ...) {
+  call <- sys.call()
+  x <- check_data(newdata, call, min_rows = 1L, name = "newdata")
+  x <- match_columns(x, object$params$colnames, object$params$m, call)
+  sizes <- check_fit_sizes(object, sizes, call)
+  threads <- resolve_threads(threads, call)
+  w <- unname(lapply(object$weights[paste0("N", sizes)], unname))
+  a <- call_core("assign the rows to clusters", call, function() {
+    .Call(C_assess, x, w, rep(TRUE, length(w)), threads, cpu_round_units())
+  })
+  out <- a$clusters
+  names(out) <- paste0("N", sizes)
+  out <- as.data.frame(out, optional = TRUE)
+  if (!is.null(rownames(x))) row.names(out) <- rownames(x)
+  out
+}
+
+# newdata's columns in the order of the training data: by name when both have names.
+match_columns <- function(x, names, m, call) {
+  if (!is.null(names) && !is.null(colnames(x))) {
+    missing <- setdiff(names, colnames(x))
+    if (length(missing)) {
+      abort_input(sprintf("`newdata` lacks the column%s %s of the training data.",
+                          if (length(missing) == 1L) "" else "s",
+                          paste0("`", missing, "`", collapse = ", ")), call)
+    }
+    return(x[, names, drop = FALSE])
+  }
+  if (ncol(x) != m) {
+    abort_input(sprintf("`newdata` has %d column%s; the maps were trained on %d.", ncol(x),
+                        if (ncol(x) == 1L) "" else "s", m), call)
+  }
+  x
+}
+
+check_fit_sizes <- function(object, sizes, call) {
+  ok <- is.numeric(sizes) && length(sizes) >= 1L && !anyNA(sizes) &&
+    all(sizes %in% object$params$sizes)
+  if (!ok) {
+    abort_input(sprintf("`sizes` must be trained sizes of this fit (%s), not %s.",
+                        paste(object$params$sizes, collapse = ", "), describe(sizes)), call)
+  }
+  as.integer(sizes)
+}
+
+# The rows the fit was trained on: kept in the fit (keep_data = TRUE) or given.
+fit_data <- function(object, data, call) {
+  if (!is.null(data)) {
+    x <- check_data(data, call, min_rows = 1L, name = "data")
+    return(match_columns(x, object$params$colnames, object$params$m, call))
+  }
+  if (is.null(object$data)) {
+    abort_input("The fit does not keep its data (keep_data = FALSE): pass the training data as `data`.",
+                call)
+  }
+  object$data
+}
+
+#' Summarise a family of ring SOMs and suggest a size
+#'
+#' One row per ring size with the kept restart's quantization error (`qe`), topographic
+#' error (`te`) and explained variance, the stability across restarts (mean adjusted Rand
+#' index between the restarts' clusterings; `NA` with one restart), and the smallest and
+#' largest cluster. The suggested size is the elbow of qe against size: the size whose point
+#' lies farthest below the straight line from the smallest to the largest size, both axes
+#' scaled to \[0, 1\] (at least three sizes; `NA` otherwise).
+#'
+#' @param object A `somgpu` fit from [train()].
+#' @param x A `summary.somgpu` object.
+#' @param ... Ignored.
+#' @return A list of class `summary.somgpu`: `table` (a data frame with columns `size`, `qe`,
+#'   `te`, `explained_var`, `stability`, `smallest`, `largest`) and `suggested` (a size).
+#' @seealso [train()], [plot.somgpu()]
+#' @examples
+#' set.seed(1)
+#' y <- rbind(matrix(rnorm(300, 0, 0.1), ncol = 3), matrix(rnorm(300, 1, 0.1), ncol = 3))
+#' fit <- train(y, nmax = 6, iter_max = 20, restarts = 2, seed = 1, threads = 2)
+#' summary(fit)
+#' @export
+summary.somgpu <- function(object, ...) {
+  q <- object$quality[object$quality$best, , drop = FALSE]
+  sizes <- object$params$sizes
+  counts <- lapply(seq_along(sizes), function(i) tabulate(object$clusters[[i]], sizes[i]))
+  tab <- data.frame(size = q$size, qe = q$qe, te = q$te, explained_var = q$explained_var,
+                    stability = object$stability$stability,
+                    smallest = vapply(counts, min, integer(1)),
+                    largest = vapply(counts, max, integer(1)))
+  structure(list(table = tab, suggested = elbow(q$size, q$qe),
+                 restarts = object$params$restarts, algorithm = object$params$algorithm),
+            class = "summary.somgpu")
+}
+
+#' @rdname summary.somgpu
+#' @export
+print.summary.somgpu <- function(x, ...) {
+  cat(sprintf("ring SOMs: %d sizes, %d restart%s each (%s)\n", nrow(x$table), x$restarts,
+              if (x$restarts == 1L) "" else "s", x$algorithm))
+  tab <- x$table
+  fmt <- data.frame(size = tab$size, qe = sprintf("%.4f", tab$qe), te = sprintf("%.4f", tab$te),
+                    explained = sprintf("%.3f", tab$explained_var),
+                    stability = ifelse(is.na(tab$stability), "-", sprintf("%.3f", tab$stability)),
+                    smallest = tab$smallest, largest = tab$largest)
+  print(fmt, row.names = FALSE, right = TRUE)
+  cat(sprintf("suggested size (elbow of qe): %s\n",
+              if (is.na(x$suggested)) "none (fewer than 3 sizes)" else x$suggested))
+  invisible(x)
+}
+
+#' Plot a family of ring SOMs
+#'
+#' `type = "quality"` (the default): quantization and topographic error against ring size,
+#' every restart as a point and the kept restarts joined by a line. `type = "codes"`: the
+#' data on their first two principal components (at most `max_points` rows, sampled
+#' reproducibly) with the ring of the given `size` drawn through its neurons, numbered.
+#' `type = "trace"`: quantization error after every pass, one line per size (fits trained
+#' with `trace = TRUE`). Base graphics.
+#'
+#' @param x A `somgpu` fit from [train()].
+#' @param type `"quality"`, `"codes"` or `"trace"`.
+#' @param size For `type = "codes"`: the ring size to draw (default: the suggested size, else
+#'   the largest).
+#' @param data For `type = "codes"` when the fit does not keep its data: the training rows.
+#' @param max_points For `type = "codes"`: most rows drawn.
+#' @param ... Further graphical parameters for the main plot.
+#' @return `x`, invisibly.
+#' @seealso [summary.somgpu()]
+#' @examples
+#' set.seed(1)
+#' y <- rbind(matrix(rnorm(300, 0, 0.1), ncol = 3), matrix(rnorm(300, 1, 0.1), ncol = 3))
+#' fit <- train(y, nmax = 6, iter_max = 20, restarts = 2, seed = 1, threads = 2)
+#' plot(fit)
+#' plot(fit, type = "codes", size = 4)
+#' @export
+plot.somgpu <- function(x, type = c("quality", "codes", "trace"), size = NULL, data = NULL,
+                        max_points = 5000, ...) {
+  call <- sys.call()
+  type <- if (missing(type)) "quality" else check_choice(type, "type", c("quality", "codes", "trace"), call)
+  switch(type,
+         quality = plot_quality(x, ...),
+         codes = plot_codes(x, size, fit_data(x, data, call), max_points, call, ...),
+         trace = plot_trace(x, call, ...))
+  invisible(x)
+}
+
+plot_quality <- function(x, ...) {
+  q <- x$quality
+  kept <- q[q$best, , drop = FALSE]
+  op <- graphics::par(mfrow = c(1, 2), mar = c(4, 4, 2, 1))
+  on.exit(graphics::par(op))
+  for (what in c("qe", "te")) {
+    graphics::plot(q$size, q[[what]], pch = 1, col = "grey50", xlab = "ring size N",
+                   ylab = what, main = if (what == "qe") "quantization error" else
+                     "topographic error", xaxt = "n", ...)
+    graphics::axis(1, at = kept$size)
+    graphics::lines(kept$size, kept[[what]], type = "b", pch = 19)
+  }
+}
+
+plot_codes <- function(x, size, data, max_points, call, ...) {
+  sizes <- x$params$sizes
+  if (is.null(size)) {
+    s <- summary(x)$suggested
+    size <- if (is.na(s)) max(sizes) else s
+  }
+  size <- check_fit_sizes(x, size, call)[1]
+  basis <- pca_basis(data)
+  k <- min(2L, ncol(data))
+  keep <- if (nrow(data) > max_points) {
+    withr_free_sample(nrow(data), max_points)
+  } else {
+    seq_len(nrow(data))
+  }
+  project <- function(m) {
+    p <- sweep(m, 2, basis$center) %*% basis$rotation[, seq_len(k), drop = FALSE]
+    if (k == 1L) cbind(p, 0) else p
+  }
+  pts <- project(data[keep, , drop = FALSE])
+  w <- project(x$weights[[paste0("N", size)]])
+  cl <- x$clusters[[paste0("N", size)]][keep]
+  pal <- grDevices::hcl.colors(size, "Dark 3")
+  graphics::plot(pts, col = grDevices::adjustcolor(pal[cl], 0.5), pch = 16, cex = 0.6,
+                 xlab = "PC1", ylab = if (k == 2L) "PC2" else "", asp = 1,
+                 main = sprintf("ring of %d neurons", size), ...)
+  graphics::polygon(w, border = "black", lwd = 2)
+  graphics::points(w, pch = 21, bg = pal, cex = 2.2)
+  graphics::text(w, labels = seq_len(size), cex = 0.7)
+}
+
+# A reproducible subsample that leaves the session's random number stream alone.
+withr_free_sample <- function(n, k) {
+  if (exists(".Random.seed", envir = globalenv())) {
+    old <- get(".Random.seed", envir = globalenv())
+    on.exit(assign(".Random.seed", old, envir = globalenv()))
+  } else {
+    on.exit(rm(".Random.seed", envir = globalenv()))
+  }
+  set.seed(1L)
+  sort(sample.int(n, k))
+}
+
+plot_trace <- function(x, call, ...) {
+  if (is.null(x$trace)) {
+    abort_input("This fit has no trace: train with trace = TRUE.", call)
+  }
+  tr <- x$trace
+  kept <- x$quality$best
+  graphics::matplot(seq_len(nrow(tr)), tr[, kept, drop = FALSE], type = "l", lty = 1,
+                    col = grDevices::hcl.colors(sum(kept), "Dark 3"), xlab = "pass",
+                    ylab = "quantization error", main = "training trace", ...)
+  graphics::legend("topright", legend = paste0("N", x$params$sizes), lty = 1, bty = "n",
+                   col = grDevices::hcl.colors(sum(kept), "Dark 3"), cex = 0.7)
+}

@@ -1,0 +1,214 @@
+# Metrics, trace, alignment, PCA init, predict, summary, plots and kohonen conversion.
+
+two_blobs <- function(n = 150, m = 3, seed = 1) {
+  withr::with_seed(seed, {
+    y <- rbind(matrix(rnorm(n * m, 0, 0.2), ncol = m), matrix(rnorm(n * m, 2, 0.2), ncol = m))
+  })
+  colnames(y) <- letters[seq_len(m)]
+  y
+}
+
+# An independent adjusted Rand index (Hubert and Arabie), from table() and choose().
+ref_ari <- function(a, b) {
+  tab <- table(a, b)
+  s <- sum(choose(tab, 2))
+  sa <- sum(choose(rowSums(tab), 2))
+  sb <- sum(choose(colSums(tab), 2))
+  e <- sa * sb / choose(length(a), 2)
+  (s - e) / ((sa + sb) / 2 - e)
+}
+
+test_that("explained variance is 1 - the squared distances to the winners / total", {
+  y <- two_blobs()
+  fit <- train(y, nmax = 5, iter_max = 15, restarts = 2, seed = 1)
+  q <- fit$quality
+  expect_identical(names(q), c("size", "restart", "qe", "te", "explained_var", "best"))
+  tss <- sum(sweep(y, 2, colMeans(y))^2)
+  for (N in 2:5) {
+    w <- fit$weights[[paste0("N", N)]]
+    sse <- sum((y - w[fit$clusters[[paste0("N", N)]], ])^2)
+    expect_equal(q$explained_var[q$size == N & q$best], 1 - sse / tss, tolerance = 1e-10)
+  }
+  expect_true(all(q$explained_var > 0 & q$explained_var <= 1))
+  expect_true(all(q$explained_var[q$best] > 0.5))
+})
+
+test_that("stability is the mean adjusted Rand index between restarts", {
+  y <- two_blobs(n = 30, m = 2, seed = 2)
+  fit <- train(y, sizes = c(2, 5), iter_max = 6, restarts = 3, seed = 4)
+  expect_identical(fit$stability$size, c(2L, 5L))
+  for (N in c(2, 5)) {
+    # each restart's map from its own streams, with the R reference
+    cl <- lapply(0:2, function(r) {
+      w <- ref_train_map(y, ref_init_uniform(4, N, r, 2), iter_max = 6, seed = 4, restart = r)
+      ref_assess(y, w)$clusters
+    })
+    want <- mean(c(ref_ari(cl[[1]], cl[[2]]), ref_ari(cl[[1]], cl[[3]]),
+                   ref_ari(cl[[2]], cl[[3]])))
+    expect_equal(fit$stability$stability[fit$stability$size == N], want, tolerance = 1e-12)
+  }
+  one <- train(y, nmax = 4, iter_max = 5, seed = 1)
+  expect_true(all(is.na(one$stability$stability)))
+})
+
+test_that("the package's ARI agrees with an independent one", {
+  withr::with_seed(3, {
+    for (i in 1:20) {
+      a <- sample.int(5, 200, replace = TRUE)
+      b <- if (i %% 2) sample.int(4, 200, replace = TRUE) else (a %% 3) + 1L
+      expect_equal(somgpu:::ari(a, b), ref_ari(a, b), tolerance = 1e-12)
+    }
+  })
+  expect_identical(somgpu:::ari(c(1L, 1L, 2L, 2L), c(2L, 2L, 1L, 1L)), 1)
+  expect_identical(somgpu:::ari(rep(1L, 5), rep(1L, 5)), 1)
+})
+
+test_that("trace: qe after every pass, its last row the fit's qe, any thread count", {
+  y <- two_blobs(seed = 3)
+  for (algorithm in c("online", "batch")) {
+    a <- train(y, nmax = 5, iter_max = 12, restarts = 2, seed = 2, trace = TRUE,
+               algorithm = algorithm, threads = 1)
+    b <- train(y, nmax = 5, iter_max = 12, restarts = 2, seed = 2, trace = TRUE,
+               algorithm = algorithm, threads = 2)
+    expect_identical(dim(a$trace), c(11L, 8L))
+    expect_identical(colnames(a$trace)[1:3], c("N2.1", "N2.2", "N3.1"))
+    expect_identical(unname(a$trace[11, ]), a$quality$qe)
+    expect_identical(a$trace, b$trace)
+    expect_true(all(is.finite(a$trace)))
+    # the same maps as without a trace
+    plain <- train(y, nmax = 5, iter_max = 12, restarts = 2, seed = 2, algorithm = algorithm)
+    expect_identical(plain$weights, a$weights)
+    expect_null(plain$trace)
+  }
+  # row t is the qe of the weights after t passes: the R reference stopped there
+  y <- two_blobs(n = 40, m = 3, seed = 3)
+  init <- list(matrix(c(0.1, 0.2, 0.3, 1.9, 2.1, 2.0), 2, 3, byrow = TRUE))
+  tr <- train(y, sizes = 2, iter_max = 6, init = init, seed = 9, trace = TRUE)$trace
+  for (t in c(1, 3, 5)) {
+    w <- ref_train_map(y, init[[1]], iter_max = 6, seed = 9, passes = t)
+    expect_equal(unname(tr[t, 1]), ref_assess(y, w)$qe, tolerance = 1e-12)
+  }
+})
+
+test_that("align: rings relabelled from the first principal component, consistently", {
+  y <- two_blobs(seed = 4)
+  raw <- train(y, nmax = 6, iter_max = 15, seed = 5)
+  al <- train(y, nmax = 6, iter_max = 15, seed = 5, align = TRUE)
+  expect_true(al$params$align)
+  pc1 <- prcomp(y)$rotation[, 1]
+  pc1 <- pc1 * sign(pc1[which.max(abs(pc1))])
+  for (N in 2:6) {
+    key <- paste0("N", N)
+    # the same map and partition, relabelled
+    expect_equal(sort(rowSums(al$weights[[key]])), sort(rowSums(raw$weights[[key]])))
+    expect_equal(ref_ari(al$clusters[[key]], raw$clusters[[key]]), 1)
+    # label 1 is the neuron lowest on PC1, and its clusters are its nearest rows
+    score <- drop(sweep(al$weights[[key]], 2, colMeans(y)) %*% pc1)
+    expect_identical(which.min(score), 1L)
+    if (N > 2) expect_lte(score[2], score[N]) # towards the lower neighbour (ties: label 2 next)
+    expect_identical(al$clusters[[key]], ref_assess(y, al$weights[[key]])$clusters)
+  }
+  expect_identical(al$quality$qe, raw$quality$qe)
+})
+
+test_that("init = 'pca' puts the ring on the ellipse of the first two components", {
+  y <- two_blobs(seed = 5)
+  fit <- train(y, sizes = c(4, 7), iter_max = 1, init = "pca", seed = 1)
+  expect_identical(fit$params$init, "pca")
+  p <- prcomp(y)
+  rot <- apply(p$rotation[, 1:2], 2, function(v) v * sign(v[which.max(abs(v))]))
+  for (N in c(4, 7)) {
+    a <- 2 * pi * (0:(N - 1)) / N
+    ref <- matrix(colMeans(y), N, 3, byrow = TRUE) + outer(cos(a) * p$sdev[1], rot[, 1]) +
+      outer(sin(a) * p$sdev[2], rot[, 2])
+    expect_equal(unname(fit$weights[[paste0("N", N)]]), unname(ref), tolerance = 1e-10)
+  }
+  # deterministic: the seed does not matter
+  expect_identical(train(y, sizes = 4, iter_max = 3, init = "pca", seed = 1)$weights,
+                   train(y, sizes = 4, iter_max = 3, init = "pca", seed = 1)$weights)
+  one_d <- train(y[, 1], sizes = 3, iter_max = 1, init = "pca", seed = 1)
+  expect_true(all(is.finite(one_d$weights$N3)))
+})
+
+test_that("predict assigns new rows like the training rows, columns matched by name", {
+  y <- two_blobs(seed = 6)
+  fit <- train(y, nmax = 5, iter_max = 15, seed = 1)
+  expect_identical(predict(fit, y), fit$clusters)
+  shuffled <- data.frame(extra = 1, c = y[, "c"], a = y[, "a"], b = y[, "b"])
+  expect_identical(predict(fit, shuffled, sizes = c(3, 5)), fit$clusters[c("N3", "N5")])
+  one <- predict(fit, y[7, , drop = FALSE])
+  expect_identical(nrow(one), 1L)
+  expect_identical(one$N4, fit$clusters$N4[7])
+  expect_error(predict(fit, y[, 1:2]), "lacks the column `c`", class = "somgpu_input_error")
+  expect_error(predict(fit, unname(y[, 1:2])), "has 2 columns; the maps were trained on 3",
+               class = "somgpu_input_error")
+  bad <- y
+  bad[2, 2] <- NA
+  expect_error(predict(fit, bad), "missing or infinite", class = "somgpu_input_error")
+  expect_error(predict(fit, y, sizes = 9), "trained sizes of this fit",
+               class = "somgpu_input_error")
+})
+
+test_that("summary: a table per size and the elbow of qe", {
+  y <- two_blobs(seed = 7)
+  fit <- train(y, nmax = 7, iter_max = 20, restarts = 2, seed = 3)
+  s <- summary(fit)
+  expect_s3_class(s, "summary.somgpu")
+  expect_identical(names(s$table), c("size", "qe", "te", "explained_var", "stability",
+                                     "smallest", "largest"))
+  expect_identical(s$table$size, 2:7)
+  expect_identical(s$table$smallest[1] + s$table$largest[1], 300L)
+  out <- capture.output(print(s))
+  expect_match(out[length(out)], "suggested size \\(elbow of qe\\): [0-9]+")
+  # the elbow rule on known curves
+  expect_identical(somgpu:::elbow(2:8, c(10, 3, 2.5, 2.2, 2, 1.9, 1.8)), 3L)
+  expect_identical(somgpu:::elbow(2:6, c(5, 4, 3, 2, 1)), 2L) # a straight line: the first
+  expect_identical(somgpu:::elbow(2:3, c(2, 1)), NA_integer_)
+})
+
+test_that("plots draw for every type, and say what they need", {
+  y <- two_blobs(seed = 8)
+  fit <- train(y, nmax = 5, iter_max = 10, restarts = 2, seed = 1, trace = TRUE)
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off())
+  expect_identical(plot(fit), fit)
+  expect_identical(plot(fit, type = "codes", size = 3), fit)
+  expect_identical(plot(fit, type = "codes"), fit)
+  expect_identical(plot(fit, type = "trace"), fit)
+  bare <- train(y, nmax = 3, iter_max = 5, seed = 1, keep_data = FALSE)
+  expect_null(bare$data)
+  expect_error(plot(bare, type = "codes"), "keep_data = FALSE", class = "somgpu_input_error")
+  expect_identical(plot(bare, type = "codes", data = y), bare)
+  expect_error(plot(bare, type = "trace"), "trace = TRUE", class = "somgpu_input_error")
+  expect_error(plot(fit, type = "heat"), "`type` must be one of", class = "somgpu_input_error")
+})
+
+test_that("as_kohonen gives an object kohonen's own tools accept", {
+  skip_if_not_installed("kohonen")
+  y <- two_blobs(seed = 9)
+  fit <- train(y, nmax = 5, iter_max = 15, seed = 1)
+  k <- as_kohonen(fit, 4)
+  expect_s3_class(k, "kohonen")
+  expect_identical(as.integer(k$unit.classif), fit$clusters$N4)
+  w <- fit$weights$N4
+  expect_equal(k$distances, rowSums((y - w[fit$clusters$N4, ])^2), tolerance = 1e-12)
+  expect_equal(unname(kohonen::getCodes(k)), unname(w))
+  expect_identical(as.integer(kohonen::map(k, y)$unit.classif), fit$clusters$N4)
+  expect_equal(k$grid$xdim, 4)
+  expect_true(k$grid$toroidal)
+  pdf(NULL)
+  on.exit(dev.off())
+  expect_silent(plot(k, type = "counts"))
+  bare <- train(y, nmax = 4, iter_max = 5, seed = 1, keep_data = FALSE)
+  expect_error(as_kohonen(bare, 3), "keep_data = FALSE", class = "somgpu_input_error")
+  expect_s3_class(as_kohonen(bare, 3, data = y), "kohonen")
+  expect_error(as_kohonen(fit, 9), "trained sizes", class = "somgpu_input_error")
+})
+
+test_that("the clusters work as a clustree-style table: prefix N, then the size", {
+  y <- two_blobs(seed = 10)
+  fit <- train(y, nmax = 4, iter_max = 5, seed = 1)
+  sizes <- as.integer(sub("^N", "", names(fit$clusters)))
+  expect_identical(sizes, fit$params$sizes)
+  expect_true(all(vapply(fit$clusters, is.integer, logical(1))))
+})
