@@ -157,7 +157,8 @@ choose_device <- function(table, built, backend, device, precision, call) {
     }
     table[device, ]
   } else {
-    hit <- tryCatch(grep(device, table$name, ignore.case = TRUE),
+    # a name that is not a valid regular expression is matched literally, without warnings
+    hit <- tryCatch(suppressWarnings(grep(device, table$name, ignore.case = TRUE)),
                     error = function(e) grep(device, table$name, fixed = TRUE))
     if (!length(hit)) {
       abort_input(sprintf("No OpenCL device name matches \"%s\"; the devices are: %s.",

@@ -1,8 +1,10 @@
 # Installs somgpu from this checkout into a temporary library and runs its testthat suite,
-# twice: as configure builds it here (with OpenCL where the headers and ICD loader exist)
-# and CPU-only (SOMGPU_NO_OPENCL=1). Prints each report, then one last line:
-# "N passed, N failed, N skipped" over both builds (expectations passed; expectations
-# failed plus tests that errored; tests skipped). Exit status 1 when anything failed.
+# every help page's examples and the vignette, twice: as configure builds it here (with
+# OpenCL where the headers and ICD loader exist) and CPU-only (SOMGPU_NO_OPENCL=1). Prints
+# each report, then one last line: "N passed, N failed, N skipped" over both builds
+# (expectations passed, each example and the vignette counting as one; expectations failed
+# plus tests that errored, examples or vignette that failed; tests skipped). Exit status 1
+# when anything failed.
 #
 #   Rscript tools/run-tests.R            both builds
 #   Rscript tools/run-tests.R default    the configured build only
@@ -28,8 +30,25 @@ run_build <- function(build) {
     "  load_package = 'installed', stop_on_failure = FALSE, stop_on_warning = FALSE,",
     "  reporter = testthat::ProgressReporter$new(show_praise = FALSE))",
     "df <- as.data.frame(res)",
-    "cat(sprintf('\\nRESULT %d %d %d\\n', sum(df$passed), sum(df$failed) + sum(df$error),",
-    "  sum(df$skipped)))"
+    "passed <- sum(df$passed); failed <- sum(df$failed) + sum(df$error)",
+    "# every help page with examples, then the vignette: one test each",
+    "options(somgpu.threads = 2)",
+    "for (rd in list.files('man', pattern = '[.]Rd$', full.names = TRUE)) {",
+    "  if (!any(grepl('^\\\\\\\\examples', readLines(rd)))) next",
+    "  topic <- sub('[.]Rd$', '', basename(rd))",
+    "  ok <- tryCatch({ grDevices::pdf(NULL); on.exit(grDevices::dev.off());",
+    "    utils::example(topic, package = 'somgpu', character.only = TRUE, ask = FALSE,",
+    "      echo = FALSE); TRUE }, error = function(e) {",
+    "      cat('example', topic, 'failed:', conditionMessage(e), '\\n'); FALSE })",
+    "  if (ok) passed <- passed + 1 else failed <- failed + 1",
+    "}",
+    "cat('examples run\\n')",
+    "ok <- tryCatch({ rmarkdown::render('vignettes/somgpu.Rmd', output_dir = tempdir(),",
+    "  quiet = TRUE); TRUE }, error = function(e) {",
+    "  cat('vignette failed:', conditionMessage(e), '\\n'); FALSE })",
+    "cat('vignette', if (ok) 'built' else 'FAILED', '\\n')",
+    "if (ok) passed <- passed + 1 else failed <- failed + 1",
+    "cat(sprintf('\\nRESULT %d %d %d\\n', passed, failed, sum(df$skipped)))"
   ), script)
   out <- system2(file.path(R.home("bin"), "Rscript"), script, stdout = TRUE, stderr = TRUE)
   writeLines(out[!startsWith(out, "RESULT ")])
