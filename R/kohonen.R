@@ -37,7 +37,7 @@ as_kohonen <- function(fit, size, data = NULL) {
   x <- fit_data(fit, data, call)
   codes <- fit$weights[[paste0("N", size)]]
   dimnames(codes) <- list(paste0("V", seq_len(size)), colnames(x))
-  unit <- predict(fit, x, sizes = size)[[1]]
+  unit <- stats::predict(fit, x, sizes = size)[[1]]
   dist <- rowSums((x - codes[unit, , drop = FALSE])^2)
   structure(list(
     data = list(x),
