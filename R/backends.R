@@ -76,6 +76,16 @@ type_rank <- function(type) match(type, c("GPU", "ACCELERATOR", "CPU", "OTHER"))
 
 # Where a call runs: list(name = "cpu" | "opencl", precision, and for OpenCL the device row).
 resolve_backend <- function(backend, device, precision, call) {
+  args <- check_backend_args(backend, device, precision, call)
+  if (args$backend == "cpu") return(list(name = "cpu", precision = "double"))
+  built <- build_info()$opencl
+  table <- if (built) device_table(call) else NULL
+  choose_device(table, built, args$backend, device, args$precision, call)
+}
+
+# The checks of backend, device and precision that need no device: train() makes them
+# before shipping a call to future workers, which resolve the backend on their own machines.
+check_backend_args <- function(backend, device, precision, call) {
   backend <- check_choice(backend, "backend", c("auto", "cpu", "opencl"), call)
   precision <- check_choice(precision, "precision", c("double", "single"), call)
   if (!is.null(device)) {
@@ -95,11 +105,8 @@ resolve_backend <- function(backend, device, precision, call) {
     if (precision == "single") {
       abort_input("The CPU backend computes in double precision; use precision = \"double\", or backend = \"opencl\" for single precision.", call)
     }
-    return(list(name = "cpu", precision = "double"))
   }
-  built <- build_info()$opencl
-  table <- if (built) device_table(call) else NULL
-  choose_device(table, built, backend, device, precision, call)
+  list(backend = backend, device = device, precision = precision)
 }
 
 # The pure part of resolve_backend(): pick from a device table (as device_table() returns).

@@ -16,6 +16,18 @@ abort_input <- function(message, call = NULL) {
   abort(message, "somgpu_input_error", call)
 }
 
+# A suggested package that `what` needs: a `somgpu_package_error` naming the missing ones.
+need_packages <- function(packages, what, call) {
+  missing <- packages[!vapply(packages, requireNamespace, logical(1), quietly = TRUE)]
+  if (length(missing)) {
+    abort(sprintf("%s needs the package%s %s: install.packages(%s).", what,
+                  if (length(missing) == 1L) "" else "s", paste(missing, collapse = " and "),
+                  paste(deparse(missing), collapse = "")),
+          "somgpu_package_error", call)
+  }
+  invisible(TRUE)
+}
+
 # An interrupt (Ctrl-C) that the compiled code noticed and stopped for, after releasing what
 # it held. It is signalled as an `interrupt` condition, not an error, so handlers for
 # interrupts see it and `tryCatch(error = )` does not; unhandled, it returns to the top

@@ -24,10 +24,7 @@
 #' @export
 as_kohonen <- function(fit, size, data = NULL) {
   call <- sys.call()
-  if (!requireNamespace("kohonen", quietly = TRUE)) {
-    abort("as_kohonen() needs the kohonen package: install.packages(\"kohonen\").",
-          "somgpu_backend_error", call)
-  }
+  need_packages("kohonen", "as_kohonen()", call)
   if (!inherits(fit, "somgpu")) {
     abort_input(sprintf("`fit` must be a somgpu fit from train(), not %s.", describe(fit)),
                 call)

@@ -50,6 +50,24 @@
 #'   results. `somgpu.batch_block` (rows per block of the batch sums, 4096) does, in the last
 #'   bits: it fixes the order in which the batch algorithm adds rows, on every backend.
 #'
+#' @section Parallel: future: With `parallel = "future"` the maps (one per size and restart)
+#'   are split into one chunk per worker of the current [future::plan()], balanced by size
+#'   (a map costs about its number of neurons), and trained with [future.apply::future_lapply()]:
+#'   `plan(multisession)` on this machine, `plan(cluster, workers = c("host1", "host2"))` on
+#'   several hosts, or a job scheduler through future.batchtools (a plan with unlimited
+#'   workers gets one chunk per map). The data travel once to each worker
+#'   (`future.globals.maxSize` is raised for the call to let them). somgpu must be installed
+#'   on the workers. Each worker resolves `backend`, `device` and `precision` on its own
+#'   machine (`"auto"` takes a worker's GPU when it has one) and uses `threads` threads, by
+#'   default as many as [parallelly::availableCores()] grants it (one for multisession
+#'   workers sharing a machine). The maps are the ones `parallel = "none"` gives with the same
+#'   seed, whatever the plan and the chunking (in double precision); the main process then
+#'   assesses them. `fit$backend$workers` lists what ran where. A worker that fails gives one
+#'   `somgpu_worker_error` naming the sizes it held, with the worker's own error as `parent`
+#'   and every failure in `failures`. Progress is signalled through progressr (when it is
+#'   installed; shown where progressr's handlers are enabled, e.g. by
+#'   [progressr::with_progress()]) unless `progress = FALSE`.
+#'
 #' @section Data: Row names of `y` (unique ones) carry over to `clusters`. Values must be
 #'   finite and of a magnitude whose squared distances neither overflow nor vanish (between
 #'   about 1e-140 and 1e150 in absolute value; in single precision about 1e-15 to 1e18):
@@ -98,6 +116,9 @@
 #'   training produced (the original script's).
 #' @param keep_data Keep the data in the fit (`fit$data`; no copy when `y` is a double
 #'   matrix), for [plot.somgpu()] and [as_kohonen()].
+#' @param parallel `"none"` (train in this R process) or `"future"` (spread the maps over
+#'   the workers of the current [future::plan()]; needs the future and future.apply
+#'   packages). See the section "Parallel: future".
 #'
 #' @return An object of class `somgpu`, a list with
 #'   \describe{
@@ -141,15 +162,20 @@
 train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sigma0 = 5,
                   eta0 = 1, init = "uniform", restarts = 1, algorithm = "online", seed = NULL,
                   backend = "auto", device = NULL, precision = "double", threads = NULL,
-                  progress = interactive(), trace = FALSE, align = FALSE, keep_data = TRUE) {
+                  progress = interactive(), trace = FALSE, align = FALSE, keep_data = TRUE,
+                  parallel = "none") {
   call <- sys.call()
+  progress_given <- !missing(progress)
   x <- check_data(y, call)
   iter_max <- check_whole(iter_max, "iter_max", 1, call = call)
   sigma0 <- check_positive(sigma0, "sigma0", call = call)
   eta0 <- check_positive(eta0, "eta0", max = 1, call = call)
   restarts <- check_whole(restarts, "restarts", 1, call = call)
   algorithm <- check_choice(algorithm, "algorithm", c("online", "batch"), call)
+  parallel <- check_choice(parallel, "parallel", c("none", "future"), call)
+  if (parallel == "future") need_packages(c("future", "future.apply"), "parallel = \"future\"", call)
   batch_block <- batch_block_size(call)
+  worker_threads <- if (!is.null(threads)) check_whole(threads, "threads", 1, call = call)
   threads <- resolve_threads(threads, call)
   sizes <- check_sizes(nmin, nmax, sizes,
                        c(nmin = !missing(nmin), nmax = !missing(nmax), sizes = !missing(sizes)),
@@ -160,7 +186,9 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
   keep_data <- check_flag(keep_data, "keep_data", call)
   basis <- if (align || identical(init, "pca")) pca_basis(x)
   init <- check_init(init, sizes, x, call, basis)
-  be <- resolve_backend(backend, device, precision, call)
+  # with future, workers resolve "auto" and the device on their own machines
+  be <- if (parallel == "none") resolve_backend(backend, device, precision, call) else
+    check_backend_args(backend, device, precision, call)
   check_magnitude(x, init$weights, be$precision, call)
   seed <- check_seed(seed, call)
 
@@ -169,17 +197,20 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
   map_restart <- rep(seq_len(restarts) - 1L, times = length(sizes))
   init_code <- if (init$type %in% c("user", "pca")) 2L else
     match(init$type, c("uniform", "sample")) - 1L
-  init_w <- if (init_code == 2L) rep(init$weights, each = restarts) else NULL
+  spec <- list(size = map_size, restart = map_restart, iter_max = iter_max, sigma0 = sigma0,
+               eta0 = eta0, init_code = init_code,
+               init_w = if (init_code == 2L) rep(init$weights, each = restarts),
+               seed = as.double(seed), algorithm = match(algorithm, c("online", "batch")) - 1L,
+               batch_block = batch_block, trace = trace, options = run_options())
 
   started <- proc.time()[["elapsed"]]
-  ctx <- if (be$name == "opencl") opencl_context(be$device$index, be$precision, call)
-  trained <- withCallingHandlers(
-    call_core("train the maps", call, function() {
-      .Call(C_train, x, map_size, map_restart, iter_max, sigma0, eta0, init_code, init_w,
-            as.double(seed), match(algorithm, c("online", "batch")) - 1L, batch_block, threads,
-            progress, ctx, run_options(), trace)
-    }),
-    somgpu_opencl_error = function(e) opencl_forget(be$device$index, be$precision))
+  trained <- if (parallel == "none") {
+    out <- train_maps(x, spec, seq_along(map_size), be, threads, progress, call)
+    out$record <- backend_record(be, threads, out$kernels)
+    out
+  } else {
+    train_future(x, spec, be, worker_threads, progress || !progress_given, call)
+  }
   fit <- assess_family(x, trained$weights, map_size, restarts, threads, call)
   elapsed <- proc.time()[["elapsed"]] - started
 
@@ -215,15 +246,29 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
       dimnames(tr) <- list(NULL, sprintf("N%d.%d", map_size, map_restart + 1L))
       tr
     },
-    backend = backend_record(be, threads, trained$kernels),
+    backend = trained$record,
     seed = seed,
     params = list(sizes = sizes, restarts = restarts, iter_max = iter_max, sigma0 = sigma0,
                   eta0 = eta0, init = init$type, algorithm = algorithm, align = align,
-                  n = nrow(x), m = ncol(x), colnames = colnames(x)),
+                  parallel = parallel, n = nrow(x), m = ncol(x), colnames = colnames(x)),
     data = if (keep_data) x,
     elapsed = elapsed,
     call = call
   ), class = "somgpu")
+}
+
+# Train the maps `idx` of `spec` (see train()) on the resolved backend `be`: list(weights,
+# one matrix per map; trace, passes x maps or NULL; kernels, a bit mask of what ran).
+# `progress`: TRUE / FALSE (cli's bar) or a function of the share done.
+train_maps <- function(x, spec, idx, be, threads, progress, call) {
+  ctx <- if (be$name == "opencl") opencl_context(be$device$index, be$precision, call)
+  withCallingHandlers(
+    call_core("train the maps", call, function() {
+      .Call(C_train, x, spec$size[idx], spec$restart[idx], spec$iter_max, spec$sigma0,
+            spec$eta0, spec$init_code, spec$init_w[idx], spec$seed, spec$algorithm,
+            spec$batch_block, threads, progress, ctx, spec$options, spec$trace)
+    }),
+    somgpu_opencl_error = function(e) opencl_forget(be$device$index, be$precision))
 }
 
 # What ran, for fit$backend.

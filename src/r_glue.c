@@ -18,14 +18,22 @@
 
 /* --- hooks ------------------------------------------------------------------------- */
 
-/* The progress bar is cli's, made before the core runs and updated between chunks of work
- * (on this thread), in a top-level context: an R error there cannot jump over the core's
- * cleanup. */
+/* Progress goes to cli's bar, made before the core runs, or to an R function of the share
+ * done (train() on a future worker passes one that signals progressr updates). Either is
+ * updated between chunks of work, on this thread: the bar when cli's timer ticks, the
+ * function at most every PROGRESS_FN_SECONDS (cli's timer only runs with a bar). Neither
+ * lets an R error or interrupt jump over the core's cleanup: the bar runs in a top-level
+ * context, the function inside tryCatch(error, interrupt). */
 #define PROGRESS_TOTAL 1000
+#define PROGRESS_FN_SECONDS 0.2
 
 typedef struct {
-    SEXP bar; /* cli progress bar, or R_NilValue */
+    SEXP bar;        /* cli progress bar, or R_NilValue */
+    SEXP fn;         /* R function(fraction), or R_NilValue */
+    SEXP conds;      /* c("error", "interrupt"): what a call of fn may not jump out with */
     double fraction;
+    double fn_called; /* som_now_seconds() at the last call of fn */
+    int interrupted;  /* an interrupt arrived while fn ran */
 } glue_ud;
 
 static void check_interrupt(void *unused)
@@ -36,10 +44,10 @@ static void check_interrupt(void *unused)
 
 /* R_CheckUserInterrupt would jump over the core's cleanup: run it in a top-level context
  * and report instead. */
-static int glue_interrupted(void *ud)
+static int glue_interrupted(void *ud_)
 {
-    (void)ud;
-    return !R_ToplevelExec(check_interrupt, NULL);
+    glue_ud *ud = ud_;
+    return ud->interrupted || !R_ToplevelExec(check_interrupt, NULL);
 }
 
 static void update_bar(void *ud_)
@@ -48,12 +56,38 @@ static void update_bar(void *ud_)
     cli_progress_set(ud->bar, ud->fraction * PROGRESS_TOTAL);
 }
 
+static SEXP call_progress_fn(void *ud_)
+{
+    glue_ud *ud = ud_;
+    SEXP fraction = PROTECT(Rf_ScalarReal(ud->fraction));
+    SEXP call = PROTECT(Rf_lang2(ud->fn, fraction));
+    Rf_eval(call, R_GlobalEnv);
+    UNPROTECT(2);
+    return R_NilValue;
+}
+
+/* A progress function that failed is not called again; an interrupt stops the run. */
+static SEXP progress_fn_failed(SEXP cond, void *ud_)
+{
+    glue_ud *ud = ud_;
+    if (Rf_inherits(cond, "interrupt")) ud->interrupted = 1;
+    ud->fn = R_NilValue;
+    return R_NilValue;
+}
+
 static void glue_progress(void *ud_, double fraction)
 {
     glue_ud *ud = ud_;
-    if (ud->bar == R_NilValue) return;
+    if (ud->bar == R_NilValue && ud->fn == R_NilValue) return;
     ud->fraction = fraction < 0 ? 0 : fraction > 1 ? 1 : fraction;
-    if (CLI_SHOULD_TICK) R_ToplevelExec(update_bar, ud);
+    if (ud->bar != R_NilValue) {
+        if (CLI_SHOULD_TICK) R_ToplevelExec(update_bar, ud);
+        return;
+    }
+    double now = som_now_seconds();
+    if (now - ud->fn_called < PROGRESS_FN_SECONDS) return;
+    ud->fn_called = now;
+    R_tryCatch(call_progress_fn, ud, ud->conds, progress_fn_failed, ud, NULL, NULL);
 }
 
 /* A cli progress bar named `name` when show is TRUE (protected: the caller unprotects). */
@@ -122,7 +156,8 @@ static som_ocl_ctx *ctx_of(SEXP ptr)
 /* Train maps of sizes `size` with restart indices `restart` (0-based) on the CPU (ctx is
  * NULL) or on an OpenCL context from C_ocl_open; R has validated every argument. opts:
  * list(kernel, group_min_size, max_alloc, launch_seconds, round_units, group_local,
- * stream_data): round_units for the CPU, the others for OpenCL.
+ * stream_data): round_units for the CPU, the others for OpenCL. progress: TRUE (a cli bar),
+ * FALSE, or an R function of the share done.
  * Returns list(weights, kernels) or a somgpu_status. */
 SEXP C_train(SEXP y, SEXP size, SEXP restart, SEXP iter_max, SEXP sigma0, SEXP eta0,
              SEXP init, SEXP init_w, SEXP seed, SEXP algorithm, SEXP batch_block,
@@ -130,7 +165,7 @@ SEXP C_train(SEXP y, SEXP size, SEXP restart, SEXP iter_max, SEXP sigma0, SEXP e
 {
     som_problem p;
     som_status st;
-    glue_ud ud = {R_NilValue, 0};
+    glue_ud ud = {R_NilValue, R_NilValue, R_NilValue, 0, 0, 0};
     som_hooks hooks = {glue_interrupted, glue_progress, &ud};
     int nmaps = LENGTH(size), i, rc, kernels = 0;
     SEXP weights, out;
@@ -162,7 +197,15 @@ SEXP C_train(SEXP y, SEXP size, SEXP restart, SEXP iter_max, SEXP sigma0, SEXP e
         for (e = 0; e < XLENGTH(tr); e++) REAL(tr)[e] = R_NaN;
         p.trace = REAL(tr);
     }
-    ud.bar = progress_start(Rf_asLogical(progress) == TRUE, "training ring SOMs");
+    ud.bar = progress_start(!Rf_isFunction(progress) && Rf_asLogical(progress) == TRUE,
+                            "training ring SOMs");
+    ud.conds = PROTECT(Rf_allocVector(STRSXP, 2));
+    SET_STRING_ELT(ud.conds, 0, Rf_mkChar("error"));
+    SET_STRING_ELT(ud.conds, 1, Rf_mkChar("interrupt"));
+    if (Rf_isFunction(progress)) {
+        ud.fn = progress;
+        ud.fn_called = som_now_seconds();
+    }
     weights = PROTECT(Rf_allocVector(VECSXP, nmaps));
     w = (double **)R_alloc((size_t)nmaps, sizeof *w);
     for (i = 0; i < nmaps; i++) {
@@ -196,14 +239,14 @@ SEXP C_train(SEXP y, SEXP size, SEXP restart, SEXP iter_max, SEXP sigma0, SEXP e
     if (rc != SOM_OK) {
         out = status_object(&st);
         som_status_clear(&st);
-        UNPROTECT(3);
+        UNPROTECT(4);
         return out;
     }
     out = PROTECT(Rf_mkNamed(VECSXP, names));
     SET_VECTOR_ELT(out, 0, weights);
     SET_VECTOR_ELT(out, 1, Rf_ScalarInteger(kernels));
     SET_VECTOR_ELT(out, 2, tr);
-    UNPROTECT(4);
+    UNPROTECT(5);
     return out;
 }
 

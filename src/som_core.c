@@ -1,10 +1,12 @@
 /* som_core.c: what every backend shares: schedules, neighbourhood table, initial weights,
  * winner search, layouts, status. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "som_core.h"
 #include "som_rng.h"
@@ -168,3 +170,11 @@ int som_map_groups(int64_t blocks_per_round, int nthreads, int nmaps)
     return (int)(g < nmaps ? g : nmaps);
 }
 
+
+/* Seconds on a monotonic clock (for time limits and rate limits, not for dates). */
+double som_now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}

@@ -93,6 +93,8 @@ void som_neighbourhood(const som_problem *p, int t, int size, double *circ);
 
 void som_status_init(som_status *st);
 void som_status_clear(som_status *st);
+
+double som_now_seconds(void); /* monotonic clock, for time and rate limits */
 int som_fail(som_status *st, int code, const char *fmt, ...);
 int som_check_problem(const som_problem *p, som_status *st);
 

@@ -2,12 +2,10 @@
  * SOMGPU_HAVE_OPENCL. Every OpenCL object a function creates is released before it
  * returns, on success, on error and on interrupt; only som_ocl_ctx outlives a call, and
  * som_ocl_close releases it. */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "som_ocl.h"
 
@@ -450,13 +448,6 @@ done:
 
 /* --- training ------------------------------------------------------------------------ */
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* Host arrays in the device's precision. */
 static void put_real(void *dst, size_t i, double v, int precision)
 {
@@ -828,7 +819,7 @@ static int train_maps(som_ocl_ctx *ctx, const som_problem *p, double *const *wei
     while (s < total_steps) {
         cl_ulong end, t_first = 1 + s / n, t_last, t;
         cl_int tf, tw = tab_width, mm = m;
-        double t0 = now_seconds(), dt;
+        double t0 = som_now_seconds(), dt;
         end = s + count;
         if (end > total_steps) end = total_steps;
         if (end > (t_first - 1 + rows_cap) * n) end = (t_first - 1 + rows_cap) * n;
@@ -882,7 +873,7 @@ static int train_maps(som_ocl_ctx *ctx, const som_problem *p, double *const *wei
                 goto done;
         }
         CHECK_CL(clFinish(ctx->queue), "clFinish");
-        dt = now_seconds() - t0;
+        dt = som_now_seconds() - t0;
         /* next launch: aim at launch_target from the steps this one did, growing at most
          * 8-fold at a time */
         {
@@ -1103,7 +1094,7 @@ static int train_batch(som_ocl_ctx *ctx, const som_problem *p, double *const *we
                 while (done_rows < rows_u) {
                     cl_uint count = (cl_uint)fmin((double)(rows_u - done_rows), (double)step);
                     size_t g1 = ((size_t)count + La - 1) / La * La, l1 = La;
-                    double t0 = now_seconds(), dt;
+                    double t0 = som_now_seconds(), dt;
                     SET_ARG(k, 0, x);
                     SET_ARG(k, 1, done_rows);
                     SET_ARG(k, 2, count);
@@ -1125,7 +1116,7 @@ static int train_batch(som_ocl_ctx *ctx, const som_problem *p, double *const *we
                              "clEnqueueNDRangeKernel (batch winners)");
                     CHECK_CL(clFinish(ctx->queue), "clFinish");
                     done_rows += count;
-                    dt = now_seconds() - t0;
+                    dt = som_now_seconds() - t0;
                     step = (cl_uint)fmax(La, fmin(8.0 * count, count * (dt > 0 ? launch_target / dt
                                                                                  : 8.0)));
                     if (hooks && hooks->interrupted && hooks->interrupted(hooks->ud)) {

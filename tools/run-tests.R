@@ -15,8 +15,10 @@ builds <- if (length(args)) args else c("default", "cpu-only")
 run_build <- function(build) {
   lib <- file.path(tempdir(), paste0("somgpu-lib-", build))
   dir.create(lib, showWarnings = FALSE)
+  # R_LIBS: so that future workers started by the tests and the vignette find this build
   Sys.setenv(SOMGPU_NO_OPENCL = if (build == "cpu-only") "1" else "",
-             POCL_CACHE_DIR = file.path(tempdir(), "pocl-cache"))
+             POCL_CACHE_DIR = file.path(tempdir(), "pocl-cache"),
+             R_LIBS = paste(c(lib, .libPaths()), collapse = .Platform$path.sep))
   cat(sprintf("\n==== %s build ====\n", build))
   r <- file.path(R.home("bin"), "R")
   status <- system2(r, c("CMD", "INSTALL", "--preclean", "--no-multiarch",

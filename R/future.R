@@ -1,0 +1,189 @@
+# parallel = "future": the (size, restart) maps of a train() call split into balanced chunks,
+# one per future worker, trained by future.apply under the user's future::plan(). Every map
+# has its own random streams, so the maps do not depend on the chunking: the main process
+# assesses them exactly as it does maps trained in one call.
+
+# Chunks of map indices, at most `k`, balanced by cost: a map's training costs about its
+# neurons (+1 for the work per row that does not grow with N). Largest first, each to the
+# lightest chunk so far (ties to the first); every chunk keeps its maps in their order.
+future_chunks <- function(size, k) {
+  k <- min(k, length(size))
+  cost <- size + 1
+  load <- numeric(k)
+  chunk <- integer(length(size))
+  for (i in order(-cost, seq_along(cost))) {
+    j <- which.min(load)
+    chunk[i] <- j
+    load[j] <- load[j] + cost[i]
+  }
+  unname(split(seq_along(size), factor(chunk, levels = seq_len(k))))
+}
+
+# Progress steps of each chunk (summing to 1000), in proportion to its cost.
+chunk_steps <- function(chunks, size) {
+  cost <- vapply(chunks, function(i) sum(size[i] + 1), numeric(1))
+  diff(c(0L, as.integer(round(1000 * cumsum(cost) / sum(cost)))))
+}
+
+# How many chunks: one per worker of the current plan, and no more than the maps (a plan
+# with unbounded workers, e.g. a job scheduler, gets one chunk per map).
+future_workers <- function(nmaps) {
+  n <- future::nbrOfWorkers()
+  if (!is.finite(n)) n <- nmaps
+  max(1L, as.integer(min(n, nmaps)))
+}
+
+# Train the maps of `spec` on future workers: list(weights, trace, record) as train_maps()
+# plus backend_record() give for one process. `args`: backend, device and precision as the
+# user gave them (checked); `threads`: the user's count or NULL (each worker's own);
+# `progress`: signal progressr updates (when progressr is installed).
+train_future <- function(x, spec, args, threads, progress, call) {
+  nmaps <- length(spec$size)
+  chunks <- future_chunks(spec$size, future_workers(nmaps))
+  steps <- chunk_steps(chunks, spec$size)
+  p <- if (progress && requireNamespace("progressr", quietly = TRUE)) {
+    progressr::progressor(steps = sum(steps))
+  }
+  # shipping the data is the point: let future send it whatever its size
+  need <- 2 * as.numeric(utils::object.size(x)) + 50 * 1024^2
+  old <- options(future.globals.maxSize = max(need, getOption("future.globals.maxSize", 0)))
+  on.exit(options(old), add = TRUE)
+  plan <- setdiff(class(future::plan()), c("FutureStrategy", "tweaked"))[1L]
+  res <- tryCatch(
+    future.apply::future_lapply(
+      seq_along(chunks), chunk_entry(), chunks = chunks, x = x, spec = spec, args = args,
+      threads = threads, progress = p, steps = steps, future.packages = "somgpu",
+      future.scheduling = 1, future.label = "somgpu-%d"),
+    error = function(e) workers_lost(e, chunks, spec, plan, call))
+  if (any(vapply(res, function(r) !is.null(r$error), logical(1)))) {
+    worker_failed(res, chunks, spec, call)
+  }
+  weights <- vector("list", nmaps)
+  trace <- if (spec$trace) matrix(NA_real_, max(spec$iter_max - 1L, 0L), nmaps)
+  for (k in seq_along(chunks)) {
+    weights[chunks[[k]]] <- res[[k]]$weights
+    if (spec$trace) trace[, chunks[[k]]] <- res[[k]]$trace
+  }
+  list(weights = weights, trace = trace, record = future_record(res, chunks, spec, plan))
+}
+
+# What the futures call: train_chunk() looked up in the worker's own somgpu. Passing
+# train_chunk itself would make future copy it and every internal function it calls into
+# each future (about 0.25 s per future spent by this process sizing them up).
+chunk_entry <- function() {
+  f <- function(k, ...) get("train_chunk", envir = asNamespace("somgpu"))(k, ...)
+  environment(f) <- baseenv()
+  f
+}
+
+# One future: train chunk k on this worker's best backend for `args` and report what ran
+# and where. Errors come back as values, so that every worker finishes and the main process
+# can name the sizes of the ones that failed.
+train_chunk <- function(k, chunks, x, spec, args, threads, progress, steps) {
+  started <- proc.time()[["elapsed"]]
+  where <- list(host = Sys.info()[["nodename"]], pid = Sys.getpid())
+  tryCatch({
+    be <- resolve_backend(args$backend, args$device, args$precision, NULL)
+    nth <- if (is.null(threads)) min(somgpu_threads(), worker_cores()) else
+      min(threads, build_info()$max_threads)
+    report <- if (is.function(progress)) chunk_progress(progress, steps[k]) else FALSE
+    out <- train_maps(x, spec, chunks[[k]], be, nth, report, NULL)
+    if (is.function(report)) report(1)
+    out$record <- c(backend_record(be, nth, out$kernels), where,
+                    seconds = proc.time()[["elapsed"]] - started)
+    out
+  }, error = function(e) c(list(error = e), where))
+}
+
+# The cores future grants this worker (1 for multisession workers sharing a machine, which
+# keeps them from oversubscribing it); any number without parallelly.
+worker_cores <- function() {
+  if (requireNamespace("parallelly", quietly = TRUE)) {
+    as.integer(parallelly::availableCores())
+  } else {
+    .Machine$integer.max
+  }
+}
+
+# A function of the share done that passes the new steps of a chunk to progressor p.
+chunk_progress <- function(p, steps) {
+  done <- 0L
+  function(fraction) {
+    now <- as.integer(floor(fraction * steps))
+    if (now > done) {
+      p(amount = now - done)
+      done <<- now
+    }
+  }
+}
+
+sizes_text <- function(spec, idx) {
+  paste(sort(unique(spec$size[idx])), collapse = ", ")
+}
+
+# Workers that returned an error: one error for the first, naming the sizes it held, with
+# the worker's own condition as `parent`, and every failure in `failures`.
+worker_failed <- function(res, chunks, spec, call) {
+  bad <- which(vapply(res, function(r) !is.null(r$error), logical(1)))
+  failures <- data.frame(
+    worker = bad,
+    host = vapply(res[bad], function(r) r$host, character(1)),
+    pid = vapply(res[bad], function(r) r$pid, integer(1)),
+    sizes = vapply(chunks[bad], function(i) sizes_text(spec, i), character(1)),
+    message = vapply(res[bad], function(r) conditionMessage(r$error), character(1)),
+    stringsAsFactors = FALSE)
+  k <- bad[1L]
+  msg <- sprintf("somgpu: future worker %d of %d (%s, pid %d), training sizes %s, failed: %s",
+                 k, length(res), failures$host[1L], failures$pid[1L], failures$sizes[1L],
+                 failures$message[1L])
+  if (length(bad) > 1L) {
+    msg <- sprintf("%s\n%d more worker%s failed (workers %s); see the error's `failures`.",
+                   msg, length(bad) - 1L, if (length(bad) > 2L) "s" else "",
+                   paste(bad[-1L], collapse = ", "))
+  }
+  abort(msg, "somgpu_worker_error", call, parent = res[[k]]$error, worker = k,
+        sizes = sort(unique(spec$size[chunks[[k]]])), failures = failures)
+}
+
+# An error future itself raised (a worker that died, a package missing on a worker, data
+# future would not send): which chunk, when its future's label says.
+workers_lost <- function(e, chunks, spec, plan, call) {
+  label <- tryCatch(e$future$label, error = function(e) NULL)
+  k <- if (is.character(label) && length(label) == 1L && grepl("^somgpu-[0-9]+$", label)) {
+    as.integer(sub("^somgpu-", "", label))
+  }
+  where <- if (!is.null(k) && k <= length(chunks)) {
+    sprintf("future worker %d of %d (plan %s), training sizes %s,", k, length(chunks), plan,
+            sizes_text(spec, chunks[[k]]))
+  } else {
+    sprintf("the future workers (plan %s)", plan)
+  }
+  abort(sprintf("somgpu: %s failed: %s", where, conditionMessage(e)), "somgpu_worker_error",
+        call, parent = e, worker = k,
+        sizes = if (!is.null(k)) sort(unique(spec$size[chunks[[k]]])))
+}
+
+# fit$backend for a future run: a row per worker (what ran there), and a summary.
+future_record <- function(res, chunks, spec, plan) {
+  rec <- lapply(res, function(r) r$record)
+  workers <- data.frame(
+    worker = seq_along(rec),
+    host = vapply(rec, function(r) r$host, character(1)),
+    pid = vapply(rec, function(r) r$pid, integer(1)),
+    backend = vapply(rec, function(r) r$name, character(1)),
+    device = vapply(rec, function(r) r$device, character(1)),
+    precision = vapply(rec, function(r) r$precision, character(1)),
+    threads = vapply(rec, function(r) as.integer(r$threads), integer(1)),
+    maps = lengths(chunks),
+    sizes = vapply(chunks, function(i) sizes_text(spec, i), character(1)),
+    seconds = vapply(rec, function(r) r$seconds, numeric(1)),
+    stringsAsFactors = FALSE)
+  where <- table(sprintf("%s on %s", workers$device, workers$host))
+  list(name = "future",
+       device = sprintf("%d worker%s (%s): %s", nrow(workers),
+                        if (nrow(workers) == 1L) "" else "s", plan,
+                        paste(sprintf("%d x %s", as.integer(where), names(where)),
+                              collapse = "; ")),
+       precision = paste(unique(workers$precision), collapse = "/"),
+       threads = sum(workers$threads), plan = plan, workers = workers)
+}

@@ -1,0 +1,161 @@
+# parallel = "future": the same maps as one process, balanced chunks, errors that name the
+# sizes, progress through progressr.
+
+skip_if_no_future <- function() {
+  skip_if_not_installed("future")
+  skip_if_not_installed("future.apply")
+}
+
+# Use `plan` for the rest of the calling test; workers find this session's libraries.
+local_plan <- function(..., .env = parent.frame()) {
+  withr::local_envvar(R_LIBS = paste(.libPaths(), collapse = .Platform$path.sep),
+                      .local_envir = .env)
+  old <- future::plan(...)
+  withr::defer(future::plan(old), envir = .env)
+}
+
+same_fit <- function(a, b) {
+  for (f in c("weights", "clusters", "quality", "stability", "trace", "seed")) {
+    expect_identical(b[[f]], a[[f]], label = paste0("future fit$", f))
+  }
+}
+
+test_that("chunks cover every map once and balance the cost", {
+  size <- rep(2:30, each = 4)
+  cost <- size + 1
+  for (k in c(1, 2, 3, 5, 16)) {
+    ch <- somgpu:::future_chunks(size, k)
+    expect_length(ch, k)
+    expect_identical(sort(unlist(ch)), seq_along(size))
+    expect_false(any(vapply(ch, is.unsorted, logical(1))))
+    load <- vapply(ch, function(i) sum(cost[i]), numeric(1))
+    expect_lte(max(load) - min(load), max(cost))
+    steps <- somgpu:::chunk_steps(ch, size)
+    expect_identical(sum(steps), 1000L)
+    expect_true(all(steps >= 0))
+  }
+  expect_length(somgpu:::future_chunks(c(5, 3), 8), 2L)
+})
+
+test_that("multisession workers give the maps of one process, online and batch", {
+  skip_if_no_future()
+  y <- seed_data(600, 3)
+  local_plan(future::multisession, workers = 2)
+  args <- list(y, nmax = 7, restarts = 2, iter_max = 25, seed = 11, trace = TRUE,
+               align = TRUE, init = "sample", backend = "cpu", progress = FALSE)
+  one <- do.call(train, c(args, threads = 2))
+  fut <- do.call(train, c(args, parallel = "future"))
+  same_fit(one, fut)
+  w <- fut$backend$workers
+  expect_identical(fut$backend$name, "future")
+  expect_identical(fut$backend$plan, "multisession")
+  expect_identical(nrow(w), 2L)
+  expect_identical(length(unique(w$pid)), 2L)
+  expect_false(any(w$pid == Sys.getpid()))
+  expect_identical(sum(w$maps), 12L)
+  expect_identical(w$backend, c("cpu", "cpu"))
+  expect_identical(fut$params$parallel, "future")
+
+  args$algorithm <- "batch"
+  args$init <- "pca"
+  same_fit(do.call(train, c(args, threads = 1)), do.call(train, c(args, parallel = "future")))
+})
+
+test_that("a cluster of workers gives the maps of one process, with given initial weights", {
+  skip_if_no_future()
+  y <- seed_data(400, 2)
+  local_plan(future::cluster, workers = rep("localhost", 2))
+  init <- lapply(3:6, function(n) matrix(seq_len(2 * n) / (2 * n), n, 2))
+  args <- list(y, sizes = 3:6, restarts = 3, iter_max = 20, init = init, seed = 4,
+               progress = FALSE)
+  fut <- do.call(train, c(args, parallel = "future"))
+  same_fit(do.call(train, args), fut)
+  expect_identical(fut$backend$plan, "cluster")
+  expect_match(fut$backend$device, "^2 workers \\(cluster\\)")
+})
+
+test_that("a failing worker gives one error naming its sizes, with its own error inside", {
+  skip_if_no_future()
+  y <- seed_data(200, 2)
+  local_plan(future::multisession, workers = 2)
+  # the device is resolved on each worker: a name no device has fails there
+  err <- expect_error(
+    train(y, nmax = 5, iter_max = 5, backend = "opencl", device = "no-such-device",
+          parallel = "future", progress = FALSE),
+    "future worker 1 of 2 .*training sizes 2, 5, failed: ",
+    class = "somgpu_worker_error")
+  expect_s3_class(err, "somgpu_error")
+  expect_s3_class(err$parent, "somgpu_error")
+  expect_identical(err$sizes, c(2L, 5L))
+  expect_identical(nrow(err$failures), 2L)
+  expect_identical(err$failures$sizes, c("2, 5", "3, 4"))
+  expect_match(conditionMessage(err), "1 more worker failed")
+  # what needs no device is checked before anything is shipped
+  expect_error(train(y, nmax = 5, backend = "cpu", precision = "single", parallel = "future"),
+               "double precision", class = "somgpu_input_error")
+})
+
+test_that("an error of future itself names the worker's sizes when it can", {
+  spec <- list(size = c(2, 3, 4, 5))
+  chunks <- list(c(1L, 4L), c(2L, 3L))
+  lost <- structure(class = c("FutureError", "error", "condition"),
+                    list(message = "worker process died", call = NULL,
+                         future = list(label = "somgpu-2")))
+  err <- expect_error(somgpu:::workers_lost(lost, chunks, spec, "multisession", NULL),
+                      "future worker 2 of 2 \\(plan multisession\\), training sizes 3, 4, failed: worker process died",
+                      class = "somgpu_worker_error")
+  expect_identical(err$parent, lost)
+  other <- simpleError("globals too large")
+  expect_error(somgpu:::workers_lost(other, chunks, spec, "cluster", NULL),
+               "the future workers \\(plan cluster\\) failed: globals too large",
+               class = "somgpu_worker_error")
+})
+
+test_that("parallel is checked and its packages are required with a clear error", {
+  y <- seed_data(50, 2)
+  expect_error(train(y, nmax = 3, parallel = "snow"), "parallel", class = "somgpu_input_error")
+  expect_error(somgpu:::need_packages(c("somgpu.not.a.package", "stats"), "this feature", NULL),
+               "this feature needs the package somgpu.not.a.package: install.packages\\(\"somgpu.not.a.package\"\\)",
+               class = "somgpu_package_error")
+})
+
+test_that("progress reaches progressr from the workers, unless progress = FALSE", {
+  skip_if_no_future()
+  skip_if_not_installed("progressr")
+  withr::local_options(progressr.enable = TRUE)
+  y <- seed_data(300, 2)
+  updates <- function(expr) {
+    total <- 0
+    withCallingHandlers(expr, progression = function(c) {
+      if (identical(c$type, "update")) total <<- total + c$amount
+    })
+    total
+  }
+  local_plan(future::sequential)
+  expect_identical(updates(train(y, nmax = 6, iter_max = 10, parallel = "future")), 1000)
+  expect_identical(updates(train(y, nmax = 6, iter_max = 10, parallel = "future",
+                                 progress = FALSE)), 0)
+  local_plan(future::multisession, workers = 2)
+  expect_identical(updates(train(y, nmax = 6, iter_max = 10, parallel = "future")), 1000)
+})
+
+test_that("a progress function that fails is dropped and training goes on", {
+  y <- seed_data(5000, 3)
+  fit <- train(y, nmax = 16, iter_max = 100, seed = 2, threads = 1, progress = FALSE)
+  x <- fit$data
+  spec <- list(size = 2:16, restart = rep(0L, 15), iter_max = 100, sigma0 = 5, eta0 = 1,
+               init_code = 0L, init_w = NULL, seed = 2, algorithm = 0L, batch_block = 4096L,
+               trace = FALSE, options = somgpu:::run_options())
+  calls <- 0
+  failing <- function(fraction) {
+    calls <<- calls + 1
+    stop("a broken progress handler")
+  }
+  be <- list(name = "cpu", precision = "double")
+  out <- somgpu:::train_maps(x, spec, 1:15, be, 1L, failing, NULL)
+  expect_identical(unname(out$weights[14]), list(unname(fit$weights$N15)))
+  expect_lte(calls, 1)
+  seen <- numeric(0)
+  out <- somgpu:::train_maps(x, spec, 1:15, be, 1L, function(f) seen <<- c(seen, f), NULL)
+  expect_true(all(seen >= 0 & seen <= 1) && !is.unsorted(seen))
+})
