@@ -29,8 +29,9 @@ predict.somgpu <- function(object, newdata, sizes = object$params$sizes, threads
   sizes <- check_fit_sizes(object, sizes, call)
   threads <- resolve_threads(threads, call)
   w <- unname(lapply(object$weights[paste0("N", sizes)], unname))
+  check_magnitude(x, w, "double", call, name = "newdata", trained = TRUE)
   a <- call_core("assign the rows to clusters", call, function() {
-    .Call(C_assess, x, w, rep(TRUE, length(w)), threads, cpu_round_units())
+    .Call(C_assess, x, w, rep(TRUE, length(w)), threads, cpu_round_units(call))
   })
   out <- a$clusters
   names(out) <- paste0("N", sizes)

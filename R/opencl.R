@@ -85,14 +85,21 @@ opencl_release <- function() {
 #   somgpu.opencl_launch_seconds  target length of one kernel launch (interrupt latency)
 #   somgpu.opencl_stream_data     TRUE: batch uploads the data chunk by chunk every pass, as
 #                                 it does when they do not fit on the device
-opencl_options <- function() {
-  kernel <- match(getOption("somgpu.opencl_kernel", "auto"), c("auto", "item", "group"))
-  if (is.na(kernel)) kernel <- 1L
-  local <- getOption("somgpu.opencl_group_local", TRUE)
-  list(kernel = kernel - 1L,
-       group_min_size = as.integer(getOption("somgpu.opencl_group_min_size", 0L)),
-       max_alloc = as.double(getOption("somgpu.opencl_max_alloc", 0)),
-       launch_seconds = as.double(getOption("somgpu.opencl_launch_seconds", 0.2)),
-       group_local = if (isFALSE(local)) 0L else 1L,
-       stream_data = isTRUE(getOption("somgpu.opencl_stream_data", FALSE)))
+opencl_options <- function(call = NULL) {
+  opt <- function(name, default, check) option_value(paste0("somgpu.opencl_", name), default, check)
+  kernel <- opt("kernel", "auto", function(v, name) {
+    check_choice(v, name, c("auto", "item", "group"), call)
+  })
+  list(kernel = match(kernel, c("auto", "item", "group")) - 1L,
+       group_min_size = opt("group_min_size", 0L, function(v, name) {
+         check_whole(v, name, 0, call = call)
+       }),
+       max_alloc = opt("max_alloc", 0, function(v, name) check_number(v, name, 0, call = call)),
+       launch_seconds = opt("launch_seconds", 0.2, function(v, name) {
+         check_positive(v, name, max = 3600, call = call)
+       }),
+       group_local = as.integer(opt("group_local", TRUE, function(v, name) {
+         check_flag(v, name, call)
+       })),
+       stream_data = opt("stream_data", FALSE, function(v, name) check_flag(v, name, call)))
 }

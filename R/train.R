@@ -132,8 +132,8 @@
 #'       neighbours on the ring), `explained_var` (1 - the sum of squared distances to the
 #'       winners / the total sum of squares) and `best` (the restart kept).}
 #'     \item{`stability`}{a data frame with one row per size: `size` and `stability`, the mean
-#'       adjusted Rand index between the clusterings of the size's restarts (`NA` with one
-#'       restart).}
+#'       adjusted Rand index between the clusterings of the size's restarts: every pair up
+#'       to 50 restarts, beyond that each restart with the next (`NA` with one restart).}
 #'     \item{`trace`}{with `trace = TRUE`, a matrix of qe, one row per pass and one column per
 #'       map (`N2.1` = size 2, restart 1); else `NULL`.}
 #'     \item{`backend`}{a list: `name` (`"cpu"` or `"opencl"`), `device`, `precision`,
@@ -201,7 +201,7 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
                eta0 = eta0, init_code = init_code,
                init_w = if (init_code == 2L) rep(init$weights, each = restarts),
                seed = as.double(seed), algorithm = match(algorithm, c("online", "batch")) - 1L,
-               batch_block = batch_block, trace = trace, options = run_options())
+               batch_block = batch_block, trace = trace, options = run_options(call))
 
   started <- proc.time()[["elapsed"]]
   trained <- if (parallel == "none") {
@@ -286,21 +286,23 @@ backend_record <- function(be, threads, kernels) {
 
 # Options passed to the backends: the OpenCL ones (see opencl_options()) and the CPU
 # backend's work per round between interrupt checks (0 = default; tests make it tiny).
-run_options <- function() {
-  o <- opencl_options()
-  list(o$kernel, o$group_min_size, o$max_alloc, o$launch_seconds, cpu_round_units(),
+run_options <- function(call = NULL) {
+  o <- opencl_options(call)
+  list(o$kernel, o$group_min_size, o$max_alloc, o$launch_seconds, cpu_round_units(call),
        o$group_local, o$stream_data)
 }
 
-cpu_round_units <- function() as.double(getOption("somgpu.cpu_round_units", 0))
+cpu_round_units <- function(call = NULL) {
+  option_value("somgpu.cpu_round_units", 0, function(v, name) {
+    check_number(v, name, 0, 1e15, call = call)
+  })
+}
 
 # Points per block of the batch sums (option somgpu.batch_block): the sums of each block are
 # taken in point order and added in block order, so it is part of what defines a batch
 # result; tests make it small to exercise many blocks.
 batch_block_size <- function(call) {
-  b <- getOption("somgpu.batch_block")
-  if (is.null(b)) return(4096L)
-  check_whole(b, "options(somgpu.batch_block)", 1, call = call)
+  option_value("somgpu.batch_block", 4096L, function(v, name) check_whole(v, name, 1, call = call))
 }
 
 # Quality of every map, the best restart of each size, the clusters of the best maps and,
@@ -310,7 +312,7 @@ assess_family <- function(x, weights, map_size, restarts, threads, call) {
   nmaps <- length(weights)
   assess <- function(idx) {
     call_core("assess the maps", call, function() {
-      .Call(C_assess, x, weights[idx], rep(TRUE, length(idx)), threads, cpu_round_units())
+      .Call(C_assess, x, weights[idx], rep(TRUE, length(idx)), threads, cpu_round_units(call))
     })
   }
   groups <- split(seq_len(nmaps), rep(seq_len(nmaps / restarts), each = restarts))

@@ -46,6 +46,23 @@ check_positive <- function(x, name, max = Inf, call) {
   as.double(x)
 }
 
+# A finite number from `min` to `max` (inclusive), as a double.
+check_number <- function(x, name, min, max = Inf, call) {
+  ok <- is.numeric(x) && !is.object(x) && length(x) == 1L && !is.na(x) && is.finite(x) &&
+    x >= min && x <= max
+  if (!ok) {
+    abort_input(sprintf("`%s` must be a single number from %s to %s, not %s.", name,
+                        format(min), format(max), describe(x)), call)
+  }
+  as.double(x)
+}
+
+# The value of option `name` (default when unset), checked by check(value, label).
+option_value <- function(name, default, check) {
+  value <- getOption(name)
+  if (is.null(value)) default else check(value, sprintf("options(%s)", name))
+}
+
 check_choice <- function(x, name, choices, call) {
   if (!is.character(x) || length(x) != 1L || is.na(x) || !x %in% choices) {
     abort_input(sprintf("`%s` must be one of %s, not %s.", name,
@@ -120,11 +137,16 @@ check_data <- function(y, call, min_rows = 2L, name = "y") {
 }
 
 # Squared distances must neither overflow nor vanish in the working precision: refuse data
-# (and user initial weights) whose magnitude is out of range, with the fix.
-check_magnitude <- function(x, init_weights, precision, call) {
+# and weights (user initial weights; a trained model's, for predict) whose magnitude is out
+# of range, with the fix.
+check_magnitude <- function(x, weights, precision, call, name = "y", trained = FALSE) {
   m <- ncol(x)
-  tiny <- .Call(C_data_scan, x)$max_abs
-  scale <- max(tiny, vapply(init_weights, function(w) max(abs(w)), numeric(1)), 0.5)
+  data_max <- .Call(C_data_scan, x)$max_abs
+  w_max <- max(0, vapply(weights, function(w) max(abs(w)), numeric(1)))
+  # before training, weights start within +-0.5 unless given; a trained model's weights are
+  # what the rows are compared with
+  scale <- max(data_max, w_max, if (!trained) 0.5)
+  tiny <- if (trained) max(data_max, w_max) else data_max
   if (precision == "double") {
     hi <- sqrt(.Machine$double.xmax / (4 * m))
     lo <- 1e-140
@@ -134,14 +156,15 @@ check_magnitude <- function(x, init_weights, precision, call) {
   }
   if (scale > hi) {
     abort_input(sprintf(
-      "`y` (or `init`) has values up to %.3g in absolute value: squared distances would overflow in %s precision. Rescale the data, e.g. with scale(y)%s.",
-      scale, precision, if (precision == "single") ", or use precision = \"double\"" else ""),
+      "`%s` (or %s) has values up to %.3g in absolute value: squared distances would overflow in %s precision. Rescale the data, e.g. with scale(%s)%s.",
+      name, if (trained) "the weights" else "`init`", scale, precision, name,
+      if (precision == "single") ", or use precision = \"double\"" else ""),
       call)
   }
   if (tiny > 0 && tiny < lo) {
     abort_input(sprintf(
-      "All values of `y` are below %.3g in absolute value: squared distances would underflow in %s precision. Rescale the data, e.g. with scale(y).",
-      lo, precision), call)
+      "All values of `%s` are below %.3g in absolute value: squared distances would underflow in %s precision. Rescale the data, e.g. with scale(%s).",
+      name, lo, precision, name), call)
   }
   invisible(scale)
 }
@@ -262,7 +285,7 @@ check_memory <- function(x, size_sum, size_max, nsizes, restarts, call,
     per_round <- min(nblocks, max(1, 2^25 * threads / (block * (slot + 16 * nmaps))))
     bytes <- bytes + per_round * (8 * slot + 4 * nmaps * block) + 8 * threads * block * m
   }
-  limit <- memory_limit()
+  limit <- memory_limit(call)
   if (bytes > limit || as.double(size_max) * m > 2^52 || nmaps > int_max) {
     abort(sprintf(
       "These maps cannot be allocated: they need about %s of memory, more than the %s available (%d size%s x %d restart%s, %d columns). Use fewer or smaller sizes, or fewer restarts.",
@@ -275,9 +298,10 @@ check_memory <- function(x, size_sum, size_max, nsizes, restarts, call,
 
 # Bytes a call may plan to use: the option `somgpu.max_memory`, else the machine's physical
 # memory where it can be read, else 2^52.
-memory_limit <- function() {
-  opt <- getOption("somgpu.max_memory")
-  if (is.numeric(opt) && length(opt) == 1L && !is.na(opt) && opt > 0) return(as.double(opt))
+memory_limit <- function(call = NULL) {
+  opt <- option_value("somgpu.max_memory", NULL,
+                      function(v, name) check_positive(v, name, call = call))
+  if (!is.null(opt)) return(opt)
   phys <- physical_memory()
   if (is.finite(phys) && phys > 0) phys else 2^52
 }

@@ -172,8 +172,8 @@ int som_cpu_batch(const som_problem *p, double *const *weights, int nthreads,
                   double round_units, const som_hooks *hooks, som_status *st)
 {
     const int m = p->data.m, nmaps = p->nmaps, passes = p->iter_max - 1;
-    const int64_t n = p->data.n, B = p->batch_block < n ? p->batch_block : n;
-    const int64_t nblocks = (n + B - 1) / B;
+    const int64_t n = p->data.n;
+    int64_t B, nblocks; /* set once the problem is checked: B may be 0 before */
     bmap *maps = NULL;
     double *store = NULL, *slots = NULL, *xr = NULL, *init = NULL, *num = NULL;
     double block_cost = 0;
@@ -184,6 +184,10 @@ int som_cpu_batch(const som_problem *p, double *const *weights, int nthreads,
     int i, t, rc = SOM_OK, ngroups, nseg, nruns = 0, whole;
 
     if ((rc = som_check_problem(p, st)) != SOM_OK) return rc;
+    /* som_check_problem checks the block size of batch problems only */
+    if (p->batch_block < 1) return som_fail(st, SOM_ERR_INVALID, "invalid batch block size");
+    B = p->batch_block < n ? p->batch_block : n;
+    nblocks = (n + B - 1) / B;
     if (round_units <= 0) round_units = SOM_ROUND_UNITS;
     if (nthreads > som_max_threads()) nthreads = som_max_threads();
     if (nthreads < 1) nthreads = 1;

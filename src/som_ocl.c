@@ -592,21 +592,22 @@ static int check_fits(const som_ocl_ctx *ctx, double limit, double bytes, const 
 
 #define SOM_TRACE_BLOCK 1024 /* som_assess's blocks */
 
-/* Rows 0 .. rows-1 of buffer x against the maps (the list `maps` of nmaps indices): each
- * 1024-row block's sum of distances to the nearest neuron, into partial at blocks numbered
- * from first_block. */
+/* Rows 0 .. rows-1 of buffer x, rows first_row .. of the data, against the maps (the list
+ * `maps` of nmaps indices): the sums of distances to the nearest neuron by 1024-row block
+ * of the whole data, into partial; a block begun in the chunk before goes on from its sum
+ * there, so that the chunks do not change the sums. */
 static int trace_launch(som_ocl_ctx *ctx, cl_mem x, cl_uint rows, cl_int m, cl_mem maps,
                         cl_int nmaps, cl_mem size, cl_mem woff, cl_mem W, cl_mem partial,
-                        cl_uint first_block, som_status *st)
+                        cl_uint first_row, som_status *st)
 {
     cl_kernel k = ctx->trace_qe;
-    cl_uint nb = (rows + SOM_TRACE_BLOCK - 1) / SOM_TRACE_BLOCK;
+    cl_uint nb = (first_row + rows - 1) / SOM_TRACE_BLOCK - first_row / SOM_TRACE_BLOCK + 1;
     size_t g[2] = {(size_t)nb, (size_t)nmaps};
     struct { size_t size; const void *value; } a[] = {
         {sizeof(cl_mem), &x},    {sizeof rows, &rows},   {sizeof m, &m},
         {sizeof(cl_mem), &maps}, {sizeof nmaps, &nmaps}, {sizeof(cl_mem), &size},
         {sizeof(cl_mem), &woff}, {sizeof(cl_mem), &W},   {sizeof(cl_mem), &partial},
-        {sizeof first_block, &first_block}, {sizeof nb, &nb}};
+        {sizeof first_row, &first_row}, {sizeof nb, &nb}};
     cl_uint i;
     cl_int err;
     for (i = 0; i < sizeof a / sizeof a[0]; i++)
@@ -1061,8 +1062,8 @@ static int train_batch(som_ocl_ctx *ctx, const som_problem *p, double *const *we
         (rc = make_buffer(ctx, &r.win, CL_MEM_READ_WRITE,
                           (size_t)chunk_rows * nmaps * sizeof(cl_int), NULL, st)))
         goto done;
-    /* a trace's block sums: the blocks of every chunk, numbered in turn */
-    trace_blocks = (int)(nchunks * ((chunk_rows + SOM_TRACE_BLOCK - 1) / SOM_TRACE_BLOCK));
+    /* a trace's block sums: som_assess's blocks of the whole data */
+    trace_blocks = (int)((n + SOM_TRACE_BLOCK - 1) / SOM_TRACE_BLOCK);
     if (p->trace && (rc = make_buffer(ctx, &r.tq, CL_MEM_READ_WRITE,
                                       (size_t)trace_blocks * nmaps * rs, NULL, st)))
         goto done;
@@ -1175,7 +1176,6 @@ static int train_batch(som_ocl_ctx *ctx, const som_problem *p, double *const *we
         }
         if (p->trace) { /* every map's qe after the pass, chunk by chunk */
             int64_t c2;
-            cl_uint block0 = 0;
             for (c2 = 0; c2 < nchunks; c2++) {
                 int64_t first = c2 * chunk_rows, rows = n - first < chunk_rows ? n - first
                                                                                : chunk_rows;
@@ -1187,12 +1187,11 @@ static int train_batch(som_ocl_ctx *ctx, const som_problem *p, double *const *we
                              "clEnqueueWriteBuffer");
                 }
                 if ((rc = trace_launch(ctx, x, (cl_uint)rows, mm, r.maps, nm, r.size, r.woff, r.w,
-                                       r.tq, block0, st)))
+                                       r.tq, (cl_uint)first, st)))
                     goto done;
-                block0 += (cl_uint)((rows + SOM_TRACE_BLOCK - 1) / SOM_TRACE_BLOCK);
                 if (streamed) CHECK_CL(clFinish(ctx->queue), "clFinish");
             }
-            if ((rc = trace_collect(ctx, r.tq, (int)block0, p, t, st))) goto done;
+            if ((rc = trace_collect(ctx, r.tq, trace_blocks, p, t, st))) goto done;
         }
         if (t < passes && hooks && hooks->interrupted && hooks->interrupted(hooks->ud)) {
             rc = som_fail(st, SOM_ERR_INTERRUPTED, "training interrupted");

@@ -1,29 +1,60 @@
-# Installs somgpu from this checkout into a temporary library and runs its testthat suite,
-# every help page's examples and the vignette, twice: as configure builds it here (with
-# OpenCL where the headers and ICD loader exist) and CPU-only (SOMGPU_NO_OPENCL=1). Prints
-# each report, then one last line: "N passed, N failed, N skipped" over both builds
-# (expectations passed, each example and the vignette counting as one; expectations failed
-# plus tests that errored, examples or vignette that failed; tests skipped). Exit status 1
-# when anything failed.
+# The test command. Installs somgpu from this checkout into a temporary library and runs
+# its testthat suite, every help page's examples and the vignette, twice: as configure
+# builds it here (with OpenCL where the headers and ICD loader exist) and CPU-only
+# (SOMGPU_NO_OPENCL=1). Then the hardening checks: R CMD build and R CMD check --as-cran of
+# both builds (tools/check-package.R), the C harness under AddressSanitizer and
+# UndefinedBehaviorSanitizer (tests/c), and part of the suite under valgrind
+# (tools/valgrind.R). Prints each report, then one last line: "N passed, N failed, N
+# skipped" over everything (expectations passed, each example, the vignette, each check,
+# harness variant and valgrind run counting as one; expectations failed plus tests that
+# errored, and whatever else failed; tests skipped). Exit status 1 when anything failed.
 #
-#   Rscript tools/run-tests.R            both builds
-#   Rscript tools/run-tests.R default    the configured build only
-#   Rscript tools/run-tests.R cpu-only   the CPU-only build only
+#   Rscript tools/run-tests.R                  everything (what CI runs)
+#   Rscript tools/run-tests.R default cpu-only the two builds' tests only (a few minutes less)
+#   targets: default, cpu-only, check, harness, valgrind
 args <- commandArgs(trailingOnly = TRUE)
-builds <- if (length(args)) args else c("default", "cpu-only")
+targets <- if (length(args)) args else c("default", "cpu-only", "check", "harness", "valgrind")
+source("tools/check-package.R")
+source("tools/valgrind.R")
 
-run_build <- function(build) {
-  lib <- file.path(tempdir(), paste0("somgpu-lib-", build))
+build_lib <- function(build) file.path(tempdir(), paste0("somgpu-lib-", build))
+
+# Install build ("default" or "cpu-only") into its temporary library; TRUE on success.
+install_build <- function(build) {
+  lib <- build_lib(build)
+  if (dir.exists(file.path(lib, "somgpu"))) return(TRUE)
   dir.create(lib, showWarnings = FALSE)
-  # R_LIBS: so that future workers started by the tests and the vignette find this build
-  Sys.setenv(SOMGPU_NO_OPENCL = if (build == "cpu-only") "1" else "",
-             POCL_CACHE_DIR = file.path(tempdir(), "pocl-cache"),
-             R_LIBS = paste(c(lib, .libPaths()), collapse = .Platform$path.sep))
-  cat(sprintf("\n==== %s build ====\n", build))
+  Sys.setenv(SOMGPU_NO_OPENCL = if (build == "cpu-only") "1" else "")
   r <- file.path(R.home("bin"), "R")
   status <- system2(r, c("CMD", "INSTALL", "--preclean", "--no-multiarch",
                          paste0("--library=", shQuote(lib)), "."))
-  if (status != 0) return(c(passed = 0, failed = 1, skipped = 0))
+  status == 0
+}
+
+# make -C tests/c check: each variant's summary line counts as one test.
+run_harness <- function() {
+  cat("\n==== C harness (tests/c): plain, ASan + UBSan ====\n")
+  out <- suppressWarnings(system2("make", c("-s", "-C", "tests/c", "clean", "check"),
+                                  stdout = TRUE, stderr = TRUE))
+  status <- attr(out, "status")
+  summary <- out[seq_along(out) > match("--- summary", out, nomatch = length(out))]
+  lines <- grep("^harness", summary, value = TRUE)
+  bad <- !grepl(" 0 failed$", lines)
+  if ((!is.null(status) && status != 0) || !length(lines)) {
+    cat(utils::tail(out, 40), sep = "\n")
+  } else {
+    cat(lines, sep = "\n")
+  }
+  failed <- sum(bad) + as.numeric((!is.null(status) && status != 0 && !any(bad)) || !length(lines))
+  c(passed = sum(!bad), failed = failed, skipped = 0)
+}
+
+run_build <- function(build) {
+  lib <- build_lib(build)
+  cat(sprintf("\n==== %s build ====\n", build))
+  if (!install_build(build)) return(c(passed = 0, failed = 1, skipped = 0))
+  # R_LIBS: so that future workers started by the tests and the vignette find this build
+  Sys.setenv(R_LIBS = paste(c(lib, .libPaths()), collapse = .Platform$path.sep))
   # a fresh R process per build: the two builds cannot share a session
   script <- tempfile(fileext = ".R")
   writeLines(c(
@@ -62,7 +93,17 @@ run_build <- function(build) {
   c(passed = counts[1], failed = counts[2], skipped = counts[3])
 }
 
-total <- Reduce(`+`, lapply(builds, run_build))
+Sys.setenv(POCL_CACHE_DIR = file.path(tempdir(), "pocl-cache"))
+run_target <- function(target) {
+  switch(target,
+    default = , "cpu-only" = run_build(target),
+    check = run_check(),
+    harness = run_harness(),
+    valgrind = if (install_build("cpu-only")) run_valgrind(build_lib("cpu-only")) else
+      c(passed = 0, failed = 1, skipped = 0),
+    stop("unknown target ", target, call. = FALSE))
+}
+total <- Reduce(`+`, lapply(targets, run_target))
 cat(sprintf("%d passed, %d failed, %d skipped\n", total[["passed"]], total[["failed"]],
             total[["skipped"]]))
 quit(status = if (total[["failed"]] > 0) 1 else 0)

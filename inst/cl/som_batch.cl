@@ -121,25 +121,30 @@ __kernel void k_batch_smooth(__global const int *maps, int nmaps, __global const
     }
 }
 
-/* Work-item (b, q): for a trace, the sum of the distances of rows b * 1024 .. of the chunk
- * to their nearest neuron of map q, in row order, into partial[(first_block + b) * nmaps + q]
- * (the blocks of som_assess: added in block order, divided by n, it is its qe). */
+/* Work-item (b, q): for a trace, the sum of the distances to their nearest neuron of map q,
+ * in row order, of the rows of the b-th 1024-row block of the data that this chunk touches
+ * (x holds rows first_row .. first_row + rows - 1), into partial[block * nmaps + q]. A block
+ * begun in the previous chunk goes on from that chunk's sum (chunks run in order), so these
+ * are the blocks of som_assess whatever the chunks: added in block order and divided by n,
+ * they give its qe. */
 __kernel void k_trace_qe(__global const real *x, uint rows, int m, __global const int *maps,
                          int nmaps, __global const int *size, __global const ulong *woff,
-                         __global const real *W, __global real *partial, uint first_block,
+                         __global const real *W, __global real *partial, uint first_row,
                          uint nblocks)
 {
-    uint b = get_global_id(0), i, lo, hi;
+    uint b = get_global_id(0), i, lo, hi, blk;
     int q = get_global_id(1), map;
-    real s = 0;
+    real s;
     if (b >= nblocks || q >= nmaps) return;
     map = maps[q];
-    lo = b * 1024;
-    hi = lo + 1024 < rows ? lo + 1024 : rows;
+    blk = first_row / 1024 + b; /* the block in the whole data */
+    lo = blk * 1024 > first_row ? blk * 1024 - first_row : 0;
+    hi = blk * 1024 + 1024 - first_row < rows ? blk * 1024 + 1024 - first_row : rows;
+    s = blk * 1024 < first_row ? partial[(ulong)blk * nmaps + q] : 0;
     for (i = lo; i < hi; i++) {
         real bd;
         som_nearest(x + (ulong)i * m, W + woff[map], size[map], m, &bd);
         s += sqrt(bd);
     }
-    partial[(ulong)(first_block + b) * nmaps + q] = s;
+    partial[(ulong)blk * nmaps + q] = s;
 }

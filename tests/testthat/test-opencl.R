@@ -229,16 +229,21 @@ test_that("batch: OpenCL double precision equals the CPU backend, chunked and st
   # small blocks and buffers: the data in many chunks (the last one short, its last block
   # partial), resident or streamed each pass
   y <- seed_data(3037, 5, rng_seed = 43)
+  # (chunks of a size that is not a multiple of the trace's 1024-row blocks: the trace must
+  # still add its sums in the CPU's order)
   withr::with_options(list(somgpu.batch_block = 100, somgpu.opencl_max_alloc = 20000), {
-    cpu <- train(y, sizes = sizes, iter_max = 5, algorithm = "batch", seed = 2, backend = "cpu")
+    cpu <- train(y, sizes = sizes, iter_max = 5, algorithm = "batch", seed = 2, backend = "cpu",
+                 trace = TRUE)
     chunked <- train(y, sizes = sizes, iter_max = 5, algorithm = "batch", seed = 2,
-                     backend = "opencl")
+                     backend = "opencl", trace = TRUE)
     streamed <- withr::with_options(list(somgpu.opencl_stream_data = TRUE),
                                     train(y, sizes = sizes, iter_max = 5, algorithm = "batch",
-                                          seed = 2, backend = "opencl"))
+                                          seed = 2, backend = "opencl", trace = TRUE))
   })
   expect_identical(chunked$weights, cpu$weights)
   expect_identical(streamed$weights, cpu$weights)
+  expect_identical(chunked$trace, cpu$trace)
+  expect_identical(streamed$trace, cpu$trace)
 })
 
 test_that("batch: single precision within 1e-4 and 99% identical clusters", {
