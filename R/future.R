@@ -25,8 +25,9 @@ chunk_steps <- function(chunks, size) {
   diff(c(0L, as.integer(round(1000 * cumsum(cost) / sum(cost)))))
 }
 
-# How many chunks: one per worker of the current plan, and no more than the maps (a plan
-# with unbounded workers, e.g. a job scheduler, gets one chunk per map).
+# How many chunks: one per worker of the current plan (a job scheduler's plan has its
+# `workers`: 100 by default for future.batchtools), and no more than the maps; a plan that
+# reports no limit gets one chunk per map.
 future_workers <- function(nmaps) {
   n <- future::nbrOfWorkers()
   if (!is.finite(n)) n <- nmaps
@@ -39,55 +40,65 @@ future_workers <- function(nmaps) {
 # `progress`: signal progressr updates (when progressr is installed).
 train_future <- function(x, spec, args, threads, progress, call) {
   nmaps <- length(spec$size)
-  chunks <- future_chunks(spec$size, future_workers(nmaps))
-  steps <- chunk_steps(chunks, spec$size)
+  sizes <- spec$size
+  chunks <- future_chunks(sizes, future_workers(nmaps))
+  steps <- chunk_steps(chunks, sizes)
   p <- if (progress && requireNamespace("progressr", quietly = TRUE)) {
     progressr::progressor(steps = sum(steps))
   }
-  # shipping the data is the point: let future send it whatever its size
-  need <- 2 * as.numeric(utils::object.size(x)) + 50 * 1024^2
-  old <- options(future.globals.maxSize = max(need, getOption("future.globals.maxSize", 0)))
+  # each future gets its chunk's maps: their sizes, restarts and initial weights
+  work <- lapply(seq_along(chunks), function(k) {
+    i <- chunks[[k]]
+    list(k = k, size = spec$size[i], restart = spec$restart[i], init_w = spec$init_w[i],
+         steps = steps[k])
+  })
+  spec$size <- spec$restart <- spec$init_w <- NULL
+  # shipping the data is the point: let future send them whatever their size
+  need <- 2 * as.numeric(utils::object.size(x)) + as.numeric(utils::object.size(work)) +
+    50 * 1024^2
+  old <- options(future.globals.maxSize = max(need, getOption("future.globals.maxSize",
+                                                              500 * 1024^2)))
   on.exit(options(old), add = TRUE)
   plan <- setdiff(class(future::plan()), c("FutureStrategy", "tweaked"))[1L]
   res <- tryCatch(
     future.apply::future_lapply(
-      seq_along(chunks), chunk_entry(), chunks = chunks, x = x, spec = spec, args = args,
-      threads = threads, progress = p, steps = steps, future.packages = "somgpu",
-      future.scheduling = 1, future.label = "somgpu-%d"),
-    error = function(e) workers_lost(e, chunks, spec, plan, call))
-  if (any(vapply(res, function(r) !is.null(r$error), logical(1)))) {
-    worker_failed(res, chunks, spec, call)
-  }
+      work, chunk_entry(), x = x, spec = spec, args = args, threads = threads,
+      progress = p, future.packages = "somgpu", future.scheduling = 1,
+      future.label = "somgpu-%d"),
+    error = function(e) workers_lost(e, chunks, sizes, plan, call))
+  if (any(chunk_failed(res))) worker_failed(res, chunks, sizes, call)
   weights <- vector("list", nmaps)
   trace <- if (spec$trace) matrix(NA_real_, max(spec$iter_max - 1L, 0L), nmaps)
   for (k in seq_along(chunks)) {
     weights[chunks[[k]]] <- res[[k]]$weights
     if (spec$trace) trace[, chunks[[k]]] <- res[[k]]$trace
   }
-  list(weights = weights, trace = trace, record = future_record(res, chunks, spec, plan))
+  list(weights = weights, trace = trace, record = future_record(res, chunks, sizes, plan))
 }
 
 # What the futures call: train_chunk() looked up in the worker's own somgpu. Passing
 # train_chunk itself would make future copy it and every internal function it calls into
 # each future (about 0.25 s per future spent by this process sizing them up).
 chunk_entry <- function() {
-  f <- function(k, ...) get("train_chunk", envir = asNamespace("somgpu"))(k, ...)
+  f <- function(work, ...) get("train_chunk", envir = asNamespace("somgpu"))(work, ...)
   environment(f) <- baseenv()
   f
 }
 
-# One future: train chunk k on this worker's best backend for `args` and report what ran
-# and where. Errors come back as values, so that every worker finishes and the main process
-# can name the sizes of the ones that failed.
-train_chunk <- function(k, chunks, x, spec, args, threads, progress, steps) {
+# One future: train the maps of `work` (one chunk: k, size, restart, init_w, steps) on
+# this worker's best backend for `args` and report what ran and where. Errors come back as
+# values, so that every worker finishes and the main process can name the sizes of the
+# ones that failed and keep the maps of the others.
+train_chunk <- function(work, x, spec, args, threads, progress) {
   started <- proc.time()[["elapsed"]]
   where <- list(host = Sys.info()[["nodename"]], pid = Sys.getpid())
   tryCatch({
     be <- resolve_backend(args$backend, args$device, args$precision, NULL)
     nth <- if (is.null(threads)) min(somgpu_threads(), worker_cores()) else
-      min(threads, build_info()$max_threads)
-    report <- if (is.function(progress)) chunk_progress(progress, steps[k]) else FALSE
-    out <- train_maps(x, spec, chunks[[k]], be, nth, report, NULL)
+      resolve_threads(threads, NULL)
+    report <- if (is.function(progress)) chunk_progress(progress, work$steps) else FALSE
+    spec[c("size", "restart", "init_w")] <- work[c("size", "restart", "init_w")]
+    out <- train_maps(x, spec, seq_along(work$size), be, nth, report, NULL)
     if (is.function(report)) report(1)
     out$record <- c(backend_record(be, nth, out$kernels), where,
                     seconds = proc.time()[["elapsed"]] - started)
@@ -105,36 +116,58 @@ worker_cores <- function() {
   }
 }
 
-# A function of the share done that passes the new steps of a chunk to progressor p.
+# A function of the share done that passes the new steps of a chunk to progressor p. A
+# progressor that fails is not called again (progress is never worth a chunk's maps).
 chunk_progress <- function(p, steps) {
   done <- 0L
+  broken <- FALSE
   function(fraction) {
     now <- as.integer(floor(fraction * steps))
-    if (now > done) {
-      p(amount = now - done)
+    if (now > done && !broken) {
+      tryCatch(p(amount = now - done), error = function(e) broken <<- TRUE)
       done <<- now
     }
   }
 }
 
-sizes_text <- function(spec, idx) {
-  paste(sort(unique(spec$size[idx])), collapse = ", ")
+sizes_text <- function(sizes, idx) {
+  paste(sort(unique(sizes[idx])), collapse = ", ")
+}
+
+chunk_failed <- function(res) vapply(res, function(r) !is.null(r$error), logical(1))
+
+# What the chunks that finished trained: a list with a matrix per map, NULL for the maps of
+# the chunks that did not (for the error, so that nothing finished is lost).
+finished_maps <- function(res, chunks) {
+  weights <- vector("list", sum(lengths(chunks)))
+  for (k in seq_along(res)) {
+    if (!is.null(res[[k]]$weights)) weights[chunks[[k]]] <- res[[k]]$weights
+  }
+  weights
+}
+
+# "future worker k of n (where), training sizes ...,"
+worker_text <- function(k, chunks, sizes, where) {
+  sprintf("future worker %d of %d (%s), training sizes %s,", k, length(chunks), where,
+          sizes_text(sizes, chunks[[k]]))
 }
 
 # Workers that returned an error: one error for the first, naming the sizes it held, with
-# the worker's own condition as `parent`, and every failure in `failures`.
-worker_failed <- function(res, chunks, spec, call) {
-  bad <- which(vapply(res, function(r) !is.null(r$error), logical(1)))
+# the worker's own condition as `parent`, every failure in `failures`, and the maps the
+# other workers finished in `weights` (in the order of fit$quality; NULL where not trained).
+worker_failed <- function(res, chunks, sizes, call) {
+  bad <- which(chunk_failed(res))
   failures <- data.frame(
     worker = bad,
     host = vapply(res[bad], function(r) r$host, character(1)),
     pid = vapply(res[bad], function(r) r$pid, integer(1)),
-    sizes = vapply(chunks[bad], function(i) sizes_text(spec, i), character(1)),
+    sizes = vapply(chunks[bad], function(i) sizes_text(sizes, i), character(1)),
     message = vapply(res[bad], function(r) conditionMessage(r$error), character(1)),
     stringsAsFactors = FALSE)
   k <- bad[1L]
-  msg <- sprintf("somgpu: future worker %d of %d (%s, pid %d), training sizes %s, failed: %s",
-                 k, length(res), failures$host[1L], failures$pid[1L], failures$sizes[1L],
+  msg <- sprintf("somgpu: %s failed: %s",
+                 worker_text(k, chunks, sizes, sprintf("%s, pid %d", failures$host[1L],
+                                                       failures$pid[1L])),
                  failures$message[1L])
   if (length(bad) > 1L) {
     msg <- sprintf("%s\n%d more worker%s failed (workers %s); see the error's `failures`.",
@@ -142,29 +175,28 @@ worker_failed <- function(res, chunks, spec, call) {
                    paste(bad[-1L], collapse = ", "))
   }
   abort(msg, "somgpu_worker_error", call, parent = res[[k]]$error, worker = k,
-        sizes = sort(unique(spec$size[chunks[[k]]])), failures = failures)
+        sizes = sort(unique(sizes[chunks[[k]]])), failures = failures,
+        weights = finished_maps(res, chunks))
 }
 
 # An error future itself raised (a worker that died, a package missing on a worker, data
-# future would not send): which chunk, when its future's label says.
-workers_lost <- function(e, chunks, spec, plan, call) {
+# future would not send): which chunk, when its future's label says. future returns no
+# result then, so no maps come with it.
+workers_lost <- function(e, chunks, sizes, plan, call) {
   label <- tryCatch(e$future$label, error = function(e) NULL)
   k <- if (is.character(label) && length(label) == 1L && grepl("^somgpu-[0-9]+$", label)) {
     as.integer(sub("^somgpu-", "", label))
   }
-  where <- if (!is.null(k) && k <= length(chunks)) {
-    sprintf("future worker %d of %d (plan %s), training sizes %s,", k, length(chunks), plan,
-            sizes_text(spec, chunks[[k]]))
-  } else {
+  known <- !is.null(k) && k <= length(chunks)
+  where <- if (known) worker_text(k, chunks, sizes, sprintf("plan %s", plan)) else
     sprintf("the future workers (plan %s)", plan)
-  }
   abort(sprintf("somgpu: %s failed: %s", where, conditionMessage(e)), "somgpu_worker_error",
-        call, parent = e, worker = k,
-        sizes = if (!is.null(k)) sort(unique(spec$size[chunks[[k]]])))
+        call, parent = e, worker = if (known) k,
+        sizes = if (known) sort(unique(sizes[chunks[[k]]])))
 }
 
 # fit$backend for a future run: a row per worker (what ran there), and a summary.
-future_record <- function(res, chunks, spec, plan) {
+future_record <- function(res, chunks, sizes, plan) {
   rec <- lapply(res, function(r) r$record)
   workers <- data.frame(
     worker = seq_along(rec),
@@ -175,7 +207,7 @@ future_record <- function(res, chunks, spec, plan) {
     precision = vapply(rec, function(r) r$precision, character(1)),
     threads = vapply(rec, function(r) as.integer(r$threads), integer(1)),
     maps = lengths(chunks),
-    sizes = vapply(chunks, function(i) sizes_text(spec, i), character(1)),
+    sizes = vapply(chunks, function(i) sizes_text(sizes, i), character(1)),
     seconds = vapply(rec, function(r) r$seconds, numeric(1)),
     stringsAsFactors = FALSE)
   where <- table(sprintf("%s on %s", workers$device, workers$host))

@@ -50,23 +50,28 @@
 #'   results. `somgpu.batch_block` (rows per block of the batch sums, 4096) does, in the last
 #'   bits: it fixes the order in which the batch algorithm adds rows, on every backend.
 #'
-#' @section Parallel: future: With `parallel = "future"` the maps (one per size and restart)
-#'   are split into one chunk per worker of the current [future::plan()], balanced by size
-#'   (a map costs about its number of neurons), and trained with [future.apply::future_lapply()]:
-#'   `plan(multisession)` on this machine, `plan(cluster, workers = c("host1", "host2"))` on
-#'   several hosts, or a job scheduler through future.batchtools (a plan with unlimited
-#'   workers gets one chunk per map). The data travel once to each worker
-#'   (`future.globals.maxSize` is raised for the call to let them). somgpu must be installed
-#'   on the workers. Each worker resolves `backend`, `device` and `precision` on its own
-#'   machine (`"auto"` takes a worker's GPU when it has one) and uses `threads` threads, by
-#'   default as many as [parallelly::availableCores()] grants it (one for multisession
-#'   workers sharing a machine). The maps are the ones `parallel = "none"` gives with the same
-#'   seed, whatever the plan and the chunking (in double precision); the main process then
-#'   assesses them. `fit$backend$workers` lists what ran where. A worker that fails gives one
-#'   `somgpu_worker_error` naming the sizes it held, with the worker's own error as `parent`
-#'   and every failure in `failures`. Progress is signalled through progressr (when it is
-#'   installed; shown where progressr's handlers are enabled, e.g. by
-#'   [progressr::with_progress()]) unless `progress = FALSE`.
+#' @section Parallel computing with future: With `parallel = "future"` the maps (one per
+#'   size and restart) are split into one chunk per worker of the current [future::plan()],
+#'   balanced by size (a map costs about its number of neurons), and trained with
+#'   [future.apply::future_lapply()]: `plan(multisession)` on this machine,
+#'   `plan(cluster, workers = c("host1", "host2"))` on several hosts, or a job scheduler
+#'   through future.batchtools (one chunk per worker of the plan: for
+#'   `batchtools_slurm`, its `workers`, 100 by default, each chunk one job). Each future
+#'   receives the data and its own maps' initial weights (`future.globals.maxSize` is raised
+#'   for the call to let them travel). somgpu must be installed on the workers. Each worker
+#'   resolves `backend`, `device` and `precision` on its own machine (`"auto"` takes a
+#'   worker's GPU when it has one) and uses `threads` threads; by default the smaller of the
+#'   worker's own [somgpu_threads()] and what [parallelly::availableCores()] grants it (one
+#'   for multisession workers sharing a machine; all of a host's cores for a cluster
+#'   worker). The maps are the ones `parallel = "none"` gives with the same seed, whatever
+#'   the plan and the chunking (in double precision); the main process then assesses them.
+#'   `fit$backend$workers` lists what ran where. A worker that fails gives one
+#'   `somgpu_worker_error` naming the sizes it held, with the worker's own error as
+#'   `parent`, every failure in `failures` and the maps the other workers finished in
+#'   `weights` (a list in the order of `fit$quality`, `NULL` for maps not trained); an error
+#'   of future itself (a worker process that died) names the worker when it can. Progress is
+#'   signalled through progressr (when it is installed; shown where progressr's handlers
+#'   are enabled, e.g. by [progressr::with_progress()]) unless `progress = FALSE`.
 #'
 #' @section Data: Row names of `y` (unique ones) carry over to `clusters`. Values must be
 #'   finite and of a magnitude whose squared distances neither overflow nor vanish (between
@@ -107,7 +112,9 @@
 #'   precision the OpenCL backend gives the CPU backend's results.
 #' @param threads Number of CPU threads (training on the CPU backend; assessing the maps on
 #'   both); `NULL` uses [somgpu_threads()]. Results do not depend on it.
-#' @param progress Show a progress bar (cli's) on long runs.
+#' @param progress Show a progress bar (cli's) on long runs. With `parallel = "future"`,
+#'   progress is signalled through progressr unless `progress = FALSE`, whatever
+#'   [interactive()] says (progressr decides whether to show it).
 #' @param trace Record the quantization error of every map after every pass (`fit$trace`;
 #'   costs about one more pass over the data per pass, computed where the maps train).
 #' @param align Relabel each ring so that labels are comparable across sizes: label 1 is the
@@ -118,7 +125,7 @@
 #'   matrix), for [plot.somgpu()] and [as_kohonen()].
 #' @param parallel `"none"` (train in this R process) or `"future"` (spread the maps over
 #'   the workers of the current [future::plan()]; needs the future and future.apply
-#'   packages). See the section "Parallel: future".
+#'   packages). See the section "Parallel computing with future".
 #'
 #' @return An object of class `somgpu`, a list with
 #'   \describe{
@@ -136,8 +143,10 @@
 #'       to 50 restarts, beyond that each restart with the next (`NA` with one restart).}
 #'     \item{`trace`}{with `trace = TRUE`, a matrix of qe, one row per pass and one column per
 #'       map (`N2.1` = size 2, restart 1); else `NULL`.}
-#'     \item{`backend`}{a list: `name` (`"cpu"` or `"opencl"`), `device`, `precision`,
-#'       `threads`, and for OpenCL the device `index` and the `kernels` that ran.}
+#'     \item{`backend`}{a list: `name` (`"cpu"`, `"opencl"` or `"future"`), `device`,
+#'       `precision`, `threads`; for OpenCL the device `index` and the `kernels` that ran;
+#'       for future the `plan` and `workers`, a data frame of what each worker ran (host,
+#'       pid, backend, device, precision, threads, maps, sizes, seconds).}
 #'     \item{`seed`}{the seed used.}
 #'     \item{`params`}{the training parameters.}
 #'     \item{`data`}{the data (a double matrix) with `keep_data = TRUE`, else `NULL`.}

@@ -2,6 +2,7 @@
  * backend on the calling thread, and hands back either the result or a status object
  * (list(code, message, api_status, log)) that R turns into a classed condition once every
  * resource is released. Interrupts and progress reach the core through som_hooks. */
+#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,8 +23,12 @@
  * done (train() on a future worker passes one that signals progressr updates). Either is
  * updated between chunks of work, on this thread: the bar when cli's timer ticks, the
  * function at most every PROGRESS_FN_SECONDS (cli's timer only runs with a bar). Neither
- * lets an R error or interrupt jump over the core's cleanup: the bar runs in a top-level
- * context, the function inside tryCatch(error, interrupt). */
+ * lets an R error, interrupt or other jump pass over the core's cleanup: the bar runs in a
+ * top-level context; the function inside tryCatch(error, interrupt) (a failing function is
+ * dropped, an interrupt stops the run), itself inside R_UnwindProtect: any other jump (a
+ * restart, an exiting handler outside train()) stops the run, and C_train continues it
+ * once the core has released everything. The function must not be called in a top-level
+ * context: progressr's handlers are outside train(). */
 #define PROGRESS_TOTAL 1000
 #define PROGRESS_FN_SECONDS 0.2
 
@@ -31,10 +36,14 @@ typedef struct {
     SEXP bar;        /* cli progress bar, or R_NilValue */
     SEXP fn;         /* R function(fraction), or R_NilValue */
     SEXP conds;      /* c("error", "interrupt"): what a call of fn may not jump out with */
+    SEXP cont;       /* R_UnwindProtect's continuation token when fn is set */
     double fraction;
     double fn_called; /* som_now_seconds() at the last call of fn */
     int interrupted;  /* an interrupt arrived while fn ran */
+    int unwinding;    /* fn jumped out: continue that jump after the core's cleanup */
 } glue_ud;
+
+#define GLUE_UD_INIT {R_NilValue, R_NilValue, R_NilValue, R_NilValue, 0, 0, 0, 0}
 
 static void check_interrupt(void *unused)
 {
@@ -47,7 +56,7 @@ static void check_interrupt(void *unused)
 static int glue_interrupted(void *ud_)
 {
     glue_ud *ud = ud_;
-    return ud->interrupted || !R_ToplevelExec(check_interrupt, NULL);
+    return ud->interrupted || ud->unwinding || !R_ToplevelExec(check_interrupt, NULL);
 }
 
 static void update_bar(void *ud_)
@@ -75,6 +84,19 @@ static SEXP progress_fn_failed(SEXP cond, void *ud_)
     return R_NilValue;
 }
 
+static SEXP call_progress_caught(void *ud_)
+{
+    glue_ud *ud = ud_;
+    return R_tryCatch(call_progress_fn, ud, ud->conds, progress_fn_failed, ud, NULL, NULL);
+}
+
+/* R_UnwindProtect's cleanup: on a jump, come back to glue_progress instead of unwinding
+ * through the core. */
+static void jump_back(void *jb, Rboolean jump)
+{
+    if (jump) longjmp(*(jmp_buf *)jb, 1);
+}
+
 static void glue_progress(void *ud_, double fraction)
 {
     glue_ud *ud = ud_;
@@ -87,7 +109,15 @@ static void glue_progress(void *ud_, double fraction)
     double now = som_now_seconds();
     if (now - ud->fn_called < PROGRESS_FN_SECONDS) return;
     ud->fn_called = now;
-    R_tryCatch(call_progress_fn, ud, ud->conds, progress_fn_failed, ud, NULL, NULL);
+    {
+        jmp_buf jb;
+        if (setjmp(jb)) {
+            ud->unwinding = 1;
+            ud->fn = R_NilValue;
+            return;
+        }
+        R_UnwindProtect(call_progress_caught, ud, jump_back, &jb, ud->cont);
+    }
 }
 
 /* A cli progress bar named `name` when show is TRUE (protected: the caller unprotects). */
@@ -165,7 +195,7 @@ SEXP C_train(SEXP y, SEXP size, SEXP restart, SEXP iter_max, SEXP sigma0, SEXP e
 {
     som_problem p;
     som_status st;
-    glue_ud ud = {R_NilValue, R_NilValue, R_NilValue, 0, 0, 0};
+    glue_ud ud = GLUE_UD_INIT;
     som_hooks hooks = {glue_interrupted, glue_progress, &ud};
     int nmaps = LENGTH(size), i, rc, kernels = 0;
     SEXP weights, out;
@@ -202,6 +232,7 @@ SEXP C_train(SEXP y, SEXP size, SEXP restart, SEXP iter_max, SEXP sigma0, SEXP e
     ud.conds = PROTECT(Rf_allocVector(STRSXP, 2));
     SET_STRING_ELT(ud.conds, 0, Rf_mkChar("error"));
     SET_STRING_ELT(ud.conds, 1, Rf_mkChar("interrupt"));
+    ud.cont = PROTECT(Rf_isFunction(progress) ? R_MakeUnwindCont() : R_NilValue);
     if (Rf_isFunction(progress)) {
         ud.fn = progress;
         ud.fn_called = som_now_seconds();
@@ -236,17 +267,21 @@ SEXP C_train(SEXP y, SEXP size, SEXP restart, SEXP iter_max, SEXP sigma0, SEXP e
         rc = som_ocl_train(ctx_of(ctx), &p, w, &o, &hooks, &kernels, &st);
     }
     progress_end(&ud);
+    if (ud.unwinding) { /* the core has cleaned up: let the progress function's jump go on */
+        som_status_clear(&st);
+        R_ContinueUnwind(ud.cont);
+    }
     if (rc != SOM_OK) {
         out = status_object(&st);
         som_status_clear(&st);
-        UNPROTECT(4);
+        UNPROTECT(5);
         return out;
     }
     out = PROTECT(Rf_mkNamed(VECSXP, names));
     SET_VECTOR_ELT(out, 0, weights);
     SET_VECTOR_ELT(out, 1, Rf_ScalarInteger(kernels));
     SET_VECTOR_ELT(out, 2, tr);
-    UNPROTECT(5);
+    UNPROTECT(6);
     return out;
 }
 
@@ -257,7 +292,7 @@ SEXP C_assess(SEXP y, SEXP weights, SEXP want_clusters, SEXP threads, SEXP round
     som_data d = data_of(y);
     som_maps maps;
     som_status st;
-    glue_ud ud = {R_NilValue, 0};
+    glue_ud ud = GLUE_UD_INIT;
     som_hooks hooks = {glue_interrupted, NULL, &ud};
     int nmaps = LENGTH(weights), i, rc, *sizes;
     const double **w;

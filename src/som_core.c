@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef _WIN32
+#include <windows.h>
+#endif
 
 #include "som_core.h"
 #include "som_rng.h"
@@ -172,9 +175,19 @@ int som_map_groups(int64_t blocks_per_round, int nthreads, int nmaps)
 
 
 /* Seconds on a monotonic clock (for time limits and rate limits, not for dates). */
+#ifdef _WIN32
+double som_now_seconds(void)
+{
+    LARGE_INTEGER f, c;
+    QueryPerformanceFrequency(&f);
+    QueryPerformanceCounter(&c);
+    return (double)c.QuadPart / (double)f.QuadPart;
+}
+#else
 double som_now_seconds(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
+#endif

@@ -48,7 +48,8 @@ run_check <- function() {
     found <- check_findings(log)
     unexplained <- found[!(found$level == "NOTE" & found$heading %in% explained_notes), ]
     status <- grep("^Status: ", log, value = TRUE)
-    ok <- length(status) == 1L && nrow(unexplained) == 0L
+    # the Status line too: a failing test or vignette run puts its ERROR on a line of its own
+    ok <- length(status) == 1L && !grepl("ERROR|WARNING", status) && nrow(unexplained) == 0L
     cat(sprintf("%s build: %s (%.0f s)%s\n", build,
                 if (length(status)) sub("^Status: ", "", status) else "no check log",
                 proc.time()[["elapsed"]] - started,

@@ -1,7 +1,7 @@
 # Malformed and hostile inputs for train() and predict(), run by test-fuzz.R in a child R
 # process (a crash there fails the test instead of killing the suite). Every case must end
-# in an error of class somgpu_error or in a valid result; nothing else (no other error, no
-# warning, no crash) is acceptable.
+# in an error of class somgpu_error or in a valid result (helper-valid.R); nothing else (no
+# other error, no warning, no crash) is acceptable.
 
 # A small valid problem every case starts from.
 fuzz_base <- function() {
@@ -10,10 +10,10 @@ fuzz_base <- function() {
   list(y = y, nmax = 4, iter_max = 4, seed = 1, progress = FALSE)
 }
 
-# Ways to spoil the data.
-bad_data <- function(y, i) {
+# Ways to spoil the data (all of them, from the valid data y).
+bad_data_list <- function(y) {
   n <- nrow(y)
-  switch(i,
+  list(
     NULL,
     "text",
     matrix(as.character(y), n),
@@ -62,7 +62,8 @@ bad_data <- function(y, i) {
     1:3
   )
 }
-n_bad_data <- 46L
+bad_data <- function(y, i) bad_data_list(y)[[i]]
+n_bad_data <- length(bad_data_list(fuzz_base()$y))
 
 # Ways to spoil one argument of train().
 bad_args <- list(
@@ -171,50 +172,15 @@ fuzz_cases <- function(n_random, rng_seed = 1) {
                                         sizes = NULL)
   }
   for (s in list(0, 99, "N3", NA, c(2, 2), -1, 2.5, list(2), character(0))) {
-    cases[[length(cases) + 1L]] <- list(label = sprintf("predict sizes %s", format(s)),
+    cases[[length(cases) + 1L]] <- list(label = paste("predict sizes", deparse1(s)),
                                         fun = "predict", newdata = base$y, sizes = s)
   }
   cases
 }
 
-# Is `fit` a valid somgpu fit for data with m columns?
-valid_fit <- function(fit) {
-  if (!inherits(fit, "somgpu")) return("not a somgpu object")
-  m <- fit$params$m
-  sizes <- fit$params$sizes
-  if (length(fit$weights) != length(sizes)) return("weights and sizes differ in length")
-  for (k in seq_along(sizes)) {
-    w <- fit$weights[[k]]
-    if (!is.matrix(w) || !is.double(w) || !identical(dim(w), c(sizes[k], m))) {
-      return(sprintf("weights of size %d have the wrong shape", sizes[k]))
-    }
-    if (!all(is.finite(w))) return(sprintf("weights of size %d are not finite", sizes[k]))
-    cl <- fit$clusters[[k]]
-    if (!is.integer(cl) || length(cl) != fit$params$n || anyNA(cl) || any(cl < 1L) ||
-        any(cl > sizes[k])) {
-      return(sprintf("clusters of size %d are not in 1..%d", sizes[k], sizes[k]))
-    }
-  }
-  q <- fit$quality
-  if (!all(is.finite(q$qe)) || any(q$qe < 0)) return("qe not finite and >= 0")
-  if (!all(is.finite(q$te)) || any(q$te < 0 | q$te > 1)) return("te not in [0, 1]")
-  NULL
-}
-
-valid_prediction <- function(p, fit, n) {
-  if (!is.data.frame(p) || nrow(p) != n) return("not a data frame with a row per new row")
-  for (nm in names(p)) {
-    size <- as.integer(sub("^N", "", nm))
-    v <- p[[nm]]
-    if (!is.integer(v) || anyNA(v) || any(v < 1L | v > size)) {
-      return(sprintf("prediction %s is not in 1..%d", nm, size))
-    }
-  }
-  NULL
-}
-
 # Run the cases in this process, appending one line per case to `out` as soon as it ends:
-# index, "ok" / "error" / "bad", a detail and the seconds it took. A crash leaves the line of the case missing.
+# index, "ok" / "error" / "bad", a detail and the seconds it took. A crash leaves the line
+# of the case missing.
 run_fuzz <- function(cases, out) {
   base <- fuzz_base()
   fit <- do.call(somgpu::train, base)

@@ -51,6 +51,18 @@ test_that("stability is the mean adjusted Rand index between restarts", {
   expect_true(all(is.na(one$stability$stability)))
 })
 
+test_that("beyond 50 restarts stability compares each restart with the next", {
+  y <- two_blobs(n = 30, m = 2, seed = 3)
+  k <- 53
+  fit <- train(y, sizes = 4, iter_max = 3, restarts = k, seed = 6)
+  cl <- lapply(seq_len(k) - 1L, function(r) {
+    w <- ref_train_map(y, ref_init_uniform(6, 4, r, 2), iter_max = 3, seed = 6, restart = r)
+    ref_assess(y, w)$clusters
+  })
+  want <- mean(vapply(seq_len(k), function(i) ref_ari(cl[[i]], cl[[i %% k + 1]]), 0))
+  expect_equal(fit$stability$stability, want, tolerance = 1e-12)
+})
+
 test_that("the package's ARI agrees with an independent one", {
   withr::with_seed(3, {
     for (i in 1:20) {

@@ -14,6 +14,7 @@ test_that("malformed input ends in a somgpu_error or a valid result, never a cra
     sprintf(".libPaths(%s)", paste(deparse(.libPaths()), collapse = "")),
     sprintf("Sys.setenv(POCL_CACHE_DIR = %s)", deparse(file.path(dir, "pocl"))),
     "options(somgpu.threads = 2L)",
+    sprintf("source(%s)", deparse(test_path("helper-valid.R"))),
     sprintf("source(%s)", deparse(test_path("fuzz-cases.R"))),
     sprintf("run_fuzz(readRDS(%s), %s)", deparse(cases_file), deparse(out))
   ), script)

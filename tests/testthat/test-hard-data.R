@@ -2,22 +2,11 @@
 # fewer rows than neurons. Each gives finite weights and valid clusters, or a clear error.
 
 expect_valid_fit <- function(fit, n, m) {
-  for (k in seq_along(fit$weights)) {
-    w <- fit$weights[[k]]
-    size <- fit$params$sizes[k]
-    expect_identical(dim(w), as.integer(c(size, m)))
-    expect_true(all(is.finite(w)), label = sprintf("weights of N%d are finite", size))
-    cl <- fit$clusters[[k]]
-    expect_true(is.integer(cl) && length(cl) == n && all(cl >= 1L & cl <= size),
-                label = sprintf("clusters of N%d are in 1..%d", size, size))
-  }
-  expect_true(all(is.finite(fit$quality$qe)) && all(fit$quality$qe >= 0))
-  expect_true(all(fit$quality$te >= 0 & fit$quality$te <= 1))
+  expect_identical(c(fit$params$n, fit$params$m), as.integer(c(n, m)))
+  expect_null(valid_fit(fit))
 }
 
-hard_backends <- function() {
-  c("cpu", if (nrow(devices()) > 0) "opencl")
-}
+hard_backends <- function() c("cpu", if (has_opencl_device()) "opencl")
 
 test_that("values around 1e150 train like the same data at scale 1", {
   y <- seed_data(300, 3, rng_seed = 5)
@@ -43,9 +32,11 @@ test_that("magnitudes whose squared distances overflow or vanish are refused", {
                class = "somgpu_input_error")
   expect_error(train(y * 1e-150, nmax = 3, progress = FALSE), "underflow",
                class = "somgpu_input_error")
-  expect_error(train(y * 1e20, nmax = 3, precision = "single", backend = "opencl",
-                     progress = FALSE),
-               class = "somgpu_error") # overflow in single, or no OpenCL: both classed
+  if (has_opencl_device()) {
+    expect_error(train(y * 1e20, nmax = 3, precision = "single", backend = "opencl",
+                       progress = FALSE),
+                 "overflow in single precision", class = "somgpu_input_error")
+  }
   fit <- train(y, nmax = 3, iter_max = 3, seed = 1, progress = FALSE)
   expect_error(predict(fit, y * 1e160), "overflow", class = "somgpu_input_error")
 })
@@ -60,7 +51,8 @@ test_that("identical points put every row in one cluster with finite weights", {
       for (k in seq_along(fit$clusters)) {
         expect_length(unique(fit$clusters[[k]]), 1L)
       }
-      expect_true(all(fit$quality$explained_var <= 1 | is.na(fit$quality$explained_var)))
+      # no variance to explain: NA, not a division by zero
+      expect_true(all(is.na(fit$quality$explained_var)))
       expect_true(all(fit$stability$stability == 1))
     }
   }
