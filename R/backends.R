@@ -47,11 +47,11 @@ backends <- function() {
 #' somgpu_threads()
 #' @export
 somgpu_threads <- function() {
+  call <- sys.call()
   max <- build_info()$max_threads
-  n <- getOption("somgpu.threads")
-  if (!is.null(n)) {
-    n <- check_whole(n, "options(somgpu.threads)", 1, call = sys.call())
-  } else {
+  n <- option_value("somgpu.threads", NULL,
+                    function(v, name) check_whole(v, name, 1, call = call))
+  if (is.null(n)) {
     env <- Sys.getenv("SOMGPU_NUM_THREADS")
     if (nzchar(env)) {
       n <- suppressWarnings(as.numeric(env))

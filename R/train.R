@@ -184,7 +184,7 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
   parallel <- check_choice(parallel, "parallel", c("none", "future"), call)
   if (parallel == "future") need_packages(c("future", "future.apply"), "parallel = \"future\"", call)
   batch_block <- batch_block_size(call)
-  worker_threads <- if (!is.null(threads)) check_whole(threads, "threads", 1, call = call)
+  worker_threads <- threads # as given: each worker resolves it (NULL: its own default)
   threads <- resolve_threads(threads, call)
   sizes <- check_sizes(nmin, nmax, sizes,
                        c(nmin = !missing(nmin), nmax = !missing(nmax), sizes = !missing(sizes)),

@@ -8,9 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #include "som_core.h"
 #include "som_tile.h"
@@ -152,11 +149,7 @@ int som_assess(const som_data *d, const som_maps *maps, int nthreads, double rou
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads)
 #endif
         for (task = 0; task < ntask; task++) {
-#ifdef _OPENMP
-            double *x = buf + (size_t)omp_get_thread_num() * per_thread;
-#else
-            double *x = buf;
-#endif
+            double *x = buf + (size_t)som_thread_num() * per_thread;
             const int64_t b = b0 + task / ngroups, lo = b * SOM_BLOCK;
             const int g = (int)(task % ngroups);
             const int rows = (int)(lo + SOM_BLOCK < n ? SOM_BLOCK : n - lo);

@@ -13,9 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #include "som_core.h"
 #include "som_tile.h"
@@ -333,11 +330,7 @@ int som_cpu_batch(const som_problem *p, double *const *weights, int nthreads,
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads)
 #endif
         for (i = 0; i < nruns; i++) {
-#ifdef _OPENMP
-            double *nb = num + (size_t)omp_get_thread_num() * m;
-#else
-            double *nb = num;
-#endif
+            double *nb = num + (size_t)som_thread_num() * m;
             bmap *mp = maps + runs[2 * i];
             const int j0 = runs[2 * i + 1];
             smooth(p, mp, j0, j0 + SOM_SMOOTH_RUN < mp->size ? j0 + SOM_SMOOTH_RUN : mp->size,

@@ -203,6 +203,7 @@ int som_qe_maps(const som_data *d, const som_maps *maps, int nthreads, double *q
 void som_threads_init(void); /* once, when the library is loaded */
 int som_in_forked_child(void); /* a fork() happened since the library was loaded */
 int som_max_threads(void);
+int som_thread_num(void);     /* this thread's number in its parallel region, 0 outside */
 int som_have_openmp(void);
 
 /* --- backends --- */

@@ -43,6 +43,17 @@ int som_have_openmp(void)
 #endif
 }
 
+/* This thread's number in the enclosing parallel region (0 outside one): the index of its
+ * scratch buffer. */
+int som_thread_num(void)
+{
+#ifdef _OPENMP
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
+
 /* The most threads a parallel region may use: OMP_NUM_THREADS / OMP_THREAD_LIMIT aware,
  * and 1 in a forked child. */
 int som_max_threads(void)
