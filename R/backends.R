@@ -2,6 +2,9 @@
 
 build_info <- function() .Call(C_build_info)
 
+# The compiled code's constants: status codes, default block sizes, kernel kinds.
+constants <- function() .Call(C_constants)
+
 #' Backends available in this build of somgpu
 #'
 #' Lists the training backends, whether each can be used here, and details: the number of

@@ -41,10 +41,6 @@ signal_interrupt <- function(call = NULL) {
   invokeRestart("abort")
 }
 
-# Status codes of the C core (src/som_core.h).
-status_codes <- c(ok = 0L, invalid = 1L, nomem = 2L, interrupted = 3L, unavailable = 4L,
-                  backend = 5L)
-
 # Run a .Call of the package and turn what can go wrong into somgpu conditions: a status
 # object returned by the glue, or an R error raised while allocating the result. Failures of
 # an OpenCL call (a status with an OpenCL status code) are `somgpu_opencl_error`s carrying
@@ -58,6 +54,7 @@ call_core <- function(what, call, fun, ...) {
   })
   if (!inherits(res, "somgpu_status")) return(res)
   code <- res$code
+  status_codes <- constants()$status # the core's codes (src/som_core.h)
   msg <- sprintf("somgpu could not %s: %s.", what, res$message)
   if (code == status_codes[["interrupted"]]) signal_interrupt(call)
   if (code == status_codes[["nomem"]]) {

@@ -34,13 +34,14 @@ future_workers <- function(nmaps) {
   max(1L, as.integer(min(n, nmaps)))
 }
 
-# Train the maps of `spec` on future workers: list(weights, trace, record) as train_maps()
-# plus backend_record() give for one process. `args`: backend, device and precision as the
-# user gave them (checked); `threads`: the user's count or NULL (each worker's own);
-# `progress`: signal progressr updates (when progressr is installed).
-train_future <- function(x, spec, args, threads, progress, call) {
-  nmaps <- length(spec$size)
-  sizes <- spec$size
+# Train the maps of `problem` (see new_problem()) on future workers: list(weights, trace,
+# record) as train_on_backend() plus backend_record() give for one process. `args`:
+# backend, device and precision as the user gave them (checked); `threads`: the user's
+# count or NULL (each worker's own); `progress`: signal progressr updates (when progressr is
+# installed).
+train_future <- function(x, problem, args, threads, progress, call) {
+  nmaps <- length(problem$size)
+  sizes <- problem$size
   chunks <- future_chunks(sizes, future_workers(nmaps))
   steps <- chunk_steps(chunks, sizes)
   p <- if (progress && requireNamespace("progressr", quietly = TRUE)) {
@@ -49,10 +50,10 @@ train_future <- function(x, spec, args, threads, progress, call) {
   # each future gets its chunk's maps: their sizes, restarts and initial weights
   work <- lapply(seq_along(chunks), function(k) {
     i <- chunks[[k]]
-    list(k = k, size = spec$size[i], restart = spec$restart[i], init_w = spec$init_w[i],
-         steps = steps[k])
+    list(k = k, size = problem$size[i], restart = problem$restart[i],
+         init_w = problem$init_w[i], steps = steps[k])
   })
-  spec$size <- spec$restart <- spec$init_w <- NULL
+  problem$size <- problem$restart <- problem$init_w <- NULL
   # shipping the data is the point: let future send them whatever their size
   need <- 2 * as.numeric(utils::object.size(x)) + as.numeric(utils::object.size(work)) +
     50 * 1024^2
@@ -62,16 +63,16 @@ train_future <- function(x, spec, args, threads, progress, call) {
   plan <- setdiff(class(future::plan()), c("FutureStrategy", "tweaked"))[1L]
   res <- tryCatch(
     future.apply::future_lapply(
-      work, chunk_entry(), x = x, spec = spec, args = args, threads = threads,
+      work, chunk_entry(), x = x, problem = problem, args = args, threads = threads,
       progress = p, future.packages = "somgpu", future.scheduling = 1,
       future.label = "somgpu-%d"),
     error = function(e) workers_lost(e, chunks, sizes, plan, call))
   if (any(chunk_failed(res))) worker_failed(res, chunks, sizes, call)
   weights <- vector("list", nmaps)
-  trace <- if (spec$trace) matrix(NA_real_, max(spec$iter_max - 1L, 0L), nmaps)
+  trace <- if (problem$trace) matrix(NA_real_, max(problem$iter_max - 1L, 0L), nmaps)
   for (k in seq_along(chunks)) {
     weights[chunks[[k]]] <- res[[k]]$weights
-    if (spec$trace) trace[, chunks[[k]]] <- res[[k]]$trace
+    if (problem$trace) trace[, chunks[[k]]] <- res[[k]]$trace
   }
   list(weights = weights, trace = trace, record = future_record(res, chunks, sizes, plan))
 }
@@ -89,7 +90,7 @@ chunk_entry <- function() {
 # this worker's best backend for `args` and report what ran and where. Errors come back as
 # values, so that every worker finishes and the main process can name the sizes of the
 # ones that failed and keep the maps of the others.
-train_chunk <- function(work, x, spec, args, threads, progress) {
+train_chunk <- function(work, x, problem, args, threads, progress) {
   started <- proc.time()[["elapsed"]]
   where <- list(host = Sys.info()[["nodename"]], pid = Sys.getpid())
   tryCatch({
@@ -97,8 +98,8 @@ train_chunk <- function(work, x, spec, args, threads, progress) {
     nth <- if (is.null(threads)) min(somgpu_threads(), worker_cores()) else
       resolve_threads(threads, NULL)
     report <- if (is.function(progress)) chunk_progress(progress, work$steps) else FALSE
-    spec[c("size", "restart", "init_w")] <- work[c("size", "restart", "init_w")]
-    out <- train_maps(x, spec, seq_along(work$size), be, nth, report, NULL)
+    problem[c("size", "restart", "init_w")] <- work[c("size", "restart", "init_w")]
+    out <- train_on_backend(x, problem, be, backend_spec(be, nth, NULL), report, NULL)
     if (is.function(report)) report(1)
     out$record <- c(backend_record(be, nth, out$kernels), where,
                     seconds = proc.time()[["elapsed"]] - started)

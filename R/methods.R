@@ -24,14 +24,16 @@
 #' @export
 predict.somgpu <- function(object, newdata, sizes = object$params$sizes, threads = NULL, ...) {
   call <- sys.call()
-  x <- check_data(newdata, call, min_rows = 1L, name = "newdata")
+  x <- as_data_matrix(newdata, call, min_rows = 1L, name = "newdata")
   x <- match_columns(x, object$params$colnames, object$params$m, call)
+  max_abs <- scan_data(x, call, name = "newdata")
   sizes <- check_fit_sizes(object, sizes, call)
   threads <- resolve_threads(threads, call)
   w <- unname(lapply(object$weights[paste0("N", sizes)], unname))
-  check_magnitude(x, w, "double", call, name = "newdata", trained = TRUE)
+  check_magnitude(max_abs, ncol(x), w, "double", call, name = "newdata", trained = TRUE)
   a <- call_core("assign the rows to clusters", call, function() {
-    .Call(C_assess, x, w, rep(TRUE, length(w)), threads, cpu_round_units(call))
+    .Call(C_assess, x, w, list(threads = threads, round_units = cpu_round_units(call),
+                               clusters = rep(TRUE, length(w))))
   })
   out <- a$clusters
   names(out) <- paste0("N", sizes)
@@ -71,8 +73,10 @@ check_fit_sizes <- function(object, sizes, call) {
 # The rows the fit was trained on: kept in the fit (keep_data = TRUE) or given.
 fit_data <- function(object, data, call) {
   if (!is.null(data)) {
-    x <- check_data(data, call, min_rows = 1L, name = "data")
-    return(match_columns(x, object$params$colnames, object$params$m, call))
+    x <- as_data_matrix(data, call, min_rows = 1L, name = "data")
+    x <- match_columns(x, object$params$colnames, object$params$m, call)
+    scan_data(x, call, name = "data")
+    return(x)
   }
   if (is.null(object$data)) {
     abort_input("The fit does not keep its data (keep_data = FALSE): pass the training data as `data`.",
@@ -191,7 +195,7 @@ plot_codes <- function(x, size, data, max_points, call, ...) {
   basis <- pca_basis(data)
   k <- min(2L, ncol(data))
   keep <- if (nrow(data) > max_points) {
-    withr_free_sample(nrow(data), max_points)
+    sample_keeping_seed(nrow(data), max_points)
   } else {
     seq_len(nrow(data))
   }
@@ -211,8 +215,9 @@ plot_codes <- function(x, size, data, max_points, call, ...) {
   graphics::text(w, labels = seq_len(size), cex = 0.7)
 }
 
-# A reproducible subsample that leaves the session's random number stream alone.
-withr_free_sample <- function(n, k) {
+# A reproducible subsample of k of n rows (seed 1) that leaves the session's random number
+# stream as it was.
+sample_keeping_seed <- function(n, k) {
   if (exists(".Random.seed", envir = globalenv())) {
     old <- get(".Random.seed", envir = globalenv())
     on.exit(assign(".Random.seed", old, envir = globalenv()))

@@ -52,7 +52,7 @@ opencl_context <- function(index, precision, call) {
   ctx <- .state$contexts[[key]]
   if (is.null(ctx) || !.Call(C_ocl_valid, ctx)) {
     ctx <- call_core("build the OpenCL kernels", call, function() {
-      .Call(C_ocl_open, index, match(precision, c("double", "single")) - 1L, NULL)
+      .Call(C_ocl_open, index, precision, NULL)
     })
     .state$contexts[[key]] <- ctx
   }
@@ -90,7 +90,7 @@ opencl_options <- function(call = NULL) {
   kernel <- opt("kernel", "auto", function(v, name) {
     check_choice(v, name, c("auto", "item", "group"), call)
   })
-  list(kernel = match(kernel, c("auto", "item", "group")) - 1L,
+  list(kernel = kernel,
        group_min_size = opt("group_min_size", 0L, function(v, name) {
          check_whole(v, name, 0, call = call)
        }),
@@ -98,8 +98,6 @@ opencl_options <- function(call = NULL) {
        launch_seconds = opt("launch_seconds", 0.2, function(v, name) {
          check_positive(v, name, max = 3600, call = call)
        }),
-       group_local = as.integer(opt("group_local", TRUE, function(v, name) {
-         check_flag(v, name, call)
-       })),
+       group_local = opt("group_local", TRUE, function(v, name) check_flag(v, name, call)),
        stream_data = opt("stream_data", FALSE, function(v, name) check_flag(v, name, call)))
 }

@@ -175,7 +175,11 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
                   parallel = "none") {
   call <- sys.call()
   progress_given <- !missing(progress)
-  x <- check_data(y, call)
+  given <- c(nmin = !missing(nmin), nmax = !missing(nmax), sizes = !missing(sizes))
+
+  # validate
+  data <- check_data(y, call)
+  x <- data$x
   iter_max <- check_whole(iter_max, "iter_max", 1, call = call)
   sigma0 <- check_positive(sigma0, "sigma0", call = call)
   eta0 <- check_positive(eta0, "eta0", max = 1, call = call)
@@ -184,100 +188,129 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
   parallel <- check_choice(parallel, "parallel", c("none", "future"), call)
   if (parallel == "future") need_packages(c("future", "future.apply"), "parallel = \"future\"", call)
   batch_block <- batch_block_size(call)
-  worker_threads <- threads # as given: each worker resolves it (NULL: its own default)
+  worker_threads <- threads # as given: each future worker resolves it (NULL: its own default)
   threads <- resolve_threads(threads, call)
-  sizes <- check_sizes(nmin, nmax, sizes,
-                       c(nmin = !missing(nmin), nmax = !missing(nmax), sizes = !missing(sizes)),
-                       x, restarts, call, algorithm, threads, batch_block)
+  size_spec <- check_sizes(nmin, nmax, sizes, given, call)
   progress <- check_flag(progress, "progress", call)
   trace <- check_flag(trace, "trace", call)
   align <- check_flag(align, "align", call)
   keep_data <- check_flag(keep_data, "keep_data", call)
+  backend_args <- check_backend_args(backend, device, precision, call)
+
+  # resolve the backend: here, or on each future worker
+  be <- if (parallel == "none") resolve_backend(backend, device, precision, call)
+  spec <- if (parallel == "none") backend_spec(be, threads, call)
+  check_memory(family_shape(size_spec, x, restarts, iter_max, trace, algorithm, batch_block),
+               spec, call)
+  sizes <- family_sizes(size_spec)
   basis <- if (align || identical(init, "pca")) pca_basis(x)
   init <- check_init(init, sizes, x, call, basis)
-  # with future, workers resolve "auto" and the device on their own machines
-  be <- if (parallel == "none") resolve_backend(backend, device, precision, call) else
-    check_backend_args(backend, device, precision, call)
-  check_magnitude(x, init$weights, be$precision, call)
+  check_magnitude(data$max_abs, ncol(x), init$weights, backend_args$precision, call)
   seed <- check_seed(seed, call)
+  problem <- new_problem(sizes, restarts, iter_max, sigma0, eta0, init, seed, algorithm,
+                         batch_block, trace)
 
-  # maps in size-major order: (size 1, restart 0..R-1), (size 2, ...), ...
-  map_size <- rep(sizes, each = restarts)
-  map_restart <- rep(seq_len(restarts) - 1L, times = length(sizes))
-  init_code <- if (init$type %in% c("user", "pca")) 2L else
-    match(init$type, c("uniform", "sample")) - 1L
-  spec <- list(size = map_size, restart = map_restart, iter_max = iter_max, sigma0 = sigma0,
-               eta0 = eta0, init_code = init_code,
-               init_w = if (init_code == 2L) rep(init$weights, each = restarts),
-               seed = as.double(seed), algorithm = match(algorithm, c("online", "batch")) - 1L,
-               batch_block = batch_block, trace = trace, options = run_options(call))
-
+  # train
   started <- proc.time()[["elapsed"]]
   trained <- if (parallel == "none") {
-    out <- train_maps(x, spec, seq_along(map_size), be, threads, progress, call)
+    out <- train_on_backend(x, problem, be, spec, progress, call)
     out$record <- backend_record(be, threads, out$kernels)
     out
   } else {
-    train_future(x, spec, be, worker_threads, progress || !progress_given, call)
+    train_future(x, problem, backend_args, worker_threads, progress || !progress_given, call)
   }
-  fit <- assess_family(x, trained$weights, map_size, restarts, threads, call)
+
+  # assess
+  fit <- assess_family(x, trained$weights, problem$size, restarts, threads, call)
+  if (align) fit <- align_family(fit, basis)
   elapsed <- proc.time()[["elapsed"]] - started
 
-  if (align) {
-    for (i in seq_along(sizes)) {
-      new <- ring_relabel(fit$weights[[i]], basis)
-      w <- fit$weights[[i]]
-      w[new, ] <- w
-      fit$weights[[i]] <- w
-      fit$clusters[[i]] <- new[fit$clusters[[i]]]
-    }
-  }
-  names(fit$weights) <- paste0("N", sizes)
-  fit$weights <- lapply(fit$weights, function(w) {
-    dimnames(w) <- list(NULL, colnames(x))
-    w
-  })
-  clusters <- fit$clusters
-  names(clusters) <- paste0("N", sizes)
-  clusters <- as.data.frame(clusters, optional = TRUE)
-  if (!is.null(rownames(x))) row.names(clusters) <- rownames(x)
-  tss <- if (is.null(basis)) total_ss(x) else basis$tss
-
-  structure(list(
-    weights = fit$weights,
-    clusters = clusters,
-    quality = data.frame(size = map_size, restart = map_restart + 1L, qe = fit$qe,
-                         te = fit$te, explained_var = if (tss > 0) 1 - fit$sse / tss else NA_real_,
+  # construct
+  new_somgpu(
+    weights = lapply(fit$weights, function(w) {
+      dimnames(w) <- list(NULL, colnames(x))
+      w
+    }),
+    clusters = fit$clusters, rownames = rownames(x), sizes = sizes,
+    quality = data.frame(size = problem$size, restart = problem$restart + 1L, qe = fit$qe,
+                         te = fit$te,
+                         explained_var = explained_variance(fit$sse, x, basis),
                          best = fit$best),
-    stability = data.frame(size = sizes, stability = fit$stability),
-    trace = if (trace) {
-      tr <- trained$trace
-      dimnames(tr) <- list(NULL, sprintf("N%d.%d", map_size, map_restart + 1L))
-      tr
-    },
-    backend = trained$record,
-    seed = seed,
+    stability = fit$stability,
+    trace = trained$trace,
+    backend = trained$record, seed = seed,
     params = list(sizes = sizes, restarts = restarts, iter_max = iter_max, sigma0 = sigma0,
                   eta0 = eta0, init = init$type, algorithm = algorithm, align = align,
                   parallel = parallel, n = nrow(x), m = ncol(x), colnames = colnames(x)),
-    data = if (keep_data) x,
+    data = if (keep_data) x, elapsed = elapsed, call = call)
+}
+
+# A somgpu fit from its parts (see ?train for the fields): `weights` and `clusters` one per
+# size in the order of `sizes`, `stability` one value per size, `trace` a passes x maps
+# matrix or NULL. Names the sizes (N2, N3, ...) and the maps of the trace (N2.1, ...).
+new_somgpu <- function(weights, clusters, rownames, sizes, quality, stability, trace,
+                       backend, seed, params, data, elapsed, call) {
+  stopifnot(is.list(weights), length(weights) == length(sizes), is.list(clusters),
+            length(clusters) == length(sizes), is.data.frame(quality),
+            length(stability) == length(sizes))
+  labels <- paste0("N", sizes)
+  names(weights) <- labels
+  names(clusters) <- labels
+  clusters <- as.data.frame(clusters, optional = TRUE)
+  if (!is.null(rownames)) row.names(clusters) <- rownames
+  if (!is.null(trace)) {
+    dimnames(trace) <- list(NULL, sprintf("N%d.%d", quality$size, quality$restart))
+  }
+  structure(list(
+    weights = weights,
+    clusters = clusters,
+    quality = quality,
+    stability = data.frame(size = sizes, stability = stability),
+    trace = trace,
+    backend = backend,
+    seed = seed,
+    params = params,
+    data = data,
     elapsed = elapsed,
     call = call
   ), class = "somgpu")
 }
 
-# Train the maps `idx` of `spec` (see train()) on the resolved backend `be`: list(weights,
-# one matrix per map; trace, passes x maps or NULL; kernels, a bit mask of what ran).
-# `progress`: TRUE / FALSE (cli's bar) or a function of the share done.
-train_maps <- function(x, spec, idx, be, threads, progress, call) {
-  ctx <- if (be$name == "opencl") opencl_context(be$device$index, be$precision, call)
+# What the compiled code trains: the maps in size-major order, (size 1, restart 0..R-1),
+# (size 2, ...), ..., with their initial weights and the schedule (the `problem` list of
+# C_train, read by name).
+new_problem <- function(sizes, restarts, iter_max, sigma0, eta0, init, seed, algorithm,
+                        batch_block, trace) {
+  given <- init$type %in% c("user", "pca")
+  list(size = rep(sizes, each = restarts),
+       restart = rep(seq_len(restarts) - 1L, times = length(sizes)),
+       iter_max = iter_max, sigma0 = sigma0, eta0 = eta0,
+       init = if (given) "given" else init$type,
+       init_w = if (given) rep(init$weights, each = restarts),
+       seed = as.double(seed), algorithm = algorithm, batch_block = batch_block,
+       trace = trace)
+}
+
+# Train the maps of `problem` on the resolved backend `be` (its C settings in `spec`, from
+# backend_spec()): list(weights, one matrix per map; trace, passes x maps or NULL; kernels,
+# the names of the OpenCL kernels that ran). `progress`: TRUE / FALSE (cli's bar) or a
+# function of the share done.
+train_on_backend <- function(x, problem, be, spec, progress, call) {
   withCallingHandlers(
-    call_core("train the maps", call, function() {
-      .Call(C_train, x, spec$size[idx], spec$restart[idx], spec$iter_max, spec$sigma0,
-            spec$eta0, spec$init_code, spec$init_w[idx], spec$seed, spec$algorithm,
-            spec$batch_block, threads, progress, ctx, spec$options, spec$trace)
-    }),
+    call_core("train the maps", call, function() .Call(C_train, x, problem, spec, progress)),
     somgpu_opencl_error = function(e) opencl_forget(be$device$index, be$precision))
+}
+
+# The settings of a resolved backend as C_train reads them: threads, the CPU's work per
+# round between interrupt checks, or the OpenCL context (built here on first use) and the
+# OpenCL options.
+backend_spec <- function(be, threads, call) {
+  if (be$name == "cpu") {
+    return(list(name = "cpu", threads = threads, round_units = cpu_round_units(call)))
+  }
+  c(list(name = "opencl", threads = threads,
+         context = opencl_context(be$device$index, be$precision, call)),
+    opencl_options(call))
 }
 
 # What ran, for fit$backend.
@@ -286,32 +319,26 @@ backend_record <- function(be, threads, kernels) {
     return(list(name = "cpu", device = cpu_device_name(threads), precision = "double",
                 threads = threads))
   }
-  used <- c("work-item", "work-group (local memory)", "work-group (global memory)", "batch")
   list(name = "opencl",
        device = sprintf("%s (%s, %s)", be$device$name, be$device$platform, be$device$type),
        precision = be$precision, threads = threads, index = be$device$index,
-       kernels = used[bitwAnd(kernels, c(1L, 2L, 4L, 8L)) > 0])
+       kernels = kernels)
 }
 
-# Options passed to the backends: the OpenCL ones (see opencl_options()) and the CPU
-# backend's work per round between interrupt checks (0 = default; tests make it tiny).
-run_options <- function(call = NULL) {
-  o <- opencl_options(call)
-  list(o$kernel, o$group_min_size, o$max_alloc, o$launch_seconds, cpu_round_units(call),
-       o$group_local, o$stream_data)
-}
-
+# The CPU backend's work per round between interrupt checks (0 = the default; tests make it
+# tiny).
 cpu_round_units <- function(call = NULL) {
   option_value("somgpu.cpu_round_units", 0, function(v, name) {
     check_number(v, name, 0, 1e15, call = call)
   })
 }
 
-# Points per block of the batch sums (option somgpu.batch_block): the sums of each block are
-# taken in point order and added in block order, so it is part of what defines a batch
-# result; tests make it small to exercise many blocks.
+# Rows per block of the batch sums (option somgpu.batch_block; the default comes from the
+# compiled code): the sums of each block are taken in row order and added in block order,
+# so it is part of what defines a batch result; tests make it small to exercise many blocks.
 batch_block_size <- function(call) {
-  option_value("somgpu.batch_block", 4096L, function(v, name) check_whole(v, name, 1, call = call))
+  option_value("somgpu.batch_block", constants()$batch_block,
+               function(v, name) check_whole(v, name, 1, call = call))
 }
 
 # Quality of every map, the best restart of each size, the clusters of the best maps and,
@@ -321,7 +348,9 @@ assess_family <- function(x, weights, map_size, restarts, threads, call) {
   nmaps <- length(weights)
   assess <- function(idx) {
     call_core("assess the maps", call, function() {
-      .Call(C_assess, x, weights[idx], rep(TRUE, length(idx)), threads, cpu_round_units(call))
+      .Call(C_assess, x, weights[idx],
+            list(threads = threads, round_units = cpu_round_units(call),
+                 clusters = rep(TRUE, length(idx))))
     })
   }
   groups <- split(seq_len(nmaps), rep(seq_len(nmaps / restarts), each = restarts))
@@ -348,6 +377,25 @@ assess_family <- function(x, weights, map_size, restarts, threads, call) {
   best[keep] <- TRUE
   list(weights = weights[keep], clusters = clusters, qe = qe, te = te, sse = sse,
        best = best, stability = stability)
+}
+
+# align = TRUE: each kept ring relabelled (see ring_relabel()), weights and clusters alike.
+align_family <- function(fit, basis) {
+  for (i in seq_along(fit$weights)) {
+    new <- ring_relabel(fit$weights[[i]], basis)
+    w <- fit$weights[[i]]
+    w[new, ] <- w
+    fit$weights[[i]] <- w
+    fit$clusters[[i]] <- new[fit$clusters[[i]]]
+  }
+  fit
+}
+
+# 1 - the sums of squared distances to the winners / the total sum of squares (NA when the
+# data have none).
+explained_variance <- function(sse, x, basis) {
+  tss <- if (is.null(basis)) total_ss(x) else basis$tss
+  if (tss > 0) 1 - sse / tss else NA_real_
 }
 
 cpu_device_name <- function(threads) {

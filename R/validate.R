@@ -71,10 +71,19 @@ check_choice <- function(x, name, choices, call) {
   x
 }
 
-# y as a double matrix with n >= 2 finite rows and m >= 1 columns; a data frame (tibbles
-# included) must have numeric columns only; a plain numeric vector is one column. Numeric
-# containers (ts, AsIs, table, 1-d arrays) are unwrapped. Unique row names are kept.
+# y as a checked double matrix with n >= 2 finite rows and m >= 1 columns, scanned once:
+# list(x, max_abs), max_abs being the largest absolute value (see as_data_matrix() and
+# scan_data()).
 check_data <- function(y, call, min_rows = 2L, name = "y") {
+  x <- as_data_matrix(y, call, min_rows, name)
+  list(x = x, max_abs = scan_data(x, call, name))
+}
+
+# y as a double matrix with at least min_rows rows and one column; a data frame (tibbles
+# included) must have numeric columns only; a plain numeric vector is one column. Numeric
+# containers (ts, AsIs, table, 1-d arrays) are unwrapped. Unique row names are kept. The
+# values are not looked at: see scan_data().
+as_data_matrix <- function(y, call, min_rows = 2L, name = "y") {
   if (inherits(y, c("ts", "AsIs", "table")) && is.numeric(unclass(y))) {
     y <- unclass(y)
     attr(y, "tsp") <- NULL
@@ -125,7 +134,12 @@ check_data <- function(y, call, min_rows = 2L, name = "y") {
                         if (n == 1L) "" else "s", min_rows,
                         if (min_rows == 1L) "is" else "are"), call)
   }
-  # one pass in C: no temporary as large as the data
+  x
+}
+
+# The one pass over the values of a data matrix (in C: no temporary as large as the data):
+# refuses missing and infinite values, and returns the largest absolute value.
+scan_data <- function(x, call, name = "y") {
   scan <- .Call(C_data_scan, x)
   if (scan$nonfinite > 0) {
     abort_input(sprintf(
@@ -133,15 +147,15 @@ check_data <- function(y, call, min_rows = 2L, name = "y") {
       name, scan$nonfinite, if (scan$nonfinite == 1) "" else "s", scan$first_row,
       name, name), call)
   }
-  x
+  scan$max_abs
 }
 
 # Squared distances must neither overflow nor vanish in the working precision: refuse data
-# and weights (user initial weights; a trained model's, for predict) whose magnitude is out
-# of range, with the fix.
-check_magnitude <- function(x, weights, precision, call, name = "y", trained = FALSE) {
-  m <- ncol(x)
-  data_max <- .Call(C_data_scan, x)$max_abs
+# (of m columns, largest absolute value data_max, from scan_data()) and weights (user
+# initial weights; a trained model's, for predict) whose magnitude is out of range, with
+# the fix.
+check_magnitude <- function(data_max, m, weights, precision, call, name = "y",
+                            trained = FALSE) {
   w_max <- max(0, vapply(weights, function(w) max(abs(w)), numeric(1)))
   # before training, weights start within +-0.5 unless given; a trained model's weights are
   # what the rows are compared with
@@ -169,10 +183,10 @@ check_magnitude <- function(x, weights, precision, call, name = "y", trained = F
   invisible(scale)
 }
 
-# The ring sizes from nmin/nmax or an explicit `sizes`, refused before they are built when
-# the maps could not be allocated.
-check_sizes <- function(nmin, nmax, sizes, given, x, restarts, call, algorithm = "online",
-                        threads = 1L, block = 4096L) {
+# The ring sizes from nmin/nmax or an explicit `sizes`, as list(count, sum, max, sizes):
+# the vector `sizes` only once family_sizes() is called, so that a range too large to
+# allocate is refused (check_memory()) before it is built.
+check_sizes <- function(nmin, nmax, sizes, given, call) {
   if (given[["sizes"]]) {
     if (given[["nmin"]] || given[["nmax"]]) {
       abort_input("Give either `sizes` or `nmin`/`nmax`, not both.", call)
@@ -189,9 +203,8 @@ check_sizes <- function(nmin, nmax, sizes, given, x, restarts, call, algorithm =
       abort_input(sprintf("`sizes` must not repeat a size; %s appears more than once.",
                           format(sizes[anyDuplicated(sizes)])), call)
     }
-    check_memory(x, sum(as.double(sizes)), max(sizes), length(sizes), restarts, call,
-                 algorithm, threads, block)
-    return(as.integer(sizes))
+    return(list(count = length(sizes), sum = sum(as.double(sizes)), max = max(sizes),
+                sizes = as.integer(sizes)))
   }
   nmax <- check_whole(nmax, "nmax", 2, call = call)
   nmin <- check_whole(nmin, "nmin", 2, call = call)
@@ -199,9 +212,12 @@ check_sizes <- function(nmin, nmax, sizes, given, x, restarts, call, algorithm =
     abort_input(sprintf("`nmin` (%d) must not exceed `nmax` (%d).", nmin, nmax), call)
   }
   count <- as.double(nmax) - nmin + 1
-  check_memory(x, (as.double(nmin) + nmax) * count / 2, nmax, count, restarts, call,
-               algorithm, threads, block)
-  seq.int(nmin, nmax)
+  list(count = count, sum = (as.double(nmin) + nmax) * count / 2, max = nmax,
+       range = c(nmin, nmax))
+}
+
+family_sizes <- function(spec) {
+  if (is.null(spec$sizes)) seq.int(spec$range[1L], spec$range[2L]) else spec$sizes
 }
 
 # The initial weights: "uniform", "sample", "pca", or a list of matrices, one per size.
@@ -263,37 +279,38 @@ check_seed <- function(seed, call) {
   as.integer(seed)
 }
 
-# Refuse jobs that could not be allocated, before any allocation: every map's weights (the
-# result, the backend's working copy and the assessment's copy: size_sum neurons over all
-# sizes, times restarts), its neighbourhood table or sums, and the clusters; online also
-# copies the data row by row and keeps every map's visiting order; batch keeps the sums and
-# winners of a round of blocks (src/som_batch.c). Against the machine's memory (see
-# memory_limit()).
-check_memory <- function(x, size_sum, size_max, nsizes, restarts, call,
-                         algorithm = "online", threads = 1L, block = 4096L) {
-  n <- as.double(nrow(x))
-  m <- ncol(x)
-  nmaps <- nsizes * restarts
-  slot <- size_sum * restarts * (m + 1) # doubles of one block's sums, all maps
-  block <- min(block, n)
-  nblocks <- ceiling(n / block)
-  bytes <- 8 * (4 * m + 3) * size_sum * restarts + 4 * n * nsizes + 256 * nmaps +
-    16 * ceiling(n / 1024) * nmaps # the assessment's partial sums
-  if (algorithm == "online") {
-    bytes <- bytes + 4 * n * nmaps + 8 * n * m
-  } else {
-    per_round <- min(nblocks, max(1, 2^25 * threads / (block * (slot + 16 * nmaps))))
-    bytes <- bytes + per_round * (8 * slot + 4 * nmaps * block) + 8 * threads * block * m
-  }
-  limit <- memory_limit(call)
-  if (bytes > limit || as.double(size_max) * m > 2^52 || nmaps > int_max) {
+# The shape of a family for the memory plan (C_memory_plan): rows, columns, maps, neurons.
+family_shape <- function(sizes, x, restarts, iter_max, trace, algorithm, batch_block) {
+  list(n = as.double(nrow(x)), m = ncol(x), nmaps = sizes$count * restarts,
+       restarts = restarts, size_sum = sizes$sum * restarts, size_max = sizes$max,
+       passes = iter_max - 1L, trace = trace, batch_block = batch_block,
+       algorithm = algorithm)
+}
+
+# Refuse jobs that could not be allocated, before any allocation: the compiled code plans
+# every buffer a call makes (R's results, the training buffers of the backend `spec` (NULL
+# when future workers train), the assessment's), next to the code that allocates them; the
+# host's share must fit the machine's memory (see memory_limit()).
+check_memory <- function(family, spec, call) {
+  nsizes <- family$nmaps / family$restarts
+  refuse <- function(bytes, limit) {
     abort(sprintf(
       "These maps cannot be allocated: they need about %s of memory, more than the %s available (%d size%s x %d restart%s, %d columns). Use fewer or smaller sizes, or fewer restarts.",
-      format_bytes(bytes), format_bytes(limit), nsizes, if (nsizes == 1) "" else "s",
-      restarts, if (restarts == 1L) "" else "s", m),
+      format_bytes(bytes), format_bytes(limit), as.integer(min(nsizes, int_max)),
+      if (nsizes == 1) "" else "s", family$restarts,
+      if (family$restarts == 1L) "" else "s", family$m),
       c("somgpu_memory_error", "somgpu_input_error"), call)
   }
-  invisible(bytes)
+  limit <- memory_limit(call)
+  # beyond what the plan can count: more maps than an R list holds, a matrix beyond 2^52
+  if (family$nmaps > int_max || as.double(family$size_max) * family$m > 2^52) {
+    refuse(8 * family$size_sum * family$m, limit)
+  }
+  family$nmaps <- as.integer(family$nmaps)
+  plan <- call_core("plan the memory", call, function() .Call(C_memory_plan, family, spec))
+  bytes <- sum(plan$bytes[plan$where == "host"])
+  if (bytes > limit) refuse(bytes, limit)
+  invisible(plan)
 }
 
 # Bytes a call may plan to use: the option `somgpu.max_memory`, else the machine's physical

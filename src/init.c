@@ -4,20 +4,22 @@
 #include <Rinternals.h>
 
 #include "r_glue.h"
-#include "som_core.h"
+#include "som_omp.h"
 
 static const R_CallMethodDef call_methods[] = {
-    {"C_train", (DL_FUNC)&C_train, 16},
+    {"C_train", (DL_FUNC)&C_train, 4},
+    {"C_assess", (DL_FUNC)&C_assess, 3},
+    {"C_memory_plan", (DL_FUNC)&C_memory_plan, 2},
+    {"C_constants", (DL_FUNC)&C_constants, 0},
+    {"C_build_info", (DL_FUNC)&C_build_info, 0},
+    {"C_data_scan", (DL_FUNC)&C_data_scan, 1},
     {"C_ocl_devices", (DL_FUNC)&C_ocl_devices, 0},
     {"C_ocl_open", (DL_FUNC)&C_ocl_open, 3},
     {"C_ocl_close", (DL_FUNC)&C_ocl_close, 1},
     {"C_ocl_valid", (DL_FUNC)&C_ocl_valid, 1},
-    {"C_assess", (DL_FUNC)&C_assess, 5},
-    {"C_build_info", (DL_FUNC)&C_build_info, 0},
-    {"C_data_scan", (DL_FUNC)&C_data_scan, 1},
     {"C_philox", (DL_FUNC)&C_philox, 2},
-    {"C_visit_order", (DL_FUNC)&C_visit_order, 6},
-    {"C_xoshiro_draws", (DL_FUNC)&C_xoshiro_draws, 3},
+    {"C_visit_order", (DL_FUNC)&C_visit_order, 1},
+    {"C_xoshiro_draws", (DL_FUNC)&C_xoshiro_draws, 1},
     {NULL, NULL, 0}};
 
 void R_init_somgpu(DllInfo *dll)

@@ -1,152 +1,55 @@
-/* r_glue.c: the only file that speaks to R. It turns R objects into core problems, runs a
- * backend on the calling thread, and hands back either the result or a status object
- * (list(code, message, api_status, log)) that R turns into a classed condition once every
- * resource is released. Interrupts and progress reach the core through som_hooks. */
-#include <setjmp.h>
+/* r_glue.c: training, assessment and memory plans from R. R has validated every value; the
+ * lists it passes are read here by name, turned into the core's structs, and the results
+ * (or a status object) go back as R values. The core runs on this thread; interrupts and
+ * progress reach it through r_hooks.c. */
 #include <stdlib.h>
 #include <string.h>
 
-#define R_NO_REMAP
 #include <R.h>
-#include <Rinternals.h>
-
-#include <cli/progress.h>
 
 #include "r_glue.h"
-#include "som_core.h"
-#include "som_ocl.h"
-#include "som_rng.h"
+#include "som_omp.h"
 
-/* --- hooks ------------------------------------------------------------------------- */
+/* --- named lists ------------------------------------------------------------------- */
 
-/* Progress goes to cli's bar, made before the core runs, or to an R function of the share
- * done (train() on a future worker passes one that signals progressr updates). Either is
- * updated between chunks of work, on this thread: the bar when cli's timer ticks, the
- * function at most every PROGRESS_FN_SECONDS (cli's timer only runs with a bar). Neither
- * lets an R error, interrupt or other jump pass over the core's cleanup: the bar runs in a
- * top-level context; the function inside tryCatch(error, interrupt) (a failing function is
- * dropped, an interrupt stops the run), itself inside R_UnwindProtect: any other jump (a
- * restart, an exiting handler outside train()) stops the run, and C_train continues it
- * once the core has released everything. The function must not be called in a top-level
- * context: progressr's handlers are outside train(). */
-#define PROGRESS_TOTAL 1000
-#define PROGRESS_FN_SECONDS 0.2
-
-typedef struct {
-    SEXP bar;        /* cli progress bar, or R_NilValue */
-    SEXP fn;         /* R function(fraction), or R_NilValue */
-    SEXP conds;      /* c("error", "interrupt"): what a call of fn may not jump out with */
-    SEXP cont;       /* R_UnwindProtect's continuation token when fn is set */
-    double fraction;
-    double fn_called; /* som_now_seconds() at the last call of fn */
-    int interrupted;  /* an interrupt arrived while fn ran */
-    int unwinding;    /* fn jumped out: continue that jump after the core's cleanup */
-} glue_ud;
-
-#define GLUE_UD_INIT {R_NilValue, R_NilValue, R_NilValue, R_NilValue, 0, 0, 0, 0}
-
-static void check_interrupt(void *unused)
+SEXP r_elt(SEXP list, const char *name)
 {
-    (void)unused;
-    R_CheckUserInterrupt();
+    SEXP names = Rf_getAttrib(list, R_NamesSymbol);
+    R_xlen_t i;
+    if (TYPEOF(list) == VECSXP && TYPEOF(names) == STRSXP)
+        for (i = 0; i < XLENGTH(list); i++)
+            if (strcmp(CHAR(STRING_ELT(names, i)), name) == 0) return VECTOR_ELT(list, i);
+    Rf_error("somgpu: internal error: no element '%s' in the list passed to C", name);
+    return R_NilValue; /* not reached */
 }
 
-/* R_CheckUserInterrupt would jump over the core's cleanup: run it in a top-level context
- * and report instead. */
-static int glue_interrupted(void *ud_)
+int r_int(SEXP list, const char *name)
 {
-    glue_ud *ud = ud_;
-    return ud->interrupted || ud->unwinding || !R_ToplevelExec(check_interrupt, NULL);
+    return Rf_asInteger(r_elt(list, name));
 }
 
-static void update_bar(void *ud_)
+double r_real(SEXP list, const char *name)
 {
-    glue_ud *ud = ud_;
-    cli_progress_set(ud->bar, ud->fraction * PROGRESS_TOTAL);
+    return Rf_asReal(r_elt(list, name));
 }
 
-static SEXP call_progress_fn(void *ud_)
+int r_flag(SEXP list, const char *name)
 {
-    glue_ud *ud = ud_;
-    SEXP fraction = PROTECT(Rf_ScalarReal(ud->fraction));
-    SEXP call = PROTECT(Rf_lang2(ud->fn, fraction));
-    Rf_eval(call, R_GlobalEnv);
-    UNPROTECT(2);
-    return R_NilValue;
+    return Rf_asLogical(r_elt(list, name)) == TRUE;
 }
 
-/* A progress function that failed is not called again; an interrupt stops the run. */
-static SEXP progress_fn_failed(SEXP cond, void *ud_)
+int r_choice(SEXP list, const char *name, const char *const *choices)
 {
-    glue_ud *ud = ud_;
-    if (Rf_inherits(cond, "interrupt")) ud->interrupted = 1;
-    ud->fn = R_NilValue;
-    return R_NilValue;
+    SEXP v = r_elt(list, name);
+    int i;
+    if (Rf_isString(v) && XLENGTH(v) == 1)
+        for (i = 0; choices[i]; i++)
+            if (strcmp(CHAR(STRING_ELT(v, 0)), choices[i]) == 0) return i;
+    Rf_error("somgpu: internal error: '%s' is not one of the choices C knows", name);
+    return -1; /* not reached */
 }
 
-static SEXP call_progress_caught(void *ud_)
-{
-    glue_ud *ud = ud_;
-    return R_tryCatch(call_progress_fn, ud, ud->conds, progress_fn_failed, ud, NULL, NULL);
-}
-
-/* R_UnwindProtect's cleanup: on a jump, come back to glue_progress instead of unwinding
- * through the core. */
-static void jump_back(void *jb, Rboolean jump)
-{
-    if (jump) longjmp(*(jmp_buf *)jb, 1);
-}
-
-static void glue_progress(void *ud_, double fraction)
-{
-    glue_ud *ud = ud_;
-    if (ud->bar == R_NilValue && ud->fn == R_NilValue) return;
-    ud->fraction = fraction < 0 ? 0 : fraction > 1 ? 1 : fraction;
-    if (ud->bar != R_NilValue) {
-        if (CLI_SHOULD_TICK) R_ToplevelExec(update_bar, ud);
-        return;
-    }
-    double now = som_now_seconds();
-    if (now - ud->fn_called < PROGRESS_FN_SECONDS) return;
-    ud->fn_called = now;
-    {
-        jmp_buf jb;
-        if (setjmp(jb)) {
-            ud->unwinding = 1;
-            ud->fn = R_NilValue;
-            return;
-        }
-        R_UnwindProtect(call_progress_caught, ud, jump_back, &jb, ud->cont);
-    }
-}
-
-/* A cli progress bar named `name` when show is TRUE (protected: the caller unprotects). */
-static SEXP progress_start(int show, const char *name)
-{
-    SEXP config, bar;
-    if (!show) return PROTECT(R_NilValue);
-    config = PROTECT(Rf_allocVector(VECSXP, 1));
-    SET_VECTOR_ELT(config, 0, Rf_mkString(name));
-    Rf_setAttrib(config, R_NamesSymbol, Rf_mkString("name"));
-    bar = cli_progress_bar(PROGRESS_TOTAL, config);
-    UNPROTECT(1);
-    return PROTECT(bar);
-}
-
-static void done_bar(void *bar)
-{
-    cli_progress_done((SEXP)bar);
-}
-
-static void progress_end(glue_ud *ud)
-{
-    if (ud->bar != R_NilValue) R_ToplevelExec(done_bar, ud->bar);
-}
-
-/* --- helpers ----------------------------------------------------------------------- */
-
-/* A failed status as an R list, with class somgpu_status for the R side to raise. */
-static SEXP status_object(const som_status *st)
+SEXP r_status(const som_status *st)
 {
     const char *names[] = {"code", "message", "api_status", "api_status_name", "log", ""};
     SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
@@ -160,6 +63,14 @@ static SEXP status_object(const som_status *st)
     return out;
 }
 
+/* The status as an R object, and the status cleared. */
+static SEXP status_out(som_status *st)
+{
+    SEXP out = r_status(st);
+    som_status_clear(st);
+    return out;
+}
+
 static som_data data_of(SEXP y)
 {
     som_data d;
@@ -170,136 +81,159 @@ static som_data data_of(SEXP y)
     return d;
 }
 
-static int as_threads(SEXP threads)
+/* --- problems and backends --------------------------------------------------------- */
+
+static const char *const init_names[] = {"uniform", "sample", "given", NULL};
+static const char *const algorithm_names[] = {"online", "batch", NULL};
+static const char *const backend_names[] = {"cpu", "opencl", NULL};
+static const char *const kernel_names[] = {"auto", "item", "group", NULL};
+
+/* The problem of list(size, restart, iter_max, sigma0, eta0, init, init_w, seed, algorithm,
+ * batch_block) on the data (the trace is set by the caller). */
+static void problem_of(SEXP data, SEXP spec, som_problem *p)
 {
-    int nth = Rf_asInteger(threads);
-    return nth == NA_INTEGER || nth < 1 ? 1 : nth;
+    SEXP size = r_elt(spec, "size"), restart = r_elt(spec, "restart");
+    memset(p, 0, sizeof *p);
+    if (TYPEOF(size) != INTSXP || TYPEOF(restart) != INTSXP || XLENGTH(size) != XLENGTH(restart))
+        Rf_error("somgpu: internal error: size and restart must be integer vectors alike");
+    p->data = data_of(data);
+    p->nmaps = LENGTH(size);
+    p->size = INTEGER(size);
+    p->restart = INTEGER(restart);
+    p->iter_max = r_int(spec, "iter_max");
+    p->sigma0 = r_real(spec, "sigma0");
+    p->eta0 = r_real(spec, "eta0");
+    p->init = r_choice(spec, "init", init_names);
+    p->seed = (uint32_t)(int64_t)r_real(spec, "seed");
+    p->algorithm = r_choice(spec, "algorithm", algorithm_names);
+    p->batch_block = r_int(spec, "batch_block");
+    if (p->init == SOM_INIT_GIVEN) {
+        SEXP iw = r_elt(spec, "init_w");
+        const double **w = (const double **)R_alloc((size_t)p->nmaps, sizeof *w);
+        int i;
+        if (TYPEOF(iw) != VECSXP || LENGTH(iw) != p->nmaps)
+            Rf_error("somgpu: internal error: init_w must hold a matrix per map");
+        for (i = 0; i < p->nmaps; i++) w[i] = REAL(VECTOR_ELT(iw, i));
+        p->init_w = w;
+    }
+}
+
+/* The backend of list(name = "cpu", threads, round_units) or list(name = "opencl",
+ * threads, context, kernel, group_min_size, max_alloc, launch_seconds, group_local,
+ * stream_data); cpu and ocl hold its settings. SOM_ERR_INVALID when the context is gone. */
+static int backend_of(SEXP spec, som_backend *be, som_cpu_cfg *cpu, som_ocl_cfg *ocl,
+                      som_status *st)
+{
+    const int threads = r_int(spec, "threads");
+    memset(cpu, 0, sizeof *cpu);
+    memset(ocl, 0, sizeof *ocl);
+    if (r_choice(spec, "name", backend_names) == 0) {
+        cpu->threads = threads;
+        cpu->round_units = r_real(spec, "round_units");
+        *be = som_cpu_backend(cpu);
+        return SOM_OK;
+    }
+    ocl->ctx = r_ocl_ctx(r_elt(spec, "context"));
+    ocl->opts.kernel = r_choice(spec, "kernel", kernel_names);
+    ocl->opts.group_min_size = r_int(spec, "group_min_size");
+    ocl->opts.max_alloc = r_real(spec, "max_alloc");
+    ocl->opts.launch_seconds = r_real(spec, "launch_seconds");
+    ocl->opts.group_local = r_flag(spec, "group_local");
+    ocl->opts.stream_data = r_flag(spec, "stream_data");
+    *be = som_ocl_backend(ocl, threads);
+    if (ocl->ctx == NULL)
+        return som_fail(st, SOM_ERR_INVALID, "the OpenCL context is no longer valid");
+    return SOM_OK;
+}
+
+/* The names of the kernels that ran (SOM_RAN_* bits). */
+static SEXP kernels_ran(int used)
+{
+    SEXP out;
+    int k, count = 0;
+    for (k = 0; k < SOM_RAN_KINDS; k++) count += (used >> k) & 1;
+    out = PROTECT(Rf_allocVector(STRSXP, count));
+    for (count = 0, k = 0; k < SOM_RAN_KINDS; k++)
+        if ((used >> k) & 1) SET_STRING_ELT(out, count++, Rf_mkChar(som_ocl_ran_name(k)));
+    UNPROTECT(1);
+    return out;
 }
 
 /* --- entry points ------------------------------------------------------------------ */
 
-static som_ocl_ctx *ctx_of(SEXP ptr)
+/* Train the maps of `problem` (see problem_of; trace = TRUE records the trace) on the data
+ * with `backend` (see backend_of). progress: TRUE (a cli bar), FALSE, or an R function of
+ * the share done. Returns list(weights, kernels, trace) or a somgpu_status. */
+SEXP C_train(SEXP data, SEXP problem, SEXP backend, SEXP progress)
 {
-    return TYPEOF(ptr) == EXTPTRSXP ? (som_ocl_ctx *)R_ExternalPtrAddr(ptr) : NULL;
-}
-
-/* Train maps of sizes `size` with restart indices `restart` (0-based) on the CPU (ctx is
- * NULL) or on an OpenCL context from C_ocl_open; R has validated every argument. opts:
- * list(kernel, group_min_size, max_alloc, launch_seconds, round_units, group_local,
- * stream_data): round_units for the CPU, the others for OpenCL. progress: TRUE (a cli bar),
- * FALSE, or an R function of the share done.
- * Returns list(weights, kernels) or a somgpu_status. */
-SEXP C_train(SEXP y, SEXP size, SEXP restart, SEXP iter_max, SEXP sigma0, SEXP eta0,
-             SEXP init, SEXP init_w, SEXP seed, SEXP algorithm, SEXP batch_block,
-             SEXP threads, SEXP progress, SEXP ctx, SEXP opts, SEXP trace)
-{
-    som_problem p;
-    som_status st;
-    glue_ud ud = GLUE_UD_INIT;
-    som_hooks hooks = {glue_interrupted, glue_progress, &ud};
-    int nmaps = LENGTH(size), i, rc, kernels = 0;
-    SEXP weights, out;
-    double **w;
-    const double **iw = NULL;
     const char *names[] = {"weights", "kernels", "trace", ""};
-    SEXP tr;
+    som_problem p;
+    som_backend be;
+    som_cpu_cfg cpu;
+    som_ocl_cfg ocl;
+    som_status st;
+    som_hooks hooks;
+    glue_ud ud;
+    SEXP weights, trace, keep, out;
+    double **w;
+    int i, rc;
 
-    p.data = data_of(y);
-    p.nmaps = nmaps;
-    p.size = INTEGER(size);
-    p.restart = INTEGER(restart);
-    p.iter_max = Rf_asInteger(iter_max);
-    p.sigma0 = Rf_asReal(sigma0);
-    p.eta0 = Rf_asReal(eta0);
-    p.init = Rf_asInteger(init);
-    p.seed = (uint32_t)(int64_t)Rf_asReal(seed);
-    p.init_w = NULL;
-    p.algorithm = Rf_asInteger(algorithm);
-    p.batch_block = Rf_asInteger(batch_block);
-    p.trace = NULL;
-
+    problem_of(data, problem, &p);
     /* the trace: passes x maps, NaN until filled */
-    tr = PROTECT(Rf_asLogical(trace) == TRUE
-                     ? Rf_allocMatrix(REALSXP, p.iter_max - 1 > 0 ? p.iter_max - 1 : 0, nmaps)
-                     : R_NilValue);
-    if (tr != R_NilValue) {
+    trace = PROTECT(r_flag(problem, "trace")
+                        ? Rf_allocMatrix(REALSXP, p.iter_max > 1 ? p.iter_max - 1 : 0, p.nmaps)
+                        : R_NilValue);
+    if (trace != R_NilValue) {
         R_xlen_t e;
-        for (e = 0; e < XLENGTH(tr); e++) REAL(tr)[e] = R_NaN;
-        p.trace = REAL(tr);
+        for (e = 0; e < XLENGTH(trace); e++) REAL(trace)[e] = R_NaN;
+        p.trace = REAL(trace);
     }
-    ud.bar = progress_start(!Rf_isFunction(progress) && Rf_asLogical(progress) == TRUE,
-                            "training ring SOMs");
-    ud.conds = PROTECT(Rf_allocVector(STRSXP, 2));
-    SET_STRING_ELT(ud.conds, 0, Rf_mkChar("error"));
-    SET_STRING_ELT(ud.conds, 1, Rf_mkChar("interrupt"));
-    ud.cont = PROTECT(Rf_isFunction(progress) ? R_MakeUnwindCont() : R_NilValue);
-    if (Rf_isFunction(progress)) {
-        ud.fn = progress;
-        ud.fn_called = som_now_seconds();
-    }
-    weights = PROTECT(Rf_allocVector(VECSXP, nmaps));
-    w = (double **)R_alloc((size_t)nmaps, sizeof *w);
-    for (i = 0; i < nmaps; i++) {
+    weights = PROTECT(Rf_allocVector(VECSXP, p.nmaps));
+    w = (double **)R_alloc((size_t)p.nmaps, sizeof *w);
+    for (i = 0; i < p.nmaps; i++) {
         SEXP wi = Rf_allocMatrix(REALSXP, p.size[i], p.data.m);
         SET_VECTOR_ELT(weights, i, wi);
         w[i] = REAL(wi);
     }
-    if (p.init == SOM_INIT_GIVEN) {
-        iw = (const double **)R_alloc((size_t)nmaps, sizeof *iw);
-        for (i = 0; i < nmaps; i++) iw[i] = REAL(VECTOR_ELT(init_w, i));
-        p.init_w = iw;
-    }
-
+    keep = PROTECT(Rf_allocVector(VECSXP, 3));
     som_status_init(&st);
-    if (Rf_isNull(ctx)) {
-        rc = som_cpu_train(&p, w, as_threads(threads), Rf_asReal(VECTOR_ELT(opts, 4)), &hooks,
-                           &st);
-    } else if (ctx_of(ctx) == NULL) {
-        rc = som_fail(&st, SOM_ERR_INVALID, "the OpenCL context is no longer valid");
-    } else {
-        som_ocl_opts o;
-        o.kernel = Rf_asInteger(VECTOR_ELT(opts, 0));
-        o.group_min_size = Rf_asInteger(VECTOR_ELT(opts, 1));
-        o.max_alloc = Rf_asReal(VECTOR_ELT(opts, 2));
-        o.launch_seconds = Rf_asReal(VECTOR_ELT(opts, 3));
-        o.group_local = Rf_asInteger(VECTOR_ELT(opts, 5));
-        o.stream_data = Rf_asLogical(VECTOR_ELT(opts, 6)) == TRUE;
-        rc = som_ocl_train(ctx_of(ctx), &p, w, &o, &hooks, &kernels, &st);
+    if (backend_of(backend, &be, &cpu, &ocl, &st) != SOM_OK) {
+        UNPROTECT(3);
+        return status_out(&st);
     }
-    progress_end(&ud);
-    if (ud.unwinding) { /* the core has cleaned up: let the progress function's jump go on */
-        som_status_clear(&st);
-        R_ContinueUnwind(ud.cont);
-    }
+    hooks = r_hooks_start(&ud, keep, progress, "training ring SOMs");
+    rc = som_train(&p, &be, w, &hooks, &st);
+    r_hooks_end(&ud, &st);
     if (rc != SOM_OK) {
-        out = status_object(&st);
-        som_status_clear(&st);
-        UNPROTECT(5);
-        return out;
+        UNPROTECT(3);
+        return status_out(&st);
     }
     out = PROTECT(Rf_mkNamed(VECSXP, names));
     SET_VECTOR_ELT(out, 0, weights);
-    SET_VECTOR_ELT(out, 1, Rf_ScalarInteger(kernels));
-    SET_VECTOR_ELT(out, 2, tr);
-    UNPROTECT(6);
+    SET_VECTOR_ELT(out, 1, kernels_ran(ocl.kernels_used));
+    SET_VECTOR_ELT(out, 2, trace);
+    UNPROTECT(4);
     return out;
 }
 
-/* qe and te of every map in `weights` (a list of size x m matrices), and the 1-based winner
- * of every point for the maps where want_clusters is TRUE. */
-SEXP C_assess(SEXP y, SEXP weights, SEXP want_clusters, SEXP threads, SEXP round_units)
+/* qe, te and sse of every map in `weights` (a list of size x m matrices), and the 1-based
+ * winner of every point for the maps where options$clusters is TRUE; options: threads,
+ * round_units, clusters. */
+SEXP C_assess(SEXP data, SEXP weights, SEXP options)
 {
-    som_data d = data_of(y);
+    const char *names[] = {"qe", "te", "sse", "clusters", ""};
+    som_data d = data_of(data);
     som_maps maps;
     som_status st;
-    glue_ud ud = GLUE_UD_INIT;
-    som_hooks hooks = {glue_interrupted, NULL, &ud};
+    glue_ud ud;
+    som_hooks hooks = r_hooks_interrupt_only(&ud);
+    SEXP want = r_elt(options, "clusters"), qe, te, sse, clusters, out;
     int nmaps = LENGTH(weights), i, rc, *sizes;
     const double **w;
     int **cl;
-    SEXP qe, te, sse, clusters, out;
-    const char *names[] = {"qe", "te", "sse", "clusters", ""};
 
+    if (TYPEOF(want) != LGLSXP || LENGTH(want) != nmaps)
+        Rf_error("somgpu: internal error: clusters must say, for each map, whether to keep them");
     sizes = (int *)R_alloc((size_t)nmaps, sizeof *sizes);
     w = (const double **)R_alloc((size_t)nmaps, sizeof *w);
     cl = (int **)R_alloc((size_t)nmaps, sizeof *cl);
@@ -312,7 +246,7 @@ SEXP C_assess(SEXP y, SEXP weights, SEXP want_clusters, SEXP threads, SEXP round
         sizes[i] = INTEGER(Rf_getAttrib(wi, R_DimSymbol))[0];
         w[i] = REAL(wi);
         cl[i] = NULL;
-        if (LOGICAL(want_clusters)[i] == TRUE) {
+        if (LOGICAL(want)[i] == TRUE) {
             SEXP ci = Rf_allocVector(INTSXP, (R_xlen_t)d.n);
             SET_VECTOR_ELT(clusters, i, ci);
             cl[i] = INTEGER(ci);
@@ -321,15 +255,12 @@ SEXP C_assess(SEXP y, SEXP weights, SEXP want_clusters, SEXP threads, SEXP round
     maps.nmaps = nmaps;
     maps.size = sizes;
     maps.weights = w;
-
     som_status_init(&st);
-    rc = som_assess(&d, &maps, as_threads(threads), Rf_asReal(round_units), &hooks, REAL(qe),
-                    REAL(te), REAL(sse), cl, &st);
+    rc = som_assess(&d, &maps, r_int(options, "threads"), r_real(options, "round_units"), &hooks,
+                    REAL(qe), REAL(te), REAL(sse), cl, &st);
     if (rc != SOM_OK) {
-        out = status_object(&st);
-        som_status_clear(&st);
         UNPROTECT(4);
-        return out;
+        return status_out(&st);
     }
     out = PROTECT(Rf_mkNamed(VECSXP, names));
     SET_VECTOR_ELT(out, 0, qe);
@@ -337,6 +268,90 @@ SEXP C_assess(SEXP y, SEXP weights, SEXP want_clusters, SEXP threads, SEXP round
     SET_VECTOR_ELT(out, 2, sse);
     SET_VECTOR_ELT(out, 3, clusters);
     UNPROTECT(5);
+    return out;
+}
+
+/* What a call of train() allocates, buffer by buffer, for a family of this shape:
+ * family = list(n, m, nmaps, restarts, size_sum, size_max, passes, trace, batch_block,
+ * algorithm); backend as for C_train, or NULL when training happens elsewhere (future
+ * workers). Returns list(what, bytes, where = "host" | "device") or a somgpu_status. */
+SEXP C_memory_plan(SEXP family, SEXP backend)
+{
+    const char *names[] = {"what", "bytes", "where", ""};
+    som_family f;
+    som_plan plan;
+    som_backend be;
+    som_cpu_cfg cpu;
+    som_ocl_cfg ocl;
+    som_status st;
+    int algorithm, i;
+    double nsizes;
+    SEXP out;
+
+    memset(&f, 0, sizeof f);
+    memset(&plan, 0, sizeof plan);
+    f.n = (int64_t)r_real(family, "n");
+    f.m = r_int(family, "m");
+    f.nmaps = r_int(family, "nmaps");
+    f.restarts = r_int(family, "restarts");
+    f.size_sum = r_real(family, "size_sum");
+    f.size_max = r_int(family, "size_max");
+    f.passes = r_int(family, "passes");
+    f.trace = r_flag(family, "trace");
+    f.batch_block = r_int(family, "batch_block");
+    algorithm = r_choice(family, "algorithm", algorithm_names);
+    nsizes = (double)f.nmaps / f.restarts;
+    /* what R holds: the weights of every map, the trace, the clusters of the maps assessed
+     * at once (a size's restarts, or every map) and the kept ones */
+    som_plan_add(&plan, "R: weights of every map", f.size_sum * f.m * sizeof(double) +
+                                                         256.0 * f.nmaps, SOM_HOST);
+    if (f.trace)
+        som_plan_add(&plan, "R: trace", (double)f.passes * f.nmaps * sizeof(double), SOM_HOST);
+    som_plan_add(&plan, "R: clusters", (double)f.n * sizeof(int) *
+                                           ((f.restarts > 1 ? f.restarts : f.nmaps) + nsizes),
+                 SOM_HOST);
+    som_status_init(&st);
+    if (Rf_isNull(backend)) {
+        som_train_plan(&f, algorithm, NULL, &plan);
+    } else {
+        if (backend_of(backend, &be, &cpu, &ocl, &st) != SOM_OK) return status_out(&st);
+        som_train_plan(&f, algorithm, &be, &plan);
+    }
+    out = PROTECT(Rf_mkNamed(VECSXP, names));
+    SET_VECTOR_ELT(out, 0, Rf_allocVector(STRSXP, plan.count));
+    SET_VECTOR_ELT(out, 1, Rf_allocVector(REALSXP, plan.count));
+    SET_VECTOR_ELT(out, 2, Rf_allocVector(STRSXP, plan.count));
+    for (i = 0; i < plan.count; i++) {
+        SET_STRING_ELT(VECTOR_ELT(out, 0), i, Rf_mkChar(plan.buf[i].what));
+        REAL(VECTOR_ELT(out, 1))[i] = plan.buf[i].bytes;
+        SET_STRING_ELT(VECTOR_ELT(out, 2), i,
+                       Rf_mkChar(plan.buf[i].where == SOM_DEVICE ? "device" : "host"));
+    }
+    UNPROTECT(1);
+    return out;
+}
+
+/* The constants R needs: status codes, default block sizes, the kernel kinds. */
+SEXP C_constants(void)
+{
+    const char *names[] = {"status", "batch_block", "assess_block", "kernels", ""};
+    const char *codes[] = {"ok", "invalid", "nomem", "interrupted", "unavailable", "backend"};
+    const int values[] = {SOM_OK, SOM_ERR_INVALID, SOM_ERR_NOMEM, SOM_ERR_INTERRUPTED,
+                          SOM_ERR_UNAVAILABLE, SOM_ERR_BACKEND};
+    SEXP out = PROTECT(Rf_mkNamed(VECSXP, names)), status, code_names;
+    int i;
+    status = Rf_allocVector(INTSXP, 6);
+    SET_VECTOR_ELT(out, 0, status);
+    code_names = Rf_allocVector(STRSXP, 6);
+    Rf_setAttrib(status, R_NamesSymbol, code_names);
+    for (i = 0; i < 6; i++) {
+        INTEGER(status)[i] = values[i];
+        SET_STRING_ELT(code_names, i, Rf_mkChar(codes[i]));
+    }
+    SET_VECTOR_ELT(out, 1, Rf_ScalarInteger(SOM_BATCH_BLOCK));
+    SET_VECTOR_ELT(out, 2, Rf_ScalarInteger(SOM_ASSESS_BLOCK));
+    SET_VECTOR_ELT(out, 3, kernels_ran((1 << SOM_RAN_KINDS) - 1));
+    UNPROTECT(1);
     return out;
 }
 
@@ -381,134 +396,6 @@ SEXP C_build_info(void)
     SET_VECTOR_ELT(out, 1, Rf_ScalarInteger(som_max_threads()));
     SET_VECTOR_ELT(out, 2, Rf_ScalarLogical(som_ocl_built()));
     SET_VECTOR_ELT(out, 3, Rf_ScalarLogical(som_ocl_forked()));
-    UNPROTECT(1);
-    return out;
-}
-
-/* --- OpenCL ------------------------------------------------------------------------ */
-
-/* The OpenCL devices as a list of columns (R makes the data frame). */
-SEXP C_ocl_devices(void)
-{
-    const char *names[] = {"platform", "name", "type", "version", "compute_units",
-                           "global_mem", "max_alloc", "local_mem", "max_group", "fp64", ""};
-    som_ocl_device *d = NULL;
-    som_status st;
-    int n = 0, i, rc;
-    SEXP out;
-    som_status_init(&st);
-    rc = som_ocl_list(&d, &n, &st);
-    if (rc != SOM_OK) {
-        out = status_object(&st);
-        som_status_clear(&st);
-        return out;
-    }
-    out = PROTECT(Rf_mkNamed(VECSXP, names));
-    for (i = 0; i < 4; i++) SET_VECTOR_ELT(out, i, Rf_allocVector(STRSXP, n));
-    SET_VECTOR_ELT(out, 4, Rf_allocVector(INTSXP, n));
-    for (i = 5; i < 9; i++) SET_VECTOR_ELT(out, i, Rf_allocVector(REALSXP, n));
-    SET_VECTOR_ELT(out, 9, Rf_allocVector(LGLSXP, n));
-    for (i = 0; i < n; i++) {
-        SET_STRING_ELT(VECTOR_ELT(out, 0), i, Rf_mkChar(d[i].platform));
-        SET_STRING_ELT(VECTOR_ELT(out, 1), i, Rf_mkChar(d[i].name));
-        SET_STRING_ELT(VECTOR_ELT(out, 2), i, Rf_mkChar(d[i].type));
-        SET_STRING_ELT(VECTOR_ELT(out, 3), i, Rf_mkChar(d[i].version));
-        INTEGER(VECTOR_ELT(out, 4))[i] = d[i].compute_units;
-        REAL(VECTOR_ELT(out, 5))[i] = d[i].global_mem;
-        REAL(VECTOR_ELT(out, 6))[i] = d[i].max_alloc;
-        REAL(VECTOR_ELT(out, 7))[i] = d[i].local_mem;
-        REAL(VECTOR_ELT(out, 8))[i] = d[i].max_group;
-        LOGICAL(VECTOR_ELT(out, 9))[i] = d[i].fp64;
-    }
-    free(d);
-    UNPROTECT(1);
-    return out;
-}
-
-static void ctx_finalizer(SEXP ptr)
-{
-    som_ocl_close(ctx_of(ptr));
-    R_ClearExternalPtr(ptr);
-}
-
-/* Open device `index` (1-based) for a precision (0 double, 1 single) and build its kernels;
- * `source` (a string) replaces the embedded kernels, for tests. Returns an external pointer
- * whose finalizer releases the context, or a somgpu_status. */
-SEXP C_ocl_open(SEXP index, SEXP precision, SEXP source)
-{
-    som_ocl_ctx *ctx = NULL;
-    som_status st;
-    SEXP out;
-    int rc;
-    const char *src = Rf_isString(source) ? CHAR(STRING_ELT(source, 0)) : NULL;
-    som_status_init(&st);
-    rc = som_ocl_open(Rf_asInteger(index) - 1, Rf_asInteger(precision), src, &ctx, &st);
-    if (rc != SOM_OK) {
-        out = status_object(&st);
-        som_status_clear(&st);
-        return out;
-    }
-    out = PROTECT(R_MakeExternalPtr(ctx, R_NilValue, R_NilValue));
-    R_RegisterCFinalizerEx(out, ctx_finalizer, TRUE);
-    UNPROTECT(1);
-    return out;
-}
-
-/* Release a context now (the finalizer then has nothing left to do). */
-SEXP C_ocl_close(SEXP ptr)
-{
-    if (TYPEOF(ptr) == EXTPTRSXP) ctx_finalizer(ptr);
-    return R_NilValue;
-}
-
-SEXP C_ocl_valid(SEXP ptr)
-{
-    return Rf_ScalarLogical(ctx_of(ptr) != NULL);
-}
-
-/* --- internals exposed for the known-answer and reference tests -------------------- */
-
-static som_u32 word_of(SEXP x, int i)
-{
-    return (som_u32)REAL(x)[i];
-}
-
-/* Philox4x32-10 of one counter (4 words) and key (2 words), given and returned as doubles. */
-SEXP C_philox(SEXP ctr, SEXP key)
-{
-    som_philox_ctr r = som_philox4x32(word_of(ctr, 0), word_of(ctr, 1), word_of(ctr, 2),
-                                      word_of(ctr, 3), word_of(key, 0), word_of(key, 1));
-    SEXP out = PROTECT(Rf_allocVector(REALSXP, 4));
-    int i;
-    for (i = 0; i < 4; i++) REAL(out)[i] = r.v[i];
-    UNPROTECT(1);
-    return out;
-}
-
-/* The visiting order (0-based) of pass `pass` of map (size, restart) over n points, from
- * the order stream (sample = FALSE) or the init = "sample" stream (sample = TRUE). */
-SEXP C_visit_order(SEXP n, SEXP seed, SEXP size, SEXP restart, SEXP pass, SEXP sample)
-{
-    som_u32 nn = (som_u32)Rf_asReal(n);
-    SEXP out = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t)nn));
-    som_order((som_u32 *)INTEGER(out), nn, (som_u32)(int64_t)Rf_asReal(seed),
-              Rf_asLogical(sample) == TRUE ? SOM_STREAM_SAMPLE : SOM_STREAM_ORDER,
-              (som_u32)Rf_asInteger(size), (som_u32)Rf_asInteger(restart),
-              (som_u32)Rf_asInteger(pass));
-    UNPROTECT(1);
-    return out;
-}
-
-/* `count` draws of xoshiro128** from state (4 words): raw 32-bit outputs when k is 0, else
- * uniform integers in 0 .. k-1 (som_xoshiro_below). For the known-answer tests. */
-SEXP C_xoshiro_draws(SEXP state, SEXP k, SEXP count)
-{
-    som_xoshiro g;
-    som_u32 kk = (som_u32)Rf_asReal(k);
-    int n = Rf_asInteger(count), i;
-    SEXP out = PROTECT(Rf_allocVector(REALSXP, n));
-    for (i = 0; i < 4; i++) g.s[i] = word_of(state, i);
-    for (i = 0; i < n; i++) REAL(out)[i] = kk ? som_xoshiro_below(&g, kk) : som_xoshiro_next(&g);
     UNPROTECT(1);
     return out;
 }

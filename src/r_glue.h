@@ -1,21 +1,68 @@
-/* r_glue.h: the .Call entry points, for registration in init.c. */
+/* r_glue.h: the R side of somgpu's C code. The r_*.c files are the only ones that include
+ * R's headers: r_glue.c (training, assessment, memory plans, constants, data scans),
+ * r_hooks.c (interrupts and progress), r_opencl.c (devices and contexts), r_rng.c (the
+ * random streams, for the known-answer tests). Every entry point takes R values (a named
+ * list where there are options, read by name) and returns R values, or a status object
+ * (class somgpu_status) that R turns into a classed condition. */
 #ifndef SOM_R_GLUE_H
 #define SOM_R_GLUE_H
 
+#define R_NO_REMAP
 #include <Rinternals.h>
 
-SEXP C_train(SEXP y, SEXP size, SEXP restart, SEXP iter_max, SEXP sigma0, SEXP eta0,
-             SEXP init, SEXP init_w, SEXP seed, SEXP algorithm, SEXP batch_block,
-             SEXP threads, SEXP progress, SEXP ctx, SEXP opts, SEXP trace);
+#include "som_engine.h"
+#include "som_ocl.h"
+
+/* --- entry points (registered in init.c) --- */
+SEXP C_train(SEXP data, SEXP problem, SEXP backend, SEXP progress);
+SEXP C_assess(SEXP data, SEXP weights, SEXP options);
+SEXP C_memory_plan(SEXP family, SEXP backend);
+SEXP C_constants(void);
+SEXP C_build_info(void);
+SEXP C_data_scan(SEXP x);
 SEXP C_ocl_devices(void);
 SEXP C_ocl_open(SEXP index, SEXP precision, SEXP source);
 SEXP C_ocl_close(SEXP ptr);
 SEXP C_ocl_valid(SEXP ptr);
-SEXP C_assess(SEXP y, SEXP weights, SEXP want_clusters, SEXP threads, SEXP round_units);
-SEXP C_build_info(void);
-SEXP C_data_scan(SEXP x);
 SEXP C_philox(SEXP ctr, SEXP key);
-SEXP C_xoshiro_draws(SEXP state, SEXP k, SEXP count);
-SEXP C_visit_order(SEXP n, SEXP seed, SEXP size, SEXP restart, SEXP pass, SEXP sample);
+SEXP C_xoshiro_draws(SEXP spec);
+SEXP C_visit_order(SEXP spec);
+
+/* --- named lists (r_glue.c): the element `name` of list, or an R error naming it --- */
+SEXP r_elt(SEXP list, const char *name);
+int r_int(SEXP list, const char *name);
+double r_real(SEXP list, const char *name);
+int r_flag(SEXP list, const char *name);
+/* The position of the string element `name` among choices (NULL-terminated). */
+int r_choice(SEXP list, const char *name, const char *const *choices);
+
+/* A failed status as an R object of class somgpu_status: list(code, message, api_status,
+ * api_status_name, log). */
+SEXP r_status(const som_status *st);
+
+/* --- hooks (r_hooks.c) --- */
+typedef struct {
+    SEXP bar;        /* cli progress bar, or R_NilValue */
+    SEXP fn;         /* R function(fraction), or R_NilValue */
+    SEXP conds;      /* c("error", "interrupt"): what a call of fn may not jump out with */
+    SEXP cont;       /* R_UnwindProtect's continuation token when fn is set */
+    double fraction;
+    double fn_called; /* som_now_seconds() at the last call of fn */
+    int interrupted;  /* an interrupt arrived while fn ran */
+    int unwinding;    /* fn jumped out: continue that jump after the core's cleanup */
+} glue_ud;
+
+/* Hooks with progress: `progress` is TRUE (a cli bar named `name`), FALSE, or an R
+ * function of the share done. `keep` is a protected list of 3 that holds what they make. */
+som_hooks r_hooks_start(glue_ud *ud, SEXP keep, SEXP progress, const char *name);
+/* Hooks that only check for interrupts. */
+som_hooks r_hooks_interrupt_only(glue_ud *ud);
+/* After the core returned: close the bar; if the progress function jumped out, clear st
+ * and continue that jump (this does not return then). */
+void r_hooks_end(glue_ud *ud, som_status *st);
+
+/* --- OpenCL (r_opencl.c) --- */
+/* The context of an external pointer from C_ocl_open, NULL when closed or not one. */
+som_ocl_ctx *r_ocl_ctx(SEXP ptr);
 
 #endif

@@ -1,9 +1,10 @@
 /* som_assess.c: quality of trained maps (qe, te) and the winner of every point.
  *
- * The points are cut into fixed blocks; threads take a block for a group of maps, each
- * (block, map) keeps its own partial sums, and each map's sums are added in block order, so
- * the figures do not depend on the number of threads or on how the work was cut. Each block is transposed into a small row-major buffer first, so the
- * data is never copied whole. */
+ * The points are cut into fixed blocks of SOM_ASSESS_BLOCK rows; threads take a block for a
+ * group of maps, each (block, map) keeps its own partial sums, and each map's sums are added
+ * in block order, so the figures do not depend on the number of threads or on how the work
+ * was cut (the OpenCL trace adds the same blocks in the same order). Each block is
+ * transposed into a small row-major buffer first, so the data are never copied whole. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,26 +13,23 @@
 #include "som_core.h"
 #include "som_tile.h"
 
-#define SOM_BLOCK 1024
-
-/* The lowest index of the smallest of d[0 .. size-1], skipping index skip: branch-free. */
-SOM_INLINE int lowest_min(const double *d, int size, int skip, double *best)
+/* The runner-up: the winner rule over d[0 .. size-1] without neuron c. */
+SOM_INLINE int runner_up(const double *d, int size, int c)
 {
     double bd = HUGE_VAL;
-    int c = skip == 0 && size > 1 ? 1 : 0, j;
+    int s = c == 0 && size > 1 ? 1 : 0, j;
     for (j = 0; j < size; j++) {
-        const int lt = d[j] < bd && j != skip;
-        c = lt ? j : c;
+        const int lt = SOM_CLOSER(d[j], bd) && j != c;
+        s = lt ? j : s;
         bd = lt ? d[j] : bd;
     }
-    *best = bd;
-    return c;
+    return s;
 }
 
 /* Rows lo .. lo + rows - 1 (in x, tiled: som_tile_rows) against one map's tiled weights:
- * the winner, its squared distance and the runner-up of each row (the lowest index among
- * equals, as som_winner), summed into qe and te in row order, winners into cl (1-based) if
- * given. dist holds SOM_PB rows of ld distances. */
+ * the winner, its squared distance and the runner-up of each row (the winner rule),
+ * summed into qe and te in row order, winners into cl (1-based) if given. dist holds SOM_PB
+ * rows of ld distances. */
 SOM_INLINE void assess_rows(const double *x, int rows, const double *w, int size, int ld,
                             const int m, int64_t lo, int *cl, double *sq, double *st,
                             double *ss, double *dist)
@@ -45,9 +43,10 @@ SOM_INLINE void assess_rows(const double *x, int rows, const double *w, int size
                 for (jj = 0; jj < SOM_TJB; jj++) dist[(size_t)p * ld + j + jj] = acc[p][jj];
         }
         for (p = 0; p < SOM_PB && i + p < rows; p++) {
-            double bd, sd;
-            const int c = lowest_min(dist + (size_t)p * ld, size, -1, &bd);
-            const int s = lowest_min(dist + (size_t)p * ld, size, c, &sd);
+            double bd = HUGE_VAL;
+            int c = 0, s;
+            som_pick(dist + (size_t)p * ld, size, 0, &c, &bd);
+            s = runner_up(dist + (size_t)p * ld, size, c);
             *sq += sqrt(bd);
             *ss += bd;
             *st += som_ring_dist(c, s, size) > 1;
@@ -68,7 +67,7 @@ SOM_TARGET_CLONES static void assess_task(const som_data *d, const som_maps *map
     int q;
     som_tile_rows(d->x, d->n, m, lo, rows, x);
     for (q = q0; q < q1; q++) {
-        const int size = maps->size[q], ld = som_tile_ld(size);
+        const int size = maps->size[q], ld = som_ld(size, SOM_TJB);
         int *cl = clusters ? clusters[q] : NULL;
         double *sq = part + 3 * (size_t)q, *st = sq + 1, *ss = sq + 2;
         *sq = *st = *ss = 0;
@@ -90,7 +89,7 @@ int som_assess(const som_data *d, const som_maps *maps, int nthreads, double rou
 {
     const int64_t n = d->n;
     const int m = d->m, nmaps = maps->nmaps;
-    const int64_t nblocks = (n + SOM_BLOCK - 1) / SOM_BLOCK;
+    const int64_t nblocks = (n + SOM_ASSESS_BLOCK - 1) / SOM_ASSESS_BLOCK;
     double *part = NULL, *wrow = NULL, *buf = NULL;
     double **w = NULL;
     size_t wtot = 0, per_thread;
@@ -103,14 +102,14 @@ int som_assess(const som_data *d, const som_maps *maps, int nthreads, double rou
     if (n < 1 || m < 1 || nmaps < 1)
         return som_fail(st, SOM_ERR_INVALID, "nothing to assess");
     if (round_units <= 0) round_units = SOM_ROUND_UNITS;
-    if (nthreads > som_max_threads()) nthreads = som_max_threads();
-    if (nthreads < 1) nthreads = 1;
+    nthreads = som_threads(nthreads);
     for (i = 0; i < nmaps; i++) {
-        wtot += (size_t)som_tile_ld(maps->size[i]) * m;
-        block_cost += ((double)maps->size[i] * (m + 1) + SOM_POINT_UNITS) * SOM_BLOCK;
-        if (som_tile_ld(maps->size[i]) > ldmax) ldmax = som_tile_ld(maps->size[i]);
+        const int ld = som_ld(maps->size[i], SOM_TJB);
+        wtot += (size_t)ld * m;
+        block_cost += ((double)maps->size[i] * (m + 1) + SOM_POINT_UNITS) * SOM_ASSESS_BLOCK;
+        if (ld > ldmax) ldmax = ld;
     }
-    per_thread = (size_t)(SOM_BLOCK + SOM_PB) * m + (size_t)SOM_PB * ldmax;
+    per_thread = (size_t)(SOM_ASSESS_BLOCK + SOM_PB) * m + (size_t)SOM_PB * ldmax;
     per_round = (int64_t)(round_units * nthreads / block_cost);
     if (per_round < 1) per_round = 1;
     if (per_round > nblocks) per_round = nblocks;
@@ -127,13 +126,10 @@ int som_assess(const som_data *d, const som_maps *maps, int nthreads, double rou
     }
     wtot = 0;
     for (i = 0; i < nmaps; i++) {
-        const int size = maps->size[i], ld = som_tile_ld(size);
-        int k;
+        const int size = maps->size[i], ld = som_ld(size, SOM_TJB);
         w[i] = wrow + wtot;
         memset(w[i], 0, (size_t)ld * m * sizeof(double));
-        for (k = 0; k < m; k++)
-            memcpy(w[i] + (size_t)k * ld, maps->weights[i] + (size_t)k * size,
-                   (size_t)size * sizeof(double));
+        som_tile_colmajor(maps->weights[i], size, m, ld, w[i]);
         wtot += (size_t)ld * m;
     }
     som_split_maps(maps->size, nmaps, ngroups, group_start);
@@ -145,16 +141,14 @@ int som_assess(const som_data *d, const som_maps *maps, int nthreads, double rou
         const int64_t nb = b0 + per_round < nblocks ? per_round : nblocks - b0;
         const int64_t ntask = nb * ngroups;
         int64_t task;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads)
-#endif
+        SOM_PARALLEL_FOR(nthreads, dynamic, 1)
         for (task = 0; task < ntask; task++) {
             double *x = buf + (size_t)som_thread_num() * per_thread;
-            const int64_t b = b0 + task / ngroups, lo = b * SOM_BLOCK;
+            const int64_t b = b0 + task / ngroups, lo = b * SOM_ASSESS_BLOCK;
             const int g = (int)(task % ngroups);
-            const int rows = (int)(lo + SOM_BLOCK < n ? SOM_BLOCK : n - lo);
+            const int rows = (int)(lo + SOM_ASSESS_BLOCK < n ? SOM_ASSESS_BLOCK : n - lo);
             assess_task(d, maps, w, clusters, lo, rows, group_start[g], group_start[g + 1], x,
-                        x + (size_t)(SOM_BLOCK + SOM_PB) * m, part + (size_t)b * nmaps * 3);
+                        x + (size_t)(SOM_ASSESS_BLOCK + SOM_PB) * m, part + (size_t)b * nmaps * 3);
         }
         if (b0 + nb < nblocks && hooks && hooks->interrupted && hooks->interrupted(hooks->ud)) {
             rc = som_fail(st, SOM_ERR_INTERRUPTED, "interrupted");
@@ -189,23 +183,19 @@ int som_qe_maps(const som_data *d, const som_maps *maps, int nthreads, double *q
     return som_assess(d, maps, nthreads, 0, NULL, qe, NULL, NULL, NULL, st);
 }
 
-double som_qe_tiled(const som_data *d, const double *w, int size, int ld)
+void som_assess_plan(const som_family *f, int nthreads, som_plan *plan)
 {
-    double *col = malloc((size_t)size * d->m * sizeof *col), qe = NAN;
-    som_status st;
-    if (col) {
-        const double *cw = col;
-        som_maps one;
-        int k;
-        for (k = 0; k < d->m; k++)
-            memcpy(col + (size_t)k * size, w + (size_t)k * ld, (size_t)size * sizeof *col);
-        one.nmaps = 1;
-        one.size = &size;
-        one.weights = &cw;
-        som_status_init(&st);
-        if (som_qe_maps(d, &one, 1, &qe, &st) != SOM_OK) qe = NAN;
-        som_status_clear(&st);
-    }
-    free(col);
-    return qe;
+    const double nblocks = (double)((f->n + SOM_ASSESS_BLOCK - 1) / SOM_ASSESS_BLOCK);
+    const double ldmax = som_ld(f->size_max, SOM_TJB);
+    nthreads = som_threads(nthreads);
+    som_plan_add(plan, "assessment: block sums", nblocks * f->nmaps * 3 * sizeof(double),
+                 SOM_HOST);
+    som_plan_add(plan, "assessment: tiled weights",
+                 ((f->size_sum + (SOM_TJB - 1) * (double)f->nmaps) * f->m) * sizeof(double) +
+                     f->nmaps * sizeof(double *),
+                 SOM_HOST);
+    som_plan_add(plan, "assessment: rows and distances per thread",
+                 nthreads * ((double)(SOM_ASSESS_BLOCK + SOM_PB) * f->m + SOM_PB * ldmax) *
+                     sizeof(double),
+                 SOM_HOST);
 }

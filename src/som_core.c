@@ -1,5 +1,5 @@
-/* som_core.c: what every backend shares: schedules, neighbourhood table, initial weights,
- * winner search, layouts, status. */
+/* som_core.c: what every backend shares: status, schedules and neighbourhood factors,
+ * initial weights, layouts, the family's shape for memory plans. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <math.h>
 #include <stdarg.h>
@@ -38,13 +38,10 @@ void som_neighbourhood_row(const som_problem *p, int t, int dmax, double *row)
     }
 }
 
-void som_neighbourhood(const som_problem *p, int t, int size, double *circ)
+void som_neighbourhood_circ(const double *row, int size, double *circ)
 {
     int i;
-    /* the row goes in circ[0 .. size/2], then the circle is laid out from the top down */
-    som_neighbourhood_row(p, t, size / 2, circ);
-    for (i = size - 1; i >= 0; i--) circ[size + i] = circ[i < size - i ? i : size - i];
-    for (i = 0; i < size; i++) circ[i] = circ[size + i];
+    for (i = 0; i < size; i++) circ[i] = circ[size + i] = row[i < size - i ? i : size - i];
 }
 
 void som_status_init(som_status *st)
@@ -119,11 +116,25 @@ void som_rowmajor_weights(const double *colmajor, int size, int m, double *rowma
         for (j = 0; j < size; j++) rowmajor[(size_t)j * m + k] = colmajor[(size_t)k * size + j];
 }
 
-void som_colmajor_weights(const double *rowmajor, int size, int m, int ld, double *colmajor)
+void som_tile_weights(const double *rowmajor, int size, int m, int ld, double *tiled)
 {
     int j, k;
     for (k = 0; k < m; k++)
-        for (j = 0; j < size; j++) colmajor[(size_t)k * ld + j] = rowmajor[(size_t)j * m + k];
+        for (j = 0; j < size; j++) tiled[(size_t)k * ld + j] = rowmajor[(size_t)j * m + k];
+}
+
+void som_tile_colmajor(const double *colmajor, int size, int m, int ld, double *tiled)
+{
+    int k;
+    for (k = 0; k < m; k++)
+        memcpy(tiled + (size_t)k * ld, colmajor + (size_t)k * size, (size_t)size * sizeof *tiled);
+}
+
+void som_untile_weights(const double *tiled, int size, int m, int ld, double *colmajor)
+{
+    int k;
+    for (k = 0; k < m; k++)
+        memcpy(colmajor + (size_t)k * size, tiled + (size_t)k * ld, (size_t)size * sizeof *tiled);
 }
 
 void som_init_map(const som_problem *p, int i, double *w, uint32_t *scratch)
@@ -171,6 +182,39 @@ int som_map_groups(int64_t blocks_per_round, int nthreads, int nmaps)
     int64_t g = blocks_per_round >= 2 * (int64_t)nthreads
                     ? 1 : (2 * (int64_t)nthreads + blocks_per_round - 1) / blocks_per_round;
     return (int)(g < nmaps ? g : nmaps);
+}
+
+void som_family_of(const som_problem *p, som_family *f)
+{
+    int i, r = 1;
+    memset(f, 0, sizeof *f);
+    f->n = p->data.n;
+    f->m = p->data.m;
+    f->nmaps = p->nmaps;
+    for (i = 0; i < p->nmaps; i++) {
+        f->size_sum += p->size[i];
+        if (p->size[i] > f->size_max) f->size_max = p->size[i];
+        if (p->restart[i] + 1 > r) r = p->restart[i] + 1;
+    }
+    f->restarts = r < p->nmaps ? r : p->nmaps;
+    f->passes = p->iter_max > 1 ? p->iter_max - 1 : 0;
+    f->trace = p->trace != NULL;
+    f->batch_block = p->batch_block;
+}
+
+void *som_alloc(double count, size_t size)
+{
+    if (!(count >= 0) || count * (double)size >= (double)SIZE_MAX) return NULL;
+    return malloc((size_t)count * size + (count == 0)); /* never malloc(0): NULL is failure */
+}
+
+void som_plan_add(som_plan *plan, const char *what, double bytes, int where)
+{
+    if (plan == NULL || plan->count >= SOM_PLAN_MAX || !(bytes > 0)) return;
+    plan->buf[plan->count].what = what;
+    plan->buf[plan->count].bytes = bytes;
+    plan->buf[plan->count].where = where;
+    plan->count++;
 }
 
 

@@ -1,5 +1,6 @@
-/* som_core.h: the problem, result and status of a ring-SOM family, shared by every backend.
- * Pure C: no R headers, so that a plain C program (tests/c) can drive the core. */
+/* som_core.h: the problem, result and status of a ring-SOM family, and what every backend
+ * shares: schedules, initial weights, layouts, memory plans, assessment. Pure C: no R
+ * headers, so that a plain C program (tests/c) can drive the core. */
 #ifndef SOM_CORE_H
 #define SOM_CORE_H
 
@@ -7,7 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Status codes returned by every core and backend entry point. */
+#include "som_math.h"
+
+/* Status codes returned by every core and backend entry point (R asks for them: somgpu's
+ * constants()). */
 enum {
     SOM_OK = 0,
     SOM_ERR_INVALID = 1,     /* a problem the caller should have validated        */
@@ -19,11 +23,6 @@ enum {
 
 enum { SOM_INIT_UNIFORM = 0, SOM_INIT_SAMPLE = 1, SOM_INIT_GIVEN = 2 };
 enum { SOM_ONLINE = 0, SOM_BATCH = 1 };
-
-/* Points per block of the batch algorithm's sums: each block's sums are taken in point
- * order, then added to the totals in block order, so the block size is part of what
- * defines the result (not the threads or the device). */
-#define SOM_BATCH_BLOCK 4096
 
 /* The status a backend fills when it fails: a code, a message, and for OpenCL the
  * API status and the build log (owned by the status; free with som_status_clear). */
@@ -67,46 +66,12 @@ typedef struct {
                                        map after every pass (som_assess's qe)          */
 } som_problem;
 
-/* Assessment of trained maps: per map qe and te, and optionally each point's winner. */
+/* Maps to assess: per map its size and weights (size x m, column-major). */
 typedef struct {
     int nmaps;
     const int *size;
-    const double *const *weights; /* per map, size x m column-major */
+    const double *const *weights;
 } som_maps;
-
-/* --- schedules and helpers (som_core.c) --- */
-double som_sigma(const som_problem *p, int t);
-double som_eta(const som_problem *p, int t);
-/* Factors of other neurons below this are 0: what single precision would flush, so that a
- * neuron's "no neighbourhood" is the same in both precisions. */
-#define SOM_FACTOR_MIN 1e-30
-
-/* The neighbourhood factors of pass t by ring distance: row[d] = eta_t * exp(-d^2 /
- * (2 sigma_t^2)) for d = 0 .. dmax (exactly eta_t at d = 0; 0 below SOM_FACTOR_MIN at
- * d > 0); the batch algorithm has no learning rate (eta_t = 1). Every backend takes its
- * factors from here, so that they agree to the bit. */
-void som_neighbourhood_row(const som_problem *p, int t, int dmax, double *row);
-/* The neighbourhood of pass t as a doubled circular table: circ[i] = circ[size + i] =
- * eta_t * exp(-d^2 / (2 sigma_t^2)) with d the ring distance of i from 0 (i < size). The
- * factor of neuron j when c wins is then circ[size - c + j]: no branches, one slice. */
-void som_neighbourhood(const som_problem *p, int t, int size, double *circ);
-
-void som_status_init(som_status *st);
-void som_status_clear(som_status *st);
-
-double som_now_seconds(void); /* monotonic clock, for time and rate limits */
-int som_fail(som_status *st, int code, const char *fmt, ...);
-int som_check_problem(const som_problem *p, som_status *st);
-
-/* Row-major copy of the data (n x m, point after point), allocated with malloc. */
-double *som_rowmajor(const som_data *d);
-void som_rowmajor_weights(const double *colmajor, int size, int m, double *rowmajor);
-/* Row-major size x m to column-major with leading dimension ld >= size. */
-void som_colmajor_weights(const double *rowmajor, int size, int m, int ld, double *colmajor);
-
-/* Initial weights of map i, row-major (size x m), from the problem's init rule; scratch
- * holds n indices (init "sample" draws its rows there; otherwise it may be NULL). */
-void som_init_map(const som_problem *p, int i, double *w, uint32_t *scratch);
 
 #if defined(__GNUC__)
 #define SOM_INLINE static inline __attribute__((always_inline))
@@ -132,12 +97,44 @@ void som_init_map(const som_problem *p, int i, double *w, uint32_t *scratch);
 #define SOM_UNROLL
 #endif
 
-/* Ring distance between neurons a and b of a ring of `size`. */
-SOM_INLINE int som_ring_dist(int a, int b, int size)
-{
-    int d = a > b ? a - b : b - a;
-    return d < size - d ? d : size - d;
-}
+/* --- status (som_core.c) --- */
+void som_status_init(som_status *st);
+void som_status_clear(som_status *st);
+int som_fail(som_status *st, int code, const char *fmt, ...);
+int som_check_problem(const som_problem *p, som_status *st);
+double som_now_seconds(void); /* monotonic clock, for time and rate limits */
+
+/* --- the schedule (som_core.c) --- */
+double som_sigma(const som_problem *p, int t);
+double som_eta(const som_problem *p, int t);
+/* Factors of other neurons below this are 0: what single precision would flush, so that a
+ * neuron's "no neighbourhood" is the same in both precisions. */
+#define SOM_FACTOR_MIN 1e-30
+/* The neighbourhood factors of pass t by ring distance: row[d] = eta_t * exp(-d^2 /
+ * (2 sigma_t^2)) for d = 0 .. dmax (exactly eta_t at d = 0; 0 below SOM_FACTOR_MIN at
+ * d > 0); the batch algorithm has no learning rate (eta_t = 1). Every backend takes its
+ * factors from here (through the driver), so that they agree to the bit. */
+void som_neighbourhood_row(const som_problem *p, int t, int dmax, double *row);
+/* The factors of a ring of `size` as a doubled circle: circ[i] = circ[size + i] = row[d]
+ * with d the ring distance of i from 0 (i < size). The factor of neuron j when c wins is
+ * then circ[size - c + j]: no branches, one slice. */
+void som_neighbourhood_circ(const double *row, int size, double *circ);
+
+/* --- initial weights and layouts (som_core.c) --- */
+/* Initial weights of map i, row-major (size x m), from the problem's init rule: the one
+ * source of initial weights for every backend and algorithm. scratch holds n indices (init
+ * "sample" draws its rows there; otherwise it may be NULL). */
+void som_init_map(const som_problem *p, int i, double *w, uint32_t *scratch);
+/* Row-major copy of the data (n x m, point after point), allocated with malloc. */
+double *som_rowmajor(const som_data *d);
+/* Column-major size x m to row-major. */
+void som_rowmajor_weights(const double *colmajor, int size, int m, double *rowmajor);
+/* Row-major size x m into tiled weights w[k * ld + j] (ld >= size; the padding untouched). */
+void som_tile_weights(const double *rowmajor, int size, int m, int ld, double *tiled);
+/* Column-major size x m into tiled weights (the padding untouched). */
+void som_tile_colmajor(const double *colmajor, int size, int m, int ld, double *tiled);
+/* Tiled weights back to column-major size x m. */
+void som_untile_weights(const double *tiled, int size, int m, int ld, double *colmajor);
 
 /* Maps 0..nmaps-1 as ngroups runs of about equal total size: group g is start[g] ..
  * start[g + 1] - 1 (start has ngroups + 1 entries). */
@@ -145,38 +142,46 @@ void som_split_maps(const int *size, int nmaps, int ngroups, int *start);
 /* How many groups of maps to cut a round of blocks into, so that every thread has work. */
 int som_map_groups(int64_t blocks_per_round, int nthreads, int nmaps);
 
-/* Winner of point x among the `size` neurons of w (row-major): the lowest index on ties.
- * With best_d2 / second non-NULL, also its squared distance and the runner-up (lowest index
- * on ties). Always inlined, so that a constant m unrolls and NULL outputs cost nothing. */
-SOM_INLINE int som_winner(const double *x, const double *w, int size, const int m,
-                          double *best_d2, int *second)
-{
-    int best = 0, next = 0, j, k;
-    double bd = HUGE_VAL, nd = HUGE_VAL;
-    for (j = 0; j < size; j++) {
-        const double *wj = w + (size_t)j * m;
-        double d2 = 0.0;
-        SOM_UNROLL
-        for (k = 0; k < m; k++) {
-            double diff = x[k] - wj[k];
-            d2 += diff * diff;
-        }
-        if (d2 < bd) {
-            if (second) {
-                next = best;
-                nd = bd;
-            }
-            best = j;
-            bd = d2;
-        } else if (second && d2 < nd) {
-            next = j;
-            nd = d2;
-        }
-    }
-    if (best_d2) *best_d2 = bd;
-    if (second) *second = next;
-    return best;
-}
+/* Cost units (neuron x dimension steps) per thread between two interrupt checks, about
+ * 10-30 ms, and the fixed cost of one point in the same units. */
+#define SOM_ROUND_UNITS ((double)(1 << 25))
+#define SOM_POINT_UNITS 16.0
+
+/* --- memory plans (som_core.c) ---
+ * What a call will allocate, buffer by buffer, from the family's shape alone (so that R can
+ * refuse a call before anything is built): each allocating module plans its own buffers
+ * next to the code that allocates them, with the same sizes. Bounds where per-map padding
+ * would need every size. */
+typedef struct {
+    int64_t n;       /* rows                      */
+    int m;           /* columns                   */
+    int nmaps;       /* maps (sizes x restarts)   */
+    int restarts;    /* maps per size (>= 1)      */
+    double size_sum; /* neurons over all maps     */
+    int size_max;    /* the largest map           */
+    int passes;      /* iter_max - 1              */
+    int trace;       /* a trace is recorded       */
+    int batch_block; /* batch: rows per block     */
+} som_family;
+
+enum { SOM_HOST = 0, SOM_DEVICE = 1 };
+#define SOM_PLAN_MAX 40
+
+typedef struct {
+    int count;
+    struct {
+        const char *what;
+        double bytes;
+        int where; /* SOM_HOST or SOM_DEVICE */
+    } buf[SOM_PLAN_MAX];
+} som_plan;
+
+/* The family of a problem. */
+void som_family_of(const som_problem *p, som_family *f);
+/* malloc of count elements of `size` bytes (a count from a plan, in double); NULL when
+ * that many bytes cannot be addressed. */
+void *som_alloc(double count, size_t size);
+void som_plan_add(som_plan *plan, const char *what, double bytes, int where);
 
 /* --- assessment (som_assess.c) --- */
 /* qe, te and the sum of squared distances (sse) of every map (each output may be NULL), and,
@@ -186,33 +191,9 @@ SOM_INLINE int som_winner(const double *x, const double *w, int size, const int 
 int som_assess(const som_data *d, const som_maps *maps, int nthreads, double round_units,
                const som_hooks *hooks, double *qe, double *te, double *sse, int **clusters,
                som_status *st);
-
-/* Cost units (neuron x dimension steps) per thread between two interrupt checks, about
- * 10-30 ms, and the fixed cost of one point in the same units. */
-#define SOM_ROUND_UNITS ((double)(1 << 25))
-#define SOM_POINT_UNITS 16.0
-
-/* The qe of `size` neurons (tiled weights w[k * ld + j]) on the data, as som_assess computes
- * it, on the calling thread: for traces. NaN when memory runs out. */
-double som_qe_tiled(const som_data *d, const double *w, int size, int ld);
-/* The same for maps given column-major (size x m), several at once, into qe. */
+/* The qe alone (the trace's figure), for several maps at once. */
 int som_qe_maps(const som_data *d, const som_maps *maps, int nthreads, double *qe,
                 som_status *st);
-
-/* --- threads (som_threads.c) --- */
-void som_threads_init(void); /* once, when the library is loaded */
-int som_in_forked_child(void); /* a fork() happened since the library was loaded */
-int som_max_threads(void);
-int som_thread_num(void);     /* this thread's number in its parallel region, 0 outside */
-int som_have_openmp(void);
-
-/* --- backends --- */
-/* The batch algorithm on the CPU (som_batch.c); som_cpu_train dispatches to it. */
-int som_cpu_batch(const som_problem *p, double *const *weights, int nthreads,
-                  double round_units, const som_hooks *hooks, som_status *st);
-/* Train every map of the problem; weights[i] receives map i (size x m, column-major).
- * round_units (<= 0: the default) sets the work per thread between interrupt checks. */
-int som_cpu_train(const som_problem *p, double *const *weights, int nthreads,
-                  double round_units, const som_hooks *hooks, som_status *st);
-
+/* The buffers som_assess allocates for maps of the family's shape. */
+void som_assess_plan(const som_family *f, int nthreads, som_plan *plan);
 #endif

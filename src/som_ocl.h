@@ -1,13 +1,33 @@
 /* som_ocl.h: the OpenCL backend. Pure C; every function reports failures through a
  * som_status (OpenCL status in api_status, build log in log). In a build without OpenCL
- * every entry point returns SOM_ERR_UNAVAILABLE. */
+ * there are no devices, som_ocl_open says so, and the engines refuse to run
+ * (SOM_ERR_UNAVAILABLE).
+ *
+ *   som_ocl_device.c   status names, the device list, fork safety, the stubs
+ *   som_ocl_context.c  a device's context, queue and built program; buffers, kernel
+ *                      arguments, launches, host copies in the device's precision
+ *   som_ocl_maps.c     the maps on a device: offsets, initial and trained weights, trace
+ *   som_ocl_data.c     the data on a device, resident or streamed, in chunks
+ *   som_ocl_plan.c     what fits a device: groups of maps, chunks, memory plans
+ *   som_ocl_online.c   the online engine;  som_ocl_batch.c  the batch engine */
 #ifndef SOM_OCL_H
 #define SOM_OCL_H
 
-#include "som_core.h"
+#include "som_engine.h"
 
 enum { SOM_DOUBLE = 0, SOM_SINGLE = 1 };
 enum { SOM_KERNEL_AUTO = 0, SOM_KERNEL_ITEM = 1, SOM_KERNEL_GROUP = 2 };
+
+/* The kernels a run used (som_ocl_cfg.kernels_used), bit by bit. */
+enum {
+    SOM_RAN_ITEM = 1,         /* online, a work-item per map                    */
+    SOM_RAN_GROUP_LOCAL = 2,  /* online, a work-group per map, weights in local  */
+    SOM_RAN_GROUP_GLOBAL = 4, /* online, a work-group per map, weights in global */
+    SOM_RAN_BATCH = 8         /* the batch kernels                               */
+};
+#define SOM_RAN_KINDS 4
+/* The name of kind k (0 .. SOM_RAN_KINDS - 1, bit 1 << k), e.g. "work-item". */
+const char *som_ocl_ran_name(int k);
 
 typedef struct {
     char platform[128];
@@ -28,12 +48,20 @@ typedef struct som_ocl_ctx som_ocl_ctx;
 typedef struct {
     int kernel;          /* SOM_KERNEL_*                                               */
     int group_min_size;  /* with SOM_KERNEL_AUTO, maps of at least this size use the
-                            work-group kernel                                          */
+                            work-group kernel (0: 32 on GPUs, 512 on CPU devices)      */
     double max_alloc;    /* > 0: cap on a single buffer, below the device's own         */
     double launch_seconds; /* target duration of one launch (interrupt latency)         */
     int group_local;     /* 0: the work-group kernel keeps weights in global memory     */
     int stream_data;     /* batch: upload the data chunk by chunk every pass            */
 } som_ocl_opts;
+
+/* What an OpenCL backend runs with (ctx, opts) and reports (kernels_used: SOM_RAN_* bits,
+ * set by runs that finished). */
+typedef struct {
+    som_ocl_ctx *ctx;
+    som_ocl_opts opts;
+    int kernels_used;
+} som_ocl_cfg;
 
 int som_ocl_built(void);
 /* Nonzero in a child forked after this process used OpenCL: OpenCL must not be touched. */
@@ -46,16 +74,11 @@ int som_ocl_list(som_ocl_device **out, int *n, som_status *st);
 int som_ocl_open(int index, int precision, const char *source, som_ocl_ctx **out,
                  som_status *st);
 void som_ocl_close(som_ocl_ctx *ctx);
-const som_ocl_device *som_ocl_ctx_device(const som_ocl_ctx *ctx);
-int som_ocl_ctx_precision(const som_ocl_ctx *ctx);
 /* The name of an OpenCL status code, "CL_OUT_OF_RESOURCES" for -5 and so on. */
 const char *som_ocl_status_name(int status);
 
-/* Train every map of p on the device; weights[i] receives map i (size x m, column-major).
- * kernels_used (when not NULL) gets a bit mask: 1 = work-item kernel, 2 = work-group kernel
- * with local weights, 4 = work-group kernel with global weights, 8 = batch kernels. */
-int som_ocl_train(som_ocl_ctx *ctx, const som_problem *p, double *const *weights,
-                  const som_ocl_opts *opts, const som_hooks *hooks, int *kernels_used,
-                  som_status *st);
+/* An OpenCL backend for cfg (which must outlive it); threads: host threads for the
+ * driver's own work. */
+som_backend som_ocl_backend(som_ocl_cfg *cfg, int threads);
 
 #endif

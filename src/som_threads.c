@@ -1,4 +1,5 @@
-/* som_threads.c: what OpenMP offers here; everything else uses num_threads clauses.
+/* som_threads.c: what OpenMP offers here, and the one thread count every entry point uses
+ * (som_threads); parallel regions take it through num_threads clauses (som_omp.h).
  *
  * GNU OpenMP is not fork-safe: a child forked (parallel::mclapply) after the parent ran a
  * parallel region hangs in its first one. As data.table does, a child of a fork is
@@ -11,7 +12,7 @@
 #endif
 #endif
 
-#include "som_core.h"
+#include "som_omp.h"
 
 static volatile int som_forked = 0;
 
@@ -67,4 +68,10 @@ int som_max_threads(void)
 #else
     return 1;
 #endif
+}
+
+int som_threads(int requested)
+{
+    int max = som_max_threads();
+    return requested < 1 ? 1 : requested > max ? max : requested;
 }

@@ -1,53 +1,72 @@
-/* som_tile.h: squared distances of a tile of SOM_PB points to SOM_TJB neurons, kept in
- * registers: the inner loop of the batch winners and of the assessment. Each distance is
- * summed over the dimensions in order, so every tile gives the bits of som_winner. */
+/* som_tile.h: the CPU's winner search. Weights are tiled (w[k * ld + j]: a dimension's
+ * neurons side by side, ld a whole number of register blocks), squared distances of a tile
+ * of points to a block of neurons are kept in registers, summed over the dimensions in
+ * order, and the nearest is taken by the winner rule of som_math.h: the bits of
+ * SOM_NEAREST, the kernels' search. Online training takes one point against blocks of
+ * SOM_JB neurons; batch winners and the assessment take SOM_PB points against SOM_TJB. */
 #ifndef SOM_TILE_H
 #define SOM_TILE_H
 
 #include "som_core.h"
+#include "som_omp.h"
 
-#define SOM_PB 4  /* points per tile; a block's rows are padded to a multiple */
-#define SOM_TJB 8 /* neurons per tile; weights are padded to a multiple       */
+#define SOM_JB 4  /* neurons per block of the online rule                              */
+#define SOM_PB 4  /* points per tile; a block's rows are padded to a multiple          */
+#define SOM_TJB 8 /* neurons per tile; weights are padded to a multiple                */
 
-#ifdef _OPENMP
-#define SOM_SIMD _Pragma("omp simd")
-#else
-#define SOM_SIMD
-#endif
-
-/* Neurons rounded up to whole tiles: the leading dimension of tiled weights. */
-SOM_INLINE int som_tile_ld(int size)
+/* Neurons rounded up to whole blocks of jb: the leading dimension of tiled weights. */
+SOM_INLINE int som_ld(int size, int jb)
 {
-    return (size + SOM_TJB - 1) / SOM_TJB * SOM_TJB;
+    return (size + jb - 1) / jb * jb;
 }
 
-/* acc[p][jj] = sum_k (x[p * m + k] - w[k * ld + j + jj])^2 for the tile at neuron j. Inlined
- * with a constant m where the caller has one. */
-SOM_INLINE void som_tile_d2(const double *x, const double *w, int ld, int j, const int m,
-                            double acc[SOM_PB][SOM_TJB])
+/* SOM_TILE_D2(NAME, PB, JB) defines NAME(x, w, ld, j, m, acc): acc[p][jj] = sum over k of
+ * (x[p * m + k] - w[k * ld + j + jj])^2, in order of k, for PB rows of x (row-major) and
+ * the JB neurons from j. Always inlined, so that a constant m unrolls. */
+#define SOM_TILE_D2(NAME, PB, JB)                                                          \
+    SOM_INLINE void NAME(const double *x, const double *w, int ld, int j, const int m,     \
+                         double acc[PB][JB])                                               \
+    {                                                                                      \
+        int p, jj, k;                                                                      \
+        SOM_UNROLL                                                                         \
+        for (p = 0; p < PB; p++) {                                                         \
+            const double x0 = x[(size_t)p * m];                                            \
+            SOM_SIMD                                                                       \
+            for (jj = 0; jj < JB; jj++) {                                                  \
+                double t = x0 - w[j + jj];                                                 \
+                acc[p][jj] = t * t;                                                        \
+            }                                                                              \
+        }                                                                                  \
+        for (k = 1; k < m; k++) {                                                          \
+            const double *wk = w + (size_t)k * ld + j;                                     \
+            SOM_UNROLL                                                                     \
+            for (p = 0; p < PB; p++) {                                                     \
+                const double xk = x[(size_t)p * m + k];                                    \
+                SOM_SIMD                                                                   \
+                for (jj = 0; jj < JB; jj++) {                                              \
+                    double t = xk - wk[jj];                                                \
+                    acc[p][jj] += t * t;                                                   \
+                }                                                                          \
+            }                                                                              \
+        }                                                                                  \
+    }
+
+SOM_TILE_D2(som_point_d2, 1, SOM_JB)       /* one point, SOM_JB neurons: online      */
+SOM_TILE_D2(som_tile_d2, SOM_PB, SOM_TJB)  /* SOM_PB points, SOM_TJB neurons: batch  */
+
+/* The winner rule over distances d[0 .. nb-1] of neurons j .. j + nb - 1, continuing the
+ * search in (*c, *bd): branch-free, as the comparison is unpredictable. */
+SOM_INLINE void som_pick(const double *d, int nb, int j, int *c, double *bd)
 {
-    int p, jj, k;
-    SOM_UNROLL
-    for (p = 0; p < SOM_PB; p++) {
-        const double x0 = x[(size_t)p * m];
-        SOM_UNROLL
-        for (jj = 0; jj < SOM_TJB; jj++) {
-            double t = x0 - w[j + jj];
-            acc[p][jj] = t * t;
-        }
+    int jj, best = *c;
+    double b = *bd;
+    for (jj = 0; jj < nb; jj++) {
+        const int lt = SOM_CLOSER(d[jj], b);
+        best = lt ? j + jj : best;
+        b = lt ? d[jj] : b;
     }
-    for (k = 1; k < m; k++) {
-        const double *wk = w + (size_t)k * ld + j;
-        SOM_UNROLL
-        for (p = 0; p < SOM_PB; p++) {
-            const double xk = x[(size_t)p * m + k];
-            SOM_UNROLL
-            for (jj = 0; jj < SOM_TJB; jj++) {
-                double t = xk - wk[jj];
-                acc[p][jj] += t * t;
-            }
-        }
-    }
+    *c = best;
+    *bd = b;
 }
 
 /* Rows lo .. lo + rows - 1 of column-major data (n rows, m columns) into x, row-major, with

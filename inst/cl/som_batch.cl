@@ -112,17 +112,18 @@ __kernel void k_batch_smooth(__global const int *maps, int nmaps, __global const
     S = total + slot_off[q];
     cnt = S + (ulong)N * m;
     wj = W + woff[maps[q]] + (ulong)j * m;
-    for (c = 0; c < N; c++) den += h[som_ring_distance(c, j, N)] * cnt[c];
+    for (c = 0; c < N; c++) den += h[som_ring_dist(c, j, N)] * cnt[c];
     if (!(den > 0)) return;
     for (k = 0; k < m; k++) {
         real num = 0;
-        for (c = 0; c < N; c++) num += h[som_ring_distance(c, j, N)] * S[(ulong)c * m + k];
+        for (c = 0; c < N; c++) num += h[som_ring_dist(c, j, N)] * S[(ulong)c * m + k];
         wj[k] = num / den;
     }
 }
 
 /* Work-item (b, q): for a trace, the sum of the distances to their nearest neuron of map q,
- * in row order, of the rows of the b-th 1024-row block of the data that this chunk touches
+ * in row order, of the rows of the b-th block (SOM_ASSESS_BLOCK rows) of the data that this
+ * chunk touches
  * (x holds rows first_row .. first_row + rows - 1), into partial[block * nmaps + q]. A block
  * begun in the previous chunk goes on from that chunk's sum (chunks run in order), so these
  * are the blocks of som_assess whatever the chunks: added in block order and divided by n,
@@ -137,10 +138,11 @@ __kernel void k_trace_qe(__global const real *x, uint rows, int m, __global cons
     real s;
     if (b >= nblocks || q >= nmaps) return;
     map = maps[q];
-    blk = first_row / 1024 + b; /* the block in the whole data */
-    lo = blk * 1024 > first_row ? blk * 1024 - first_row : 0;
-    hi = blk * 1024 + 1024 - first_row < rows ? blk * 1024 + 1024 - first_row : rows;
-    s = blk * 1024 < first_row ? partial[(ulong)blk * nmaps + q] : 0;
+    blk = first_row / SOM_ASSESS_BLOCK + b; /* the block in the whole data */
+    lo = blk * SOM_ASSESS_BLOCK > first_row ? blk * SOM_ASSESS_BLOCK - first_row : 0;
+    hi = blk * SOM_ASSESS_BLOCK + SOM_ASSESS_BLOCK - first_row < rows
+             ? blk * SOM_ASSESS_BLOCK + SOM_ASSESS_BLOCK - first_row : rows;
+    s = blk * SOM_ASSESS_BLOCK < first_row ? partial[(ulong)blk * nmaps + q] : 0;
     for (i = lo; i < hi; i++) {
         real bd;
         som_nearest(x + (ulong)i * m, W + woff[map], size[map], m, &bd);

@@ -1,92 +1,23 @@
-/* som_online.cl: online training of many ring SOMs at once. Compiled after som_rng.h with
- * -DSOM_REAL=double -DSOM_DOUBLE or -DSOM_REAL=float -DSOM_NO_DOUBLE; configure puts the
- * cl_khr_fp64 switch (under SOM_DOUBLE) in front of both files.
+/* som_online.cl: online training of many ring SOMs at once. Compiled after som_rng.h and
+ * som_math.h with -DSOM_REAL=double -DSOM_DOUBLE or -DSOM_REAL=float -DSOM_NO_DOUBLE;
+ * tools/embed-kernels.sh puts the cl_khr_fp64 switch (under SOM_DOUBLE) in front of all.
  *
  * Every map follows the same global step sequence s = (t - 1) * n + i (pass t, position i
  * of that pass's visiting order), so a launch covers steps [start, start + count) of every
  * map; the only state kept between launches is the weights and each map's current visiting
  * order (orders + map * n, rewritten at the start of every pass). The arithmetic is the
  * CPU backend's, in the same order and without contraction into fused multiply-adds, and
- * the neighbourhood factors come from the host: in double precision the results are the
- * CPU's bits. */
+ * the neighbourhood factors and initial weights come from the host: in double precision the
+ * results are the CPU's bits. */
 
 #pragma OPENCL FP_CONTRACT OFF
 
 typedef SOM_REAL real;
 
-/* Initial weights U(0,1) - 0.5 from the INIT stream: work-item (q, j) writes neuron j of
- * map q (row-major size x m); the range is maps x largest size. */
-__kernel void k_init_uniform(__global real *W, __global const ulong *woff,
-                             __global const int *size, __global const int *restart, int m,
-                             uint seed)
-{
-    int q = get_global_id(0), j = get_global_id(1), k;
-    __global real *w;
-    if (j >= size[q]) return;
-    w = W + woff[q];
-    for (k = 0; k < m; k++) {
-        ulong e = (ulong)j * m + k;
-#ifdef SOM_DOUBLE
-        w[e] = som_init_uniform(seed, (uint)size[q], (uint)restart[q], e);
-#else
-        /* the top 24 of the 53 bits the double path uses */
-        ulong block = e >> 1;
-        som_philox_ctr r = som_philox4x32((uint)block, (uint)(block >> 32), (uint)size[q],
-                                          (uint)restart[q], seed, SOM_STREAM_INIT);
-        uint a = (e & 1) ? r.v[2] : r.v[0];
-        w[e] = (float)(a >> 8) * (1.0f / 16777216.0f) - 0.5f;
-#endif
-    }
-}
-
-/* Initial weights of init = "sample": the first size rows of the SAMPLE stream's order
- * (drawn into the map's order buffer). */
-__kernel void k_init_sample(__global real *W, __global const ulong *woff,
-                            __global const int *size, __global const int *restart,
-                            __global const real *y, uint n, int m, uint seed,
-                            __global uint *orders)
-{
-    int q = get_global_id(0), j, k;
-    __global real *w = W + woff[q];
-    __global uint *ord = orders + (ulong)q * n;
-    som_order(ord, n, seed, SOM_STREAM_SAMPLE, (uint)size[q], (uint)restart[q], 0);
-    for (j = 0; j < size[q]; j++) {
-        __global const real *x = y + (ulong)ord[j] * m;
-        for (k = 0; k < m; k++) w[(ulong)j * m + k] = x[k];
-    }
-}
-
-int som_ring_distance(int a, int b, int size)
-{
-    int d = a > b ? a - b : b - a;
-    return d < size - d ? d : size - d;
-}
-
-/* The neuron of w (row-major, N x m) nearest x: squared distances summed over the dimensions
- * in order, the lowest index on ties (as the CPU's som_winner); its squared distance into
- * *best. One body for weights in global and in local memory. */
-#define SOM_NEAREST(NAME, SPACE)                                                           \
-    int NAME(__global const real *x, SPACE const real *w, int N, int m, real *best)       \
-    {                                                                                      \
-        real bd = INFINITY;                                                                \
-        int c = 0, j, k;                                                                   \
-        for (j = 0; j < N; j++) {                                                          \
-            SPACE const real *wj = w + (ulong)j * m;                                       \
-            real d2 = 0;                                                                   \
-            for (k = 0; k < m; k++) {                                                      \
-                real diff = x[k] - wj[k];                                                  \
-                d2 += diff * diff;                                                         \
-            }                                                                              \
-            if (d2 < bd) {                                                                 \
-                bd = d2;                                                                   \
-                c = j;                                                                     \
-            }                                                                              \
-        }                                                                                  \
-        *best = bd;                                                                        \
-        return c;                                                                          \
-    }
-SOM_NEAREST(som_nearest, __global)
-SOM_NEAREST(som_nearest_local, __local)
+/* The nearest neuron of x among the N neurons of w (row-major, N x m): the winner rule of
+ * som_math.h, for weights in global and in local memory. */
+SOM_NEAREST(som_nearest, real, __global, __global)
+SOM_NEAREST(som_nearest_local, real, __global, __local)
 
 /* The arguments both training kernels start with: the data, the maps this launch trains
  * (maps), every map's size, restart, weight offset, weights and order buffer, the
@@ -117,7 +48,7 @@ __kernel void k_online_item(SOM_STEP_ARGS, int nmaps)
         x = y + (ulong)ord[i] * m;
         c = som_nearest(x, w, N, m, &bd);
         for (j = 0; j < N; j++) {
-            real hj = h[som_ring_distance(c, j, N)];
+            real hj = h[som_ring_dist(c, j, N)];
             __global real *wj = w + (ulong)j * m;
             for (k = 0; k < m; k++) wj[k] += hj * (x[k] - wj[k]);
         }
@@ -161,7 +92,7 @@ __kernel void k_online_item(SOM_STEP_ARGS, int nmaps)
                 real diff = x[k] - w[(ulong)j * m + k];                                    \
                 d2 += diff * diff;                                                         \
             }                                                                              \
-            if (d2 < bd) {                                                                 \
+            if (SOM_CLOSER(d2, bd)) {                                                      \
                 bd = d2;                                                                   \
                 bi = j;                                                                    \
             }                                                                              \
@@ -173,7 +104,7 @@ __kernel void k_online_item(SOM_STEP_ARGS, int nmaps)
             if (lid < j) {                                                                 \
                 real od = best_d[lid + j];                                                 \
                 int oi = best_i[lid + j];                                                  \
-                if (od < best_d[lid] || (od == best_d[lid] && oi < best_i[lid])) {         \
+                if (SOM_WINS(od, oi, best_d[lid], best_i[lid])) {                          \
                     best_d[lid] = od;                                                      \
                     best_i[lid] = oi;                                                      \
                 }                                                                          \
@@ -182,7 +113,7 @@ __kernel void k_online_item(SOM_STEP_ARGS, int nmaps)
         }                                                                                  \
         c = best_i[0] < N ? best_i[0] : 0;                                                 \
         for (j = lid; j < N; j += L) {                                                     \
-            real hj = h[som_ring_distance(c, j, N)];                                       \
+            real hj = h[som_ring_dist(c, j, N)];                                       \
             for (k = 0; k < m; k++) {                                                      \
                 ulong o = (ulong)j * m + k;                                                \
                 w[o] += hj * (x[k] - w[o]);                                                \

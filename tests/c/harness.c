@@ -20,11 +20,15 @@
 #include <time.h>
 
 #include "som_core.h"
+#include "som_engine.h"
 #include "som_ocl.h"
 
 #ifdef SOMGPU_HAVE_OPENCL
-#include <CL/cl.h>
+#include "som_ocl_internal.h" /* white box: the context's own OpenCL objects */
 #endif
+
+/* The kernels' nearest-neuron search (som_math.h), compiled as C. */
+SOM_NEAREST(kernel_nearest, double, , )
 
 #ifndef HARNESS_VARIANT
 #define HARNESS_VARIANT "plain"
@@ -338,6 +342,63 @@ static void check_progress(const som_problem *p, const hookstate *h, const char 
               what, h->last, h->pcalls);
 }
 
+/* --- the entry points: som_train on a CPU or an OpenCL backend ---------------------- */
+
+/* som_train on the CPU backend with nthreads threads and round_units of work per round. */
+static int cpu_train(const som_problem *p, double *const *w, int nthreads, double units,
+                     const som_hooks *hooks, som_status *st)
+{
+    som_cpu_cfg cfg;
+    som_backend be;
+    cfg.threads = nthreads;
+    cfg.round_units = units;
+    be = som_cpu_backend(&cfg);
+    return som_train(p, &be, w, hooks, st);
+}
+
+/* som_train on an OpenCL context with options o; *used gets the kernels that ran. */
+static int ocl_train(som_ocl_ctx *ctx, const som_problem *p, double *const *w,
+                     const som_ocl_opts *o, const som_hooks *hooks, int *used, som_status *st)
+{
+    som_ocl_cfg cfg;
+    som_backend be;
+    int rc;
+    cfg.ctx = ctx;
+    cfg.opts = *o;
+    cfg.kernels_used = 0;
+    be = som_ocl_backend(&cfg, 2);
+    rc = som_train(p, &be, w, hooks, st);
+    *used = cfg.kernels_used;
+    return rc;
+}
+
+/* A plain winner search written here, apart from the package's: the nearest neuron of x
+ * among the size neurons of w (row-major), the lowest index among equals, with the squared
+ * distance and the runner-up (the lowest index among equals but the winner). */
+static int ref_winner(const double *x, const double *w, int size, int m, double *best_d2,
+                      int *second)
+{
+    int j, k, best = 0, next = -1;
+    double bd = HUGE_VAL, nd = HUGE_VAL, *d = malloc((size_t)size * sizeof *d);
+    for (j = 0; j < size; j++) {
+        d[j] = 0;
+        for (k = 0; k < m; k++) d[j] += (x[k] - w[(size_t)j * m + k]) * (x[k] - w[(size_t)j * m + k]);
+        if (d[j] < bd) {
+            bd = d[j];
+            best = j;
+        }
+    }
+    for (j = 0; j < size; j++)
+        if (j != best && (next < 0 || d[j] < nd)) {
+            nd = d[j];
+            next = j;
+        }
+    free(d);
+    *best_d2 = bd;
+    *second = next < 0 ? 0 : next;
+    return best;
+}
+
 /* --- assessment -------------------------------------------------------------------- */
 
 static int close_rel(double a, double b, double tol)
@@ -347,7 +408,8 @@ static int close_rel(double a, double b, double tol)
 
 /* som_assess on trained maps: valid figures, the same bits with 1 and 2 threads and any
  * round size, som_qe_maps alike, and the same winners and te as a plain search with
- * som_winner (qe and sse to 1e-12: summed in another order). Returns the qe (malloc'ed). */
+ * a plain search (ref_winner) and as the kernels' search (SOM_NEAREST, compiled as C), qe and
+ * sse to 1e-12 (summed in another order). Returns the qe (malloc'ed). */
 static double *assess_checks(const som_problem *p, double *const *w)
 {
     const int nmaps = p->nmaps, m = p->data.m;
@@ -406,17 +468,21 @@ static double *assess_checks(const som_problem *p, double *const *w)
     xr = som_rowmajor(&p->data);
     for (i = 0; i < nmaps; i++) {
         double *wr = malloc((size_t)p->size[i] * m * sizeof *wr), sq = 0, ss = 0;
-        int64_t wrong = 0, topo = 0;
+        int64_t wrong = 0, kwrong = 0, topo = 0;
         som_rowmajor_weights(w[i], p->size[i], m, wr);
         for (j = 0; j < n; j++) {
-            double bd;
-            int second, c = som_winner(xr + (size_t)j * m, wr, p->size[i], m, &bd, &second);
+            double bd, kd;
+            int second, c = ref_winner(xr + (size_t)j * m, wr, p->size[i], m, &bd, &second);
+            int kc = kernel_nearest(xr + (size_t)j * m, wr, p->size[i], m, &kd);
             wrong += cl[0][i][j] != c + 1;
+            kwrong += kc != c || kd != bd;
             topo += som_ring_dist(c, second, p->size[i]) > 1;
             sq += sqrt(bd);
             ss += bd;
         }
-        check(wrong == 0, "map %d: %ld winners differ from som_winner", i, (long)wrong);
+        check(wrong == 0, "map %d: %ld winners differ from a plain search", i, (long)wrong);
+        check(kwrong == 0, "map %d: the kernels' search differs from a plain one in %ld rows", i,
+              (long)kwrong);
         check(te[0][i] == (double)topo / (double)n, "map %d: te %.17g, plain search %.17g", i,
               te[0][i], (double)topo / (double)n);
         check(close_rel(qe[0][i], sq / (double)n, 1e-12), "map %d: qe %.17g, plain %.17g", i,
@@ -447,7 +513,7 @@ static int cpu_run(prob *pr, int nthreads, double units, double ***w_out, double
     *w_out = alloc_weights(&p);
     *t_out = pr->want_trace ? alloc_trace(&p) : NULL;
     p.trace = *t_out;
-    return som_cpu_train(&p, *w_out, nthreads, units, &hooks, st);
+    return cpu_train(&p, *w_out, nthreads, units, &hooks, st);
 }
 
 /* The weights of iter_max = 1 (no pass): the initial weights themselves. */
@@ -495,7 +561,7 @@ static void cpu_checks(prob *pr)
     for (r = 0; r < 3; r++) {
         som_status_init(&st);
         rc = cpu_run(pr, threads[r], units[r], &w[r], &t[r], &hs, -1, &st);
-        ok &= check(rc == SOM_OK, "som_cpu_train (%d threads) returned %d: %s", threads[r], rc,
+        ok &= check(rc == SOM_OK, "som_train (cpu, %d threads) returned %d: %s", threads[r], rc,
                     st.message);
         clear_status(&st);
         check_progress(p, &hs, "CPU training");
@@ -521,21 +587,6 @@ static void cpu_checks(prob *pr)
                           t[0][(size_t)i * (p->iter_max - 1) + p->iter_max - 2], qe[i]);
         }
         free(qe);
-    }
-    /* the batch algorithm called directly: the same as through som_cpu_train */
-    if (ok && p->algorithm == SOM_BATCH) {
-        som_problem q = *p;
-        double **wb = alloc_weights(p), *tb = pr->want_trace ? alloc_trace(p) : NULL;
-        q.trace = tb;
-        som_status_init(&st);
-        rc = som_cpu_batch(&q, wb, 2, 0, NULL, &st);
-        check(rc == SOM_OK && same_weights(p, w[0], wb), "som_cpu_batch differs (rc %d)", rc);
-        if (tb)
-            check(memcmp(tb, t[0], trace_len(p) * sizeof(double)) == 0,
-                  "som_cpu_batch trace differs");
-        clear_status(&st);
-        free_weights(wb, p->nmaps);
-        free(tb);
     }
     pr->ref_ok = ok;
     pr->ref_w = w[0];
@@ -661,20 +712,16 @@ static void invalid_problem_checks(void)
               "the valid problem is refused: %s", st.message);
         check(som_check_problem(&g, &st) == SOM_OK, "init given refused: %s", st.message);
         check(som_check_problem(&b, &st) == SOM_OK, "batch refused: %s", st.message);
-        rc = som_cpu_train(&g, bad_out, 1, 0, NULL, &st);
+        rc = cpu_train(&g, bad_out, 1, 0, NULL, &st);
         check(rc == SOM_OK && all_finite(&g, bad_out), "training the valid problem: %d", rc);
         clear_status(&st);
-        /* an online problem need not have a batch block, but som_cpu_batch needs one (it
-         * divided by it) */
-        set_where("online problem with batch_block 0, given to som_cpu_batch");
+        /* an online problem need not have a batch block */
+        set_where("online problem with batch_block 0");
         g = v;
         g.batch_block = 0;
         check(som_check_problem(&g, &st) == SOM_OK, "refused: %s", st.message);
-        rc = som_cpu_train(&g, bad_out, 2, 0, NULL, &st);
-        check(rc == SOM_OK, "som_cpu_train: %d (%s)", rc, st.message);
-        clear_status(&st);
-        rc = som_cpu_batch(&g, bad_out, 2, 0, NULL, &st);
-        check_fail(rc, &st, SOM_ERR_INVALID, "som_cpu_batch");
+        rc = cpu_train(&g, bad_out, 2, 0, NULL, &st);
+        check(rc == SOM_OK, "som_train: %d (%s)", rc, st.message);
         clear_status(&st);
     }
     for (k = 0; k < nc; k++) {
@@ -684,12 +731,9 @@ static void invalid_problem_checks(void)
         check_fail(rc, &st, SOM_ERR_INVALID, "som_check_problem");
         clear_status(&st);
         hooks = make_hooks(&hs, -1);
-        rc = som_cpu_train(&c[k].p, bad_out, 2, 0, &hooks, &st);
-        check_fail(rc, &st, SOM_ERR_INVALID, "som_cpu_train");
+        rc = cpu_train(&c[k].p, bad_out, 2, 0, &hooks, &st);
+        check_fail(rc, &st, SOM_ERR_INVALID, "som_train (cpu)");
         check(hs.calls == 0 && hs.pcalls == 0, "hooks called on an invalid problem");
-        clear_status(&st);
-        rc = som_cpu_batch(&c[k].p, bad_out, 2, 0, NULL, &st);
-        check_fail(rc, &st, SOM_ERR_INVALID, "som_cpu_batch");
         clear_status(&st);
     }
     /* som_assess refuses nothing to assess */
@@ -762,7 +806,7 @@ static som_problem intr_problem(int algorithm, int64_t n)
     p.nmaps = 3;
     p.size = intr_size;
     p.restart = intr_restart;
-    p.iter_max = 6;
+    p.iter_max = 12; /* 11 passes: at least 10 interrupt checks, one slice a pass or more */
     p.sigma0 = 3;
     p.eta0 = 0.7;
     p.init = SOM_INIT_UNIFORM;
@@ -796,13 +840,11 @@ static void cpu_interrupt_checks(void)
             som_status st;
             set_where("CPU %s interrupted after %d checks", a ? "batch" : "online", ks[i]);
             som_status_init(&st);
-            rc = som_cpu_train(&p, w, 2, 2000, &hooks, &st);
-            check_interrupted(rc, &st, &hs, ks[i], "som_cpu_train");
-            if (a == SOM_BATCH) {
-                hooks = make_hooks(&hs, ks[i]);
-                rc = som_cpu_batch(&p, w, 1, 2000, &hooks, &st);
-                check_interrupted(rc, &st, &hs, ks[i], "som_cpu_batch");
-            }
+            rc = cpu_train(&p, w, 2, 2000, &hooks, &st);
+            check_interrupted(rc, &st, &hs, ks[i], "som_train (cpu, 2 threads)");
+            hooks = make_hooks(&hs, ks[i]);
+            rc = cpu_train(&p, w, 1, 2000, &hooks, &st);
+            check_interrupted(rc, &st, &hs, ks[i], "som_train (cpu, 1 thread)");
         }
         free_weights(w, p.nmaps);
         free(tr);
@@ -840,30 +882,19 @@ static void cpu_interrupt_checks(void)
 
 #ifdef SOMGPU_HAVE_OPENCL
 
-/* The OpenCL reference count of the context inside a som_ocl_ctx, read through a mirror of
- * the first members of struct som_ocl_ctx (src/som_ocl.c). Every buffer, queue, program
- * and kernel holds a reference on its context, so the count back at its value after
+/* The OpenCL reference count of a som_ocl_ctx's context. Every buffer, queue, program and
+ * kernel holds a reference on its context, so the count back at its value after
  * som_ocl_open means a run released every OpenCL object it made, which LeakSanitizer
- * cannot see (the runtime keeps them reachable). -1 when the mirror does not match. */
-typedef struct {
-    som_ocl_device info;
-    int precision;
-    cl_device_id device;
-    cl_context context;
-} ctx_prefix;
-
+ * cannot see (the runtime keeps them reachable). -1 when it cannot be read. */
 static long ctx_refcount(const som_ocl_ctx *ctx)
 {
-    const ctx_prefix *c = (const void *)ctx;
     cl_device_id dev = NULL;
     cl_uint count = 0;
-    if ((const void *)som_ocl_ctx_device(ctx) != (const void *)ctx ||
-        som_ocl_ctx_precision(ctx) != c->precision || c->context == NULL)
+    if (ctx->context == NULL ||
+        clGetContextInfo(ctx->context, CL_CONTEXT_DEVICES, sizeof dev, &dev, NULL) != CL_SUCCESS ||
+        dev != ctx->device)
         return -1;
-    if (clGetContextInfo(c->context, CL_CONTEXT_DEVICES, sizeof dev, &dev, NULL) != CL_SUCCESS ||
-        dev != c->device)
-        return -1;
-    if (clGetContextInfo(c->context, CL_CONTEXT_REFERENCE_COUNT, sizeof count, &count, NULL) !=
+    if (clGetContextInfo(ctx->context, CL_CONTEXT_REFERENCE_COUNT, sizeof count, &count, NULL) !=
         CL_SUCCESS)
         return -1;
     return (long)count;
@@ -887,14 +918,13 @@ static long settled_refcount(const som_ocl_ctx *ctx, long want)
  * must be the only one left (every kernel, the program and the queue were released). */
 static void close_checked(som_ocl_ctx *ctx)
 {
-    const ctx_prefix *c = (const void *)ctx;
     cl_context context;
     cl_uint count = 0;
     if (ctx_refcount(ctx) <= 0) {
         som_ocl_close(ctx);
         return;
     }
-    context = c->context;
+    context = ctx->context;
     clRetainContext(context);
     som_ocl_close(ctx);
     {
@@ -954,7 +984,7 @@ static som_ocl_opts pick_opts(const som_problem *p, int j, size_t rs)
 static void ocl_train_checks(som_ocl_ctx *ctx, prob *pr, const som_ocl_opts *o, long base_refs)
 {
     som_problem p = pr->p;
-    const int prec = som_ocl_ctx_precision(ctx);
+    const int prec = ctx->precision;
     double **w = alloc_weights(&p), *tr = pr->want_trace ? alloc_trace(&p) : NULL;
     hookstate hs;
     som_hooks hooks = make_hooks(&hs, -1);
@@ -963,8 +993,8 @@ static void ocl_train_checks(som_ocl_ctx *ctx, prob *pr, const som_ocl_opts *o, 
 
     p.trace = tr;
     som_status_init(&st);
-    rc = som_ocl_train(ctx, &p, w, o, &hooks, &used, &st);
-    if (check(rc == SOM_OK, "som_ocl_train returned %d: %s", rc, st.message)) {
+    rc = ocl_train(ctx, &p, w, o, &hooks, &used, &st);
+    if (check(rc == SOM_OK, "som_train (opencl) returned %d: %s", rc, st.message)) {
         check_progress(&p, &hs, "OpenCL training");
         if (prec == SOM_DOUBLE) {
             if (pr->ref_ok)
@@ -1014,8 +1044,8 @@ static void ocl_error_checks(som_ocl_ctx *ctx, long base_refs, const char *dev)
     for (k = 0; k < nc; k++) {
         set_where("%s: invalid problem: %s", dev, c[k].what);
         som_status_init(&st);
-        rc = som_ocl_train(ctx, &c[k].p, bad_out, &o, NULL, &used, &st);
-        check_fail(rc, &st, SOM_ERR_INVALID, "som_ocl_train");
+        rc = ocl_train(ctx, &c[k].p, bad_out, &o, NULL, &used, &st);
+        check_fail(rc, &st, SOM_ERR_INVALID, "som_train (opencl)");
         clear_status(&st);
     }
     for (a = 0; a < 2; a++) {
@@ -1025,8 +1055,8 @@ static void ocl_error_checks(som_ocl_ctx *ctx, long base_refs, const char *dev)
         set_where("%s: %s, max_alloc 16 bytes", dev, a ? "batch" : "online");
         o.max_alloc = 16;
         som_status_init(&st);
-        rc = som_ocl_train(ctx, &p, w, &o, NULL, &used, &st);
-        check_fail(rc, &st, SOM_ERR_BACKEND, "som_ocl_train");
+        rc = ocl_train(ctx, &p, w, &o, NULL, &used, &st);
+        check_fail(rc, &st, SOM_ERR_BACKEND, "som_train (opencl)");
         check(st.api_status == -61, "api_status %d, expected CL_INVALID_BUFFER_SIZE",
               st.api_status);
         clear_status(&st);
@@ -1042,8 +1072,8 @@ static void ocl_error_checks(som_ocl_ctx *ctx, long base_refs, const char *dev)
             set_where("%s: OpenCL %s interrupted after %d checks", dev, a ? "batch" : "online",
                       ks[i]);
             som_status_init(&st);
-            rc = som_ocl_train(ctx, &p, w, &o, &hooks, &used, &st);
-            check_interrupted(rc, &st, &hs, ks[i], "som_ocl_train");
+            rc = ocl_train(ctx, &p, w, &o, &hooks, &used, &st);
+            check_interrupted(rc, &st, &hs, ks[i], "som_train (opencl)");
             if (base_refs > 0) {
                 long now = settled_refcount(ctx, base_refs);
                 check(now == base_refs, "OpenCL objects left behind: context refcount %ld, %ld "
@@ -1056,14 +1086,14 @@ static void ocl_error_checks(som_ocl_ctx *ctx, long base_refs, const char *dev)
             som_hooks hooks = make_hooks(&hs, -1);
             set_where("%s: OpenCL %s after interrupts", dev, a ? "batch" : "online");
             som_status_init(&st);
-            rc = som_ocl_train(ctx, &p, w, &o, &hooks, &used, &st);
-            check(rc == SOM_OK, "som_ocl_train after interrupts: %d (%s)", rc, st.message);
+            rc = ocl_train(ctx, &p, w, &o, &hooks, &used, &st);
+            check(rc == SOM_OK, "som_train (opencl) after interrupts: %d (%s)", rc, st.message);
             clear_status(&st);
             check(all_finite(&p, w), "non-finite weights after interrupts");
-            if (som_ocl_ctx_precision(ctx) == SOM_DOUBLE) {
+            if (ctx->precision == SOM_DOUBLE) {
                 double **wc = alloc_weights(&p), *tc = alloc_trace(&p);
                 p.trace = tc;
-                rc = som_cpu_train(&p, wc, 2, 0, NULL, &st);
+                rc = cpu_train(&p, wc, 2, 0, NULL, &st);
                 check(rc == SOM_OK && same_weights(&p, w, wc), "differs from the CPU");
                 check(memcmp(tr, tc, trace_len(&p) * sizeof(double)) == 0,
                       "trace differs from the CPU");
@@ -1092,7 +1122,7 @@ static void ocl_trace_chunks_check(som_ocl_ctx *ctx, long base_refs, const char 
     p.iter_max = 4;
     p.trace = tc;
     som_status_init(&st);
-    rc = som_cpu_train(&p, wc, 2, 0, NULL, &st);
+    rc = cpu_train(&p, wc, 2, 0, NULL, &st);
     check(rc == SOM_OK, "CPU: %d", rc);
     clear_status(&st);
     for (stream = 0; stream < 2; stream++) {
@@ -1101,8 +1131,8 @@ static void ocl_trace_chunks_check(som_ocl_ctx *ctx, long base_refs, const char 
         o.max_alloc = 100 * 3 * 8 * 2 - 1; /* under two blocks of 100 rows x 3 doubles */
         o.stream_data = stream;
         p.trace = tr;
-        rc = som_ocl_train(ctx, &p, w, &o, NULL, &used, &st);
-        check(rc == SOM_OK, "som_ocl_train: %d (%s)", rc, st.message);
+        rc = ocl_train(ctx, &p, w, &o, NULL, &used, &st);
+        check(rc == SOM_OK, "som_train (opencl): %d (%s)", rc, st.message);
         clear_status(&st);
         check(same_weights(&p, w, wc), "weights differ from the CPU");
         check(memcmp(tr, tc, trace_len(&p) * sizeof(double)) == 0, "trace differs from the CPU");
@@ -1217,8 +1247,7 @@ static void ocl_part(prob *probs, int np)
                 continue;
             }
             clear_status(&st);
-            check(strcmp(som_ocl_ctx_device(ctx)->name, devs[d].name) == 0 &&
-                      som_ocl_ctx_precision(ctx) == prec,
+            check(strcmp(ctx->info.name, devs[d].name) == 0 && ctx->precision == prec,
                   "the context's device or precision");
             refs = ctx_refcount(ctx);
             if (refs <= 0)
@@ -1280,8 +1309,8 @@ static void ocl_part(prob *probs, int np)
     check_fail(rc, &st, SOM_ERR_UNAVAILABLE, "som_ocl_open");
     check(ctx == NULL, "som_ocl_open set a context");
     clear_status(&st);
-    rc = som_ocl_train(NULL, &probs[0].p, NULL, &o, NULL, &used, &st);
-    check_fail(rc, &st, SOM_ERR_UNAVAILABLE, "som_ocl_train");
+    rc = ocl_train(NULL, &probs[0].p, NULL, &o, NULL, &used, &st);
+    check_fail(rc, &st, SOM_ERR_UNAVAILABLE, "som_train (opencl)");
     clear_status(&st);
     som_ocl_close(NULL);
     printf("  OpenCL part skipped: built without OpenCL (CPU-only variant)\n");

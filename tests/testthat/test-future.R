@@ -160,35 +160,39 @@ test_that("a progress function that fails is dropped and training goes on", {
   y <- seed_data(5000, 3)
   fit <- train(y, nmax = 16, iter_max = 300, seed = 2, threads = 1, progress = FALSE)
   x <- fit$data
-  spec <- list(size = 2:16, restart = rep(0L, 15), iter_max = 300, sigma0 = 5, eta0 = 1,
-               init_code = 0L, init_w = NULL, seed = 2, algorithm = 0L, batch_block = 4096L,
-               trace = FALSE, options = somgpu:::run_options())
+  problem <- list(size = 2:16, restart = rep(0L, 15), iter_max = 300L, sigma0 = 5, eta0 = 1,
+                  init = "uniform", init_w = NULL, seed = 2, algorithm = "online",
+                  batch_block = 4096L, trace = FALSE)
   calls <- 0
   failing <- function(fraction) {
     calls <<- calls + 1
     stop("a broken progress handler")
   }
   be <- list(name = "cpu", precision = "double")
-  out <- somgpu:::train_maps(x, spec, 1:15, be, 1L, failing, NULL)
+  run <- function(threads, progress) {
+    somgpu:::train_on_backend(x, problem, be, somgpu:::backend_spec(be, threads, NULL),
+                              progress, NULL)
+  }
+  out <- run(1L, failing)
   expect_identical(unname(out$weights[14]), list(unname(fit$weights$N15)))
   expect_identical(calls, 1)
   seen <- numeric(0)
-  out <- somgpu:::train_maps(x, spec, 1:15, be, 1L, function(f) seen <<- c(seen, f), NULL)
+  out <- run(1L, function(f) seen <<- c(seen, f))
   expect_gte(length(seen), 2L)
   expect_true(all(seen >= 0 & seen <= 1) && !is.unsorted(seen))
   # any other jump out of the function (a restart, a handler outside) stops the run, and
   # goes on once the core has released everything
   jumped <- withRestarts(
-    somgpu:::train_maps(x, spec, 1:15, be, 2L, function(f) invokeRestart("leave"), NULL),
+    run(2L, function(f) invokeRestart("leave")),
     leave = function() "left")
   expect_identical(jumped, "left")
   caught <- tryCatch(
-    somgpu:::train_maps(x, spec, 1:15, be, 2L, function(f) {
+    run(2L, function(f) {
       signalCondition(structure(class = c("somgpu_test_signal", "condition"),
                                 list(message = "progress", call = NULL)))
-    }, NULL),
+    }),
     somgpu_test_signal = function(c) "caught")
   expect_identical(caught, "caught")
-  again <- somgpu:::train_maps(x, spec, 1:15, be, 1L, FALSE, NULL)
+  again <- run(1L, FALSE)
   expect_identical(again$weights, out$weights)
 })

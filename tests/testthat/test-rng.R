@@ -28,34 +28,39 @@ test_that("the R reference Philox gives the Random123 known answers", {
 xoshiro_kat <- list(state = c("964d4a0c", "d40ab895", "ad7fdecb", "3006f0f0"),
                     out = c("f1391922", "6fe53806", "a5be2840", "f510ee70"))
 
+xoshiro_draws <- function(state, k, count) {
+  .Call(somgpu:::C_xoshiro_draws, list(state = state, k = k, count = count))
+}
+
 test_that("the C and R xoshiro128** give the published outputs", {
   state <- hex_value(xoshiro_kat$state)
-  got <- .Call(somgpu:::C_xoshiro_draws, state, 0, 4L)
+  got <- xoshiro_draws(state, 0, 4L)
   expect_identical(words_hex(got), xoshiro_kat$out)
   gen <- ref_xoshiro(state)
   expect_identical(words_hex(vapply(1:4, function(i) gen(), numeric(1))), xoshiro_kat$out)
   gen <- ref_xoshiro(state)
-  expect_identical(.Call(somgpu:::C_xoshiro_draws, state, 0, 500L),
+  expect_identical(xoshiro_draws(state, 0, 500L),
                    vapply(1:500, function(i) gen(), numeric(1)))
 })
 
 test_that("bounded draws are exact, the rejection branch included", {
   state <- hex_value(xoshiro_kat$state)
   for (k in c(1, 2, 7, 1000, 2^31 + 1, 2^32 - 1)) {
-    got <- .Call(somgpu:::C_xoshiro_draws, state, k, 300L)
+    got <- xoshiro_draws(state, k, 300L)
     gen <- ref_xoshiro(state)
     expect_identical(got, vapply(1:300, function(i) ref_below(gen, k), numeric(1)),
                      info = paste("k =", k))
     expect_true(all(got >= 0 & got < k))
   }
   # k = 2^31 + 1 rejects about half the products: the draws stay uniform on both halves
-  got <- .Call(somgpu:::C_xoshiro_draws, state, 2^31 + 1, 4000L)
+  got <- xoshiro_draws(state, 2^31 + 1, 4000L)
   expect_lt(abs(mean(got < 2^30) - 0.5), 0.05)
 })
 
 visit_order <- function(n, seed, size, restart, pass, sample = FALSE) {
-  .Call(somgpu:::C_visit_order, n, seed, as.integer(size), as.integer(restart),
-        as.integer(pass), sample)
+  .Call(somgpu:::C_visit_order,
+        list(n = n, seed = seed, size = as.integer(size), restart = as.integer(restart),
+             pass = as.integer(pass), sample = sample))
 }
 
 test_that("the visiting order is a permutation of 0..n-1 for awkward n", {

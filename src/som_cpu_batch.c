@@ -1,0 +1,386 @@
+/* som_cpu_batch.c: the batch rule on the CPU (the engine som_cpu_batch). Each pass t finds
+ * every point's winner with the current weights, sums the points won by each neuron (S_c,
+ * n_c), then sets W_j = sum_c h_t(d(c, j)) S_c / sum_c h_t(d(c, j)) n_c (a neuron whose
+ * denominator is zero keeps its weights).
+ *
+ * Parallel over points: the points are cut into blocks of p->batch_block; a block is
+ * transposed once and serves every map, so each point is read once per pass. Each block's
+ * sums are taken in point order into a slot of its own, and the slots are added to the
+ * totals in block order, so the result is the same whatever the threads and slices. A slice
+ * is a round of blocks worth about round_units of work per thread. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "som_engine.h"
+#include "som_tile.h"
+
+/* Neurons per smoothing task: maps are cut into runs of this many neurons. */
+#define SOM_SMOOTH_RUN 32
+
+typedef struct {
+    int size, ld;      /* neurons, and neurons rounded up to whole tiles (SOM_TJB)      */
+    double *w;         /* weights, w[k * ld + j]; the padding stays 0                    */
+    double *total;     /* the pass's sums: S[c * m + k], then the counts n[c]            */
+    size_t slot_off;   /* where this map's sums start in a block's slot                  */
+    size_t slot_len;   /* size * (m + 1)                                                 */
+} batch_map;
+
+/* How a pass is cut: blocks of B rows, per_round blocks per slice; when a round has fewer
+ * blocks than threads, the maps are cut into groups and the blocks' rows into segments. */
+typedef struct {
+    int64_t B, nblocks, per_round;
+    int ngroups, nseg, whole;
+    size_t seg_rows, bpad;
+} batch_cut;
+
+typedef struct {
+    const som_problem *p;
+    int threads;
+    batch_cut cut;
+    batch_map *maps;
+    size_t slot_len;                 /* all maps' sums, one block                   */
+    double *store, *slots, *xr, *num;
+    int *wins, **win, *group_start, *runs, nruns;
+} batch_state;
+
+static void batch_cut_of(const som_family *f, int threads, double round_units, batch_cut *c)
+{
+    const double block_cost = ((f->m + 1) * f->size_sum + SOM_POINT_UNITS * f->nmaps);
+    c->B = f->batch_block < f->n ? f->batch_block : f->n;
+    c->nblocks = (f->n + c->B - 1) / c->B;
+    c->per_round = (int64_t)(round_units * threads / (block_cost * (double)c->B));
+    if (c->per_round < 1) c->per_round = 1;
+    if (c->per_round > c->nblocks) c->per_round = c->nblocks;
+    c->ngroups = som_map_groups(c->per_round, threads, f->nmaps);
+    c->nseg = (int)((2 * (int64_t)threads + c->per_round * c->ngroups - 1) /
+                    (c->per_round * c->ngroups));
+    c->seg_rows = (size_t)((c->B + c->nseg - 1) / c->nseg + SOM_PB - 1) / SOM_PB * SOM_PB;
+    if (c->seg_rows < 64) c->seg_rows = 64;
+    c->nseg = (int)((c->B + (int64_t)c->seg_rows - 1) / (int64_t)c->seg_rows);
+    c->whole = c->ngroups == 1 && c->nseg == 1;
+    c->bpad = (size_t)((c->B + SOM_PB - 1) / SOM_PB * SOM_PB);
+}
+
+/* Element counts of the buffers, from the family's shape (bounds for per-map padding). */
+typedef struct {
+    double store, slots, xr, num, wins, win, runs, init;
+} batch_sizes;
+
+static void batch_size(const som_family *f, const batch_cut *c, int threads, batch_sizes *z)
+{
+    const double maps = f->nmaps, slot = f->size_sum * (f->m + 1);
+    const double rounds = (double)c->per_round;
+    /* per map: tiled weights, the pass's totals */
+    z->store = (f->size_sum + (SOM_TJB - 1) * maps) * f->m + slot;
+    z->slots = rounds * slot;
+    z->xr = rounds * (double)c->bpad * f->m;
+    z->num = (double)threads * f->m;
+    z->wins = rounds * maps * (double)c->B;
+    z->win = rounds * maps;
+    z->runs = 2 * (floor(f->size_sum / SOM_SMOOTH_RUN) + maps);
+    z->init = (double)f->size_max * f->m;
+}
+
+static double cpu_round(const som_cpu_cfg *cfg)
+{
+    return cfg->round_units > 0 ? cfg->round_units : SOM_ROUND_UNITS;
+}
+
+static void batch_plan(void *cfg_, const som_family *f, som_plan *plan)
+{
+    const som_cpu_cfg *cfg = cfg_;
+    const int threads = som_threads(cfg->threads);
+    batch_cut c;
+    batch_sizes z;
+    batch_cut_of(f, threads, cpu_round(cfg), &c);
+    batch_size(f, &c, threads, &z);
+    som_plan_add(plan, "cpu batch: weights and sums", z.store * sizeof(double), SOM_HOST);
+    som_plan_add(plan, "cpu batch: a round's block sums", z.slots * sizeof(double), SOM_HOST);
+    som_plan_add(plan, "cpu batch: a round's blocks, row-major", (z.xr + z.num) * sizeof(double),
+                 SOM_HOST);
+    som_plan_add(plan, "cpu batch: a round's winners",
+                 z.wins * sizeof(int) + z.win * sizeof(int *), SOM_HOST);
+    som_plan_add(plan, "cpu batch: smoothing tasks", z.runs * sizeof(int), SOM_HOST);
+    som_plan_add(plan, "cpu batch: initial weights",
+                 z.init * sizeof(double) + (double)f->n * sizeof(uint32_t), SOM_HOST);
+}
+
+/* The winners of SOM_PB points (rows of x, m apart) among the neurons of w (tiled, leading
+ * dimension ld), by the winner rule. */
+SOM_INLINE void winners(const double *x, const double *w, int size, int ld, const int m,
+                        int *c)
+{
+    double bd[SOM_PB];
+    int p, j;
+    for (p = 0; p < SOM_PB; p++) {
+        bd[p] = HUGE_VAL;
+        c[p] = 0;
+    }
+    for (j = 0; j < size; j += SOM_TJB) {
+        double acc[SOM_PB][SOM_TJB];
+        const int nb = size - j < SOM_TJB ? size - j : SOM_TJB;
+        som_tile_d2(x, w, ld, j, m, acc);
+        SOM_UNROLL
+        for (p = 0; p < SOM_PB; p++) som_pick(acc[p], nb, j, c + p, bd + p);
+    }
+}
+
+/* Rows of a block (row-major in x, padded to whole tiles) against maps q0 .. q1-1: each
+ * row's winner into win[q] (indexed from the block's first row, offset). Also compiled for
+ * AVX2 where the compiler can pick the version at load time (the same operations, 4 doubles
+ * at a time: -ffp-contract=off keeps them unfused). */
+SOM_TARGET_CLONES static void segment_winners(const batch_map *maps, int q0, int q1, int m,
+                                              const double *x, int rows, int offset,
+                                              int *const *win)
+{
+    const int padded = (rows + SOM_PB - 1) / SOM_PB * SOM_PB;
+    int i, q, r;
+    for (q = q0; q < q1; q++) {
+        const batch_map *mp = maps + q;
+        int *wq = win[q] + offset;
+        for (i = 0; i < padded; i += SOM_PB) {
+            int c[SOM_PB];
+            const double *xi = x + (size_t)i * m;
+            switch (m) {
+            case 1: winners(xi, mp->w, mp->size, mp->ld, 1, c); break;
+            case 2: winners(xi, mp->w, mp->size, mp->ld, 2, c); break;
+            case 3: winners(xi, mp->w, mp->size, mp->ld, 3, c); break;
+            case 4: winners(xi, mp->w, mp->size, mp->ld, 4, c); break;
+            case 8: winners(xi, mp->w, mp->size, mp->ld, 8, c); break;
+            case 16: winners(xi, mp->w, mp->size, mp->ld, 16, c); break;
+            default: winners(xi, mp->w, mp->size, mp->ld, m, c);
+            }
+            for (r = 0; r < SOM_PB && i + r < rows; r++) wq[i + r] = c[r];
+        }
+    }
+}
+
+/* A block's sums (rows row-major in x), every map at once, each element in row order: into
+ * the block's slot, S[c * m + k] then the counts n[c] per map. Each row is read once. */
+static void block_sums(const batch_map *maps, int nmaps, int m, const double *x, int rows,
+                       int *const *win, double *slot)
+{
+    int i, q, k;
+    for (q = 0; q < nmaps; q++) memset(slot + maps[q].slot_off, 0, maps[q].slot_len * sizeof *slot);
+    for (i = 0; i < rows; i++) {
+        const double *xi = x + (size_t)i * m;
+        for (q = 0; q < nmaps; q++) {
+            const int c = win[q][i];
+            double *S = slot + maps[q].slot_off, *Sc = S + (size_t)c * m;
+            SOM_SIMD /* dimensions side by side; each still in row order */
+            for (k = 0; k < m; k++) Sc[k] += xi[k];
+            S[(size_t)maps[q].size * m + c] += 1;
+        }
+    }
+}
+
+/* A round of blocks from block b0 of the pass: winners and block sums of every map, added
+ * to the pass's totals in block order. */
+static int batch_advance(void *state, som_slice *sl, int64_t *reached, som_status *st)
+{
+    batch_state *s = state;
+    const som_problem *p = s->p;
+    const batch_cut *c = &s->cut;
+    const int64_t n = p->data.n, pass0 = sl->from / n * n, B = c->B;
+    const int64_t b0 = (sl->from - pass0) / B;
+    const int64_t nb = b0 + c->per_round < c->nblocks ? c->per_round : c->nblocks - b0;
+    const int64_t ntask = nb * c->ngroups * c->nseg;
+    const int m = p->data.m, nmaps = p->nmaps, nth = s->threads, ng = c->ngroups;
+    const int nseg = c->nseg, whole = c->whole;
+    const size_t seg_rows = c->seg_rows, bpad = c->bpad, slot_len = s->slot_len;
+    int64_t task;
+    int q;
+    (void)st;
+    (void)nth; /* unused without OpenMP */
+    if (b0 == 0) /* a new pass */
+        for (q = 0; q < nmaps; q++) memset(s->maps[q].total, 0, s->maps[q].slot_len * sizeof(double));
+    /* when blocks are shared between tasks: the round's blocks, row-major, a segment of
+     * rows at a time (static schedules keep a block with one thread, and in its cache,
+     * through the steps) */
+    SOM_PARALLEL_FOR(nth, static, 1)
+    for (task = 0; task < (whole ? 0 : nb * nseg); task++) {
+        const int64_t bi = task / nseg, lo = (b0 + bi) * B, sg = task % nseg;
+        const int64_t rows = (lo + B < n ? B : n - lo) - sg * (int64_t)seg_rows;
+        if (rows > 0)
+            som_tile_rows(p->data.x, n, m, lo + sg * (int64_t)seg_rows,
+                          (int)(rows < (int64_t)seg_rows ? rows : (int64_t)seg_rows),
+                          s->xr + ((size_t)bi * bpad + (size_t)sg * seg_rows) * m);
+    }
+    /* the winners: (block, group of maps, segment of rows) */
+    SOM_PARALLEL_FOR(nth, static, 1)
+    for (task = 0; task < ntask; task++) {
+        const int64_t bi = task / (ng * nseg), lo = (b0 + bi) * B;
+        const int g = (int)(task / nseg % ng), sg = (int)(task % nseg);
+        const int64_t rows = (lo + B < n ? B : n - lo) - (int64_t)sg * seg_rows;
+        if (whole) /* the task holds the whole block: transpose it here */
+            som_tile_rows(p->data.x, n, m, lo, (int)rows, s->xr + (size_t)bi * bpad * m);
+        if (rows > 0)
+            segment_winners(s->maps, s->group_start[g], s->group_start[g + 1], m,
+                            s->xr + ((size_t)bi * bpad + (size_t)sg * seg_rows) * m,
+                            (int)(rows < (int64_t)seg_rows ? rows : (int64_t)seg_rows),
+                            (int)(sg * seg_rows), s->win + bi * nmaps);
+        if (whole) /* the task holds the whole block: its sums now, rows in cache */
+            block_sums(s->maps, nmaps, m, s->xr + (size_t)bi * bpad * m, (int)rows,
+                       s->win + bi * nmaps, s->slots + (size_t)bi * slot_len);
+    }
+    /* otherwise each block's sums, all maps at once, in row order into its slot */
+    if (!whole) {
+        SOM_PARALLEL_FOR(nth, static, 1)
+        for (task = 0; task < nb; task++) {
+            const int64_t lo = (b0 + task) * B;
+            block_sums(s->maps, nmaps, m, s->xr + (size_t)task * bpad * m,
+                       (int)(lo + B < n ? B : n - lo), s->win + task * nmaps,
+                       s->slots + (size_t)task * slot_len);
+        }
+    }
+    /* add the slots to the totals in block order, the maps side by side */
+    SOM_PARALLEL_FOR(nth, dynamic, 1)
+    for (q = 0; q < nmaps; q++) {
+        batch_map *mp = s->maps + q;
+        int64_t bi;
+        size_t e;
+        for (bi = 0; bi < nb; bi++) {
+            const double *sum = s->slots + (size_t)bi * slot_len + mp->slot_off;
+            for (e = 0; e < mp->slot_len; e++) mp->total[e] += sum[e];
+        }
+    }
+    *reached = pass0 + ((b0 + nb) * B < n ? (b0 + nb) * B : n);
+    return SOM_OK;
+}
+
+/* Neurons j0 .. j1-1 of a map from the pass's totals and factors by ring distance (row):
+ * W_j = sum_c h(d(c, j)) S_c / sum_c h(d(c, j)) n_c, summed over c in order; num holds m
+ * doubles of scratch. */
+static void smooth(batch_map *mp, int m, const double *row, int j0, int j1, double *num)
+{
+    const int size = mp->size;
+    const double *S = mp->total, *cnt = S + (size_t)size * m;
+    int j, c, k;
+    for (j = j0; j < j1; j++) {
+        double den = 0;
+        for (k = 0; k < m; k++) num[k] = 0;
+        for (c = 0; c < size; c++) {
+            const double h = row[som_ring_dist(c, j, size)];
+            const double *Sc = S + (size_t)c * m;
+            den += h * cnt[c];
+            for (k = 0; k < m; k++) num[k] += h * Sc[k];
+        }
+        if (den > 0)
+            for (k = 0; k < m; k++) mp->w[(size_t)k * mp->ld + j] = num[k] / den;
+    }
+}
+
+/* The pass's end: every neuron from the totals, in runs of neurons side by side. */
+static int batch_end_pass(void *state, int t, const double *row, som_status *st)
+{
+    batch_state *s = state;
+    const int m = s->p->data.m;
+    int i;
+    (void)t;
+    (void)st;
+    SOM_PARALLEL_FOR(s->threads, dynamic, 1)
+    for (i = 0; i < s->nruns; i++) {
+        batch_map *mp = s->maps + s->runs[2 * i];
+        const int j0 = s->runs[2 * i + 1];
+        smooth(mp, m, row, j0, j0 + SOM_SMOOTH_RUN < mp->size ? j0 + SOM_SMOOTH_RUN : mp->size,
+               s->num + (size_t)som_thread_num() * m);
+    }
+    return SOM_OK;
+}
+
+static int batch_prepare(void *cfg_, const som_problem *p, int factor_rows, void **state,
+                         som_status *st)
+{
+    const som_cpu_cfg *cfg = cfg_;
+    const int m = p->data.m, nmaps = p->nmaps;
+    som_family f;
+    batch_sizes z;
+    batch_state *s;
+    double *init = NULL;
+    uint32_t *scratch = NULL;
+    size_t used = 0;
+    int i;
+    (void)factor_rows;
+
+    som_family_of(p, &f);
+    *state = s = calloc(1, sizeof *s);
+    if (!s) goto nomem;
+    s->p = p;
+    s->threads = som_threads(cfg->threads);
+    batch_cut_of(&f, s->threads, cpu_round(cfg), &s->cut);
+    batch_size(&f, &s->cut, s->threads, &z);
+    s->maps = calloc((size_t)nmaps, sizeof *s->maps);
+    s->store = som_alloc(z.store, sizeof *s->store);
+    s->slots = som_alloc(z.slots, sizeof *s->slots);
+    s->xr = som_alloc(z.xr, sizeof *s->xr); /* the round's blocks, row-major */
+    s->num = som_alloc(z.num, sizeof *s->num);
+    s->wins = som_alloc(z.wins, sizeof *s->wins);
+    s->win = som_alloc(z.win, sizeof *s->win);
+    s->runs = som_alloc(z.runs, sizeof *s->runs);
+    s->group_start = malloc(((size_t)s->cut.ngroups + 1) * sizeof *s->group_start);
+    init = som_alloc(z.init, sizeof *init);
+    if (p->init == SOM_INIT_SAMPLE) scratch = malloc((size_t)p->data.n * sizeof *scratch);
+    if (!s->maps || !s->store || !s->slots || !s->xr || !s->num || !s->wins || !s->win ||
+        !s->runs || !s->group_start || !init || (p->init == SOM_INIT_SAMPLE && !scratch))
+        goto nomem;
+    for (i = 0; i < nmaps; i++) {
+        batch_map *mp = s->maps + i;
+        int j;
+        mp->size = p->size[i];
+        mp->ld = som_ld(mp->size, SOM_TJB);
+        mp->slot_len = (size_t)mp->size * (m + 1);
+        mp->slot_off = s->slot_len;
+        s->slot_len += mp->slot_len;
+        mp->w = s->store + used;
+        used += (size_t)mp->ld * m;
+        mp->total = s->store + used;
+        used += mp->slot_len;
+        memset(mp->w, 0, (size_t)mp->ld * m * sizeof *mp->w);
+        som_init_map(p, i, init, scratch);
+        som_tile_weights(init, mp->size, m, mp->ld, mp->w);
+        for (j = 0; j < mp->size; j += SOM_SMOOTH_RUN) { /* smoothing tasks: (map, first j) */
+            s->runs[2 * s->nruns] = i;
+            s->runs[2 * s->nruns++ + 1] = j;
+        }
+    }
+    for (i = 0; i < s->cut.per_round * nmaps; i++) s->win[i] = s->wins + (size_t)i * s->cut.B;
+    som_split_maps(p->size, nmaps, s->cut.ngroups, s->group_start);
+    free(init);
+    free(scratch);
+    return SOM_OK;
+nomem:
+    free(init);
+    free(scratch);
+    return som_fail(st, SOM_ERR_NOMEM, "could not allocate memory for batch training");
+}
+
+static int batch_read(void *state, double *const *w, som_status *st)
+{
+    const batch_state *s = state;
+    int i;
+    (void)st;
+    for (i = 0; i < s->p->nmaps; i++)
+        som_untile_weights(s->maps[i].w, s->maps[i].size, s->p->data.m, s->maps[i].ld, w[i]);
+    return SOM_OK;
+}
+
+static void batch_release(void *state)
+{
+    batch_state *s = state;
+    if (!s) return;
+    free(s->maps);
+    free(s->store);
+    free(s->slots);
+    free(s->xr);
+    free(s->num);
+    free(s->wins);
+    free(s->win);
+    free(s->runs);
+    free(s->group_start);
+    free(s);
+}
+
+const som_engine som_cpu_batch = {"cpu batch", NULL, batch_prepare, batch_advance,
+                                  batch_end_pass, NULL, batch_read, batch_release,
+                                  batch_plan};

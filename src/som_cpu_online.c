@@ -1,0 +1,257 @@
+/* som_cpu_online.c: the online rule on the CPU (the engine som_cpu_online). Each slice, the
+ * maps move on in parallel (OpenMP over maps, largest first), each map point after point
+ * through the rule of the original script.
+ *
+ * A map's weights are tiled (w[k * ld + j], ld = the size rounded up to whole blocks of
+ * SOM_JB neurons), so that distances and updates run as vector loops over neurons. Each
+ * neuron's squared distance is still summed over the dimensions in order and each update is
+ * the same expression, so the bits are those of the plain rule (and of the OpenCL backend,
+ * and of the R reference in the tests). A map's result depends only on its own streams,
+ * never on the slicing or the thread that ran it, so any thread count gives the same bits. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "som_engine.h"
+#include "som_rng.h"
+#include "som_tile.h"
+
+/* Doubles rounded up to whole 64-byte cache lines, so that maps trained by different
+ * threads never share a line. */
+static size_t pad_line(size_t ndoubles)
+{
+    return (ndoubles + 7) & ~(size_t)7;
+}
+
+/* The first cache-line boundary in a block allocated with 8 spare doubles. */
+static double *align_line(double *raw)
+{
+    return raw ? (double *)(((uintptr_t)raw + 63) & ~(uintptr_t)63) : NULL;
+}
+
+typedef struct {
+    int map;         /* index in the problem                                        */
+    int size, ld;    /* neurons, and neurons rounded up to whole blocks (SOM_JB)   */
+    uint32_t *order; /* the current pass's visiting order, n indices                */
+    double *w;       /* working weights, w[k * ld + j] (padding neurons never win)  */
+    double *circ;    /* the pass's factors, 2 x size (som_neighbourhood_circ), then
+                        SOM_JB zeros, so that the update may run over ld neurons    */
+} online_map;
+
+typedef struct {
+    const som_problem *p;
+    int threads;
+    double round_units;
+    double cost;       /* work units of one step of every map                        */
+    double *rows;      /* the data, row-major                                        */
+    online_map *maps;  /* largest first                                              */
+    double *wraw, *craw;
+    uint32_t *orders;
+} online_state;
+
+/* Sizes of the buffers, from the family's shape: bounds for the per-map padding. */
+/* Element counts of the buffers, from the family's shape: bounds for the per-map padding
+ * (whole blocks of neurons, whole cache lines per map, 8 spare doubles for alignment). */
+typedef struct {
+    double weights, circ, order_stride, orders, rows, init;
+} online_sizes;
+
+static void online_size(const som_family *f, online_sizes *z)
+{
+    const double maps = f->nmaps;
+    z->weights = (f->size_sum + (SOM_JB - 1) * maps) * f->m + 7 * maps + 8;
+    z->circ = 2 * f->size_sum + (SOM_JB + 7) * maps + 8;
+    z->order_stride = (double)(((size_t)f->n + 15) & ~(size_t)15); /* whole cache lines */
+    z->orders = maps * z->order_stride;
+    z->rows = (double)f->n * f->m;
+    z->init = (double)f->size_max * f->m;
+}
+
+static void online_plan(void *cfg, const som_family *f, som_plan *plan)
+{
+    online_sizes z;
+    (void)cfg;
+    online_size(f, &z);
+    som_plan_add(plan, "cpu online: the data, row-major", z.rows * sizeof(double), SOM_HOST);
+    som_plan_add(plan, "cpu online: tiled weights", z.weights * sizeof(double), SOM_HOST);
+    som_plan_add(plan, "cpu online: factors", z.circ * sizeof(double), SOM_HOST);
+    som_plan_add(plan, "cpu online: visiting orders", z.orders * sizeof(uint32_t), SOM_HOST);
+    som_plan_add(plan, "cpu online: initial weights", z.init * sizeof(double), SOM_HOST);
+}
+
+/* Points i .. end-1 of the pass: the online rule of the original script. Inlined with a
+ * constant m for small dimensions so that the loops over dimensions disappear. */
+SOM_INLINE void train_points(const double *rows, const uint32_t *order, uint32_t i,
+                             uint32_t end, double *w, const double *circ, int size, int ld,
+                             const int m)
+{
+    for (; i < end; i++) {
+        const double *x = rows + (size_t)order[i] * m, *h;
+        double bd = HUGE_VAL;
+        int c = 0, j, jj, k;
+        for (j = 0; j < size; j += SOM_JB) { /* the winner, a block of neurons at a time */
+            double acc[1][SOM_JB];
+            som_point_d2(x, w, ld, j, m, acc);
+            som_pick(acc[0], size - j < SOM_JB ? size - j : SOM_JB, j, &c, &bd);
+        }
+        /* update every neuron, the padding ones too (with whatever factor: they never win) */
+        h = circ + (size - c);
+        for (k = 0; k < m; k++) {
+            const double xk = x[k];
+            double *wk = w + (size_t)k * ld;
+            for (j = 0; j < ld; j += SOM_JB) {
+                SOM_SIMD
+                for (jj = 0; jj < SOM_JB; jj++) wk[j + jj] += h[j + jj] * (xk - wk[j + jj]);
+            }
+        }
+    }
+}
+
+/* Steps from .. end-1 of one map. */
+static void advance_map(const online_state *s, online_map *mp, som_factors *fac, int64_t from,
+                        int64_t end)
+{
+    const som_problem *p = s->p;
+    const int64_t n = p->data.n;
+    const int m = p->data.m;
+    while (from < end) {
+        const int t = (int)(from / n) + 1;
+        const uint32_t i = (uint32_t)(from % n);
+        const uint32_t stop = end - (int64_t)(t - 1) * n < n ? (uint32_t)(end - (t - 1) * n)
+                                                              : (uint32_t)n;
+        if (i == 0) { /* a new pass: its factors and visiting order */
+            som_neighbourhood_circ(fac->tab + (size_t)(t - fac->t_first) * fac->width,
+                                   mp->size, mp->circ);
+            som_order(mp->order, (som_u32)n, p->seed, SOM_STREAM_ORDER, (som_u32)mp->size,
+                      (som_u32)p->restart[mp->map], (som_u32)t);
+        }
+        switch (m) {
+        case 1: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, 1); break;
+        case 2: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, 2); break;
+        case 3: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, 3); break;
+        case 4: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, 4); break;
+        case 5: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, 5); break;
+        case 6: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, 6); break;
+        case 7: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, 7); break;
+        case 8: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, 8); break;
+        default: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, m);
+        }
+        from += stop - i;
+    }
+}
+
+static int online_advance(void *state, som_slice *sl, int64_t *reached, som_status *st)
+{
+    online_state *s = state;
+    const int64_t n = s->p->data.n;
+    const int nmaps = s->p->nmaps, nth = s->threads < nmaps ? s->threads : nmaps;
+    int64_t steps = (int64_t)(s->round_units * s->threads / s->cost), end;
+    int i;
+    (void)st;
+    if (steps < 1) steps = 1;
+    end = sl->limit - sl->from > steps ? sl->from + steps : sl->limit;
+    som_factor_row(sl->factors, (int)((end - 1) / n) + 1); /* made here, read by the threads */
+    (void)nth; /* unused without OpenMP */
+    SOM_PARALLEL_FOR(nth, dynamic, 1)
+    for (i = 0; i < nmaps; i++) advance_map(s, s->maps + i, sl->factors, sl->from, end);
+    *reached = end;
+    return SOM_OK;
+}
+
+static int by_size_desc(const void *a, const void *b)
+{
+    const online_map *x = a, *y = b;
+    if (x->size != y->size) return x->size < y->size ? 1 : -1;
+    return x->map - y->map;
+}
+
+static int online_prepare(void *cfg_, const som_problem *p, int factor_rows, void **state,
+                   som_status *st)
+{
+    const som_cpu_cfg *cfg = cfg_;
+    const int m = p->data.m, nmaps = p->nmaps;
+    som_family f;
+    online_sizes z;
+    online_state *s;
+    double *init = NULL, *wbuf, *cbuf;
+    size_t wtot = 0, ctot = 0;
+    int i;
+    (void)factor_rows;
+
+    som_family_of(p, &f);
+    online_size(&f, &z);
+    *state = s = calloc(1, sizeof *s);
+    if (!s) return som_fail(st, SOM_ERR_NOMEM, "could not allocate memory for training");
+    s->p = p;
+    s->threads = som_threads(cfg->threads);
+    s->round_units = cfg->round_units > 0 ? cfg->round_units : SOM_ROUND_UNITS;
+    s->rows = som_rowmajor(&p->data);
+    s->maps = calloc((size_t)nmaps, sizeof *s->maps);
+    s->wraw = som_alloc(z.weights, sizeof *s->wraw);
+    s->craw = som_alloc(z.circ, sizeof *s->craw);
+    s->orders = som_alloc(z.orders, sizeof *s->orders);
+    init = som_alloc(z.init, sizeof *init);
+    if (!s->rows || !s->maps || !s->wraw || !s->craw || !s->orders || !init) {
+        free(init);
+        return som_fail(st, SOM_ERR_NOMEM, "could not allocate %.0f MB for training",
+                        ((z.rows + z.weights + z.circ + z.init) * 8 + z.orders * 4) / 1e6);
+    }
+    wbuf = align_line(s->wraw);
+    cbuf = align_line(s->craw);
+    for (i = 0; i < nmaps; i++) {
+        online_map *mp = s->maps + i;
+        mp->map = i;
+        mp->size = p->size[i];
+        mp->ld = som_ld(mp->size, SOM_JB);
+        mp->w = wbuf + wtot;
+        mp->circ = cbuf + ctot;
+        mp->order = s->orders + (size_t)i * (size_t)z.order_stride;
+        wtot += pad_line((size_t)mp->ld * m);
+        ctot += pad_line((size_t)mp->size * 2 + SOM_JB);
+        memset(mp->circ, 0, ((size_t)mp->size * 2 + SOM_JB) * sizeof *mp->circ);
+        memset(mp->w, 0, (size_t)mp->ld * m * sizeof *mp->w);
+        som_init_map(p, i, init, mp->order);
+        som_tile_weights(init, mp->size, m, mp->ld, mp->w);
+        s->cost += (double)mp->size * (m + 1) + SOM_POINT_UNITS;
+    }
+    free(init);
+    qsort(s->maps, (size_t)nmaps, sizeof *s->maps, by_size_desc);
+    return SOM_OK;
+}
+
+static int online_read(void *state, double *const *w, som_status *st)
+{
+    const online_state *s = state;
+    int i;
+    (void)st;
+    for (i = 0; i < s->p->nmaps; i++) {
+        const online_map *mp = s->maps + i;
+        som_untile_weights(mp->w, mp->size, s->p->data.m, mp->ld, w[mp->map]);
+    }
+    return SOM_OK;
+}
+
+static void online_release(void *state)
+{
+    online_state *s = state;
+    if (!s) return;
+    free(s->rows);
+    free(s->maps);
+    free(s->wraw);
+    free(s->craw);
+    free(s->orders);
+    free(s);
+}
+
+const som_engine som_cpu_online = {"cpu online", NULL, online_prepare, online_advance, NULL,
+                                   NULL, online_read, online_release, online_plan};
+
+/* The CPU backend: this engine and som_cpu_batch. */
+som_backend som_cpu_backend(som_cpu_cfg *cfg)
+{
+    som_backend be;
+    be.engine[SOM_ONLINE] = &som_cpu_online;
+    be.engine[SOM_BATCH] = &som_cpu_batch;
+    be.cfg = cfg;
+    be.threads = som_threads(cfg->threads);
+    return be;
+}

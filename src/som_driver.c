@@ -1,0 +1,202 @@
+/* som_driver.c: the one training loop (see som_engine.h). For each group of maps the
+ * backend can hold: prepare; slice after slice, move the maps on, end the pass (batch),
+ * record the trace, report progress, check for an interrupt; read the weights; release.
+ * Whatever happens, what a backend prepared is released before som_train returns. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "som_engine.h"
+#include "som_omp.h"
+
+/* The factor table holds about this many bytes: passes per slice at most. */
+#define SOM_FACTOR_BYTES 8e6
+
+const double *som_factor_row(som_factors *f, int t)
+{
+    for (; f->made <= t - f->t_first; f->made++)
+        som_neighbourhood_row(f->p, f->t_first + f->made, f->width - 1,
+                              f->tab + (size_t)f->made * f->width);
+    return f->tab + (size_t)(t - f->t_first) * f->width;
+}
+
+static int largest(const som_problem *p)
+{
+    int i, N = 0;
+    for (i = 0; i < p->nmaps; i++)
+        if (p->size[i] > N) N = p->size[i];
+    return N;
+}
+
+int som_factor_rows(int width, int passes)
+{
+    double rows = SOM_FACTOR_BYTES / ((double)width * sizeof(double));
+    if (rows > passes) rows = passes;
+    return rows < 1 ? 1 : (int)rows;
+}
+
+/* Maps first .. last - 1 of p as a problem of their own. */
+static som_problem sub_problem(const som_problem *p, int first, int last)
+{
+    som_problem q = *p;
+    q.nmaps = last - first;
+    q.size = p->size + first;
+    q.restart = p->restart + first;
+    q.init_w = p->init_w ? p->init_w + first : NULL;
+    q.trace = p->trace ? p->trace + (size_t)first * (p->iter_max - 1) : NULL;
+    return q;
+}
+
+/* What the driver holds for a trace that it computes itself: the group's weights,
+ * column-major, and their qe. */
+typedef struct {
+    double *w, **wp, *qe;
+} trace_buf;
+
+static int trace_alloc(const som_problem *p, trace_buf *tb, int own)
+{
+    size_t tot = 0;
+    int i;
+    memset(tb, 0, sizeof *tb);
+    tb->qe = malloc((size_t)p->nmaps * sizeof *tb->qe);
+    if (!tb->qe) return SOM_ERR_NOMEM;
+    if (!own) return SOM_OK;
+    for (i = 0; i < p->nmaps; i++) tot += (size_t)p->size[i] * p->data.m;
+    tb->w = malloc(tot * sizeof *tb->w);
+    tb->wp = malloc((size_t)p->nmaps * sizeof *tb->wp);
+    if (!tb->w || !tb->wp) return SOM_ERR_NOMEM;
+    for (tot = 0, i = 0; i < p->nmaps; i++) {
+        tb->wp[i] = tb->w + tot;
+        tot += (size_t)p->size[i] * p->data.m;
+    }
+    return SOM_OK;
+}
+
+static void trace_free(trace_buf *tb)
+{
+    free(tb->w);
+    free(tb->wp);
+    free(tb->qe);
+}
+
+/* The qe of every map of the group after pass t, into the trace. */
+static int trace_pass(const som_engine *e, void *state, const som_problem *p, int t,
+                      int threads, trace_buf *tb, som_status *st)
+{
+    int i, rc;
+    if (e->trace) {
+        rc = e->trace(state, tb->qe, st);
+    } else {
+        som_maps maps;
+        maps.nmaps = p->nmaps;
+        maps.size = p->size;
+        maps.weights = (const double *const *)tb->wp;
+        rc = e->read(state, tb->wp, st);
+        if (rc == SOM_OK) rc = som_qe_maps(&p->data, &maps, threads, tb->qe, st);
+    }
+    if (rc == SOM_OK)
+        for (i = 0; i < p->nmaps; i++) p->trace[(size_t)i * (p->iter_max - 1) + (t - 1)] = tb->qe[i];
+    return rc;
+}
+
+/* Train the maps of one group (a sub-problem) on engine e: progress from `offset` to
+ * `offset + share`. */
+static int train_group(const som_engine *e, const som_backend *be, const som_problem *p,
+                       som_factors *fac, double *const *weights, const som_hooks *hooks,
+                       double offset, double share, som_status *st)
+{
+    const int64_t n = p->data.n, total = (int64_t)(p->iter_max - 1) * n;
+    const int pass_ends = p->algorithm == SOM_BATCH || p->trace != NULL;
+    void *state = NULL;
+    trace_buf tb;
+    int64_t pos = 0;
+    int rc;
+
+    memset(&tb, 0, sizeof tb);
+    rc = e->prepare(be->cfg, p, fac->rows, &state, st);
+    if (rc == SOM_OK && p->trace && trace_alloc(p, &tb, e->trace == NULL) != SOM_OK)
+        rc = som_fail(st, SOM_ERR_NOMEM, "could not allocate memory for the trace");
+    while (rc == SOM_OK && pos < total) {
+        const int t = (int)(pos / n) + 1;
+        som_slice s;
+        int64_t reached = pos;
+        s.from = pos;
+        s.limit = (int64_t)(t - 1 + fac->rows) * n;
+        if (pass_ends) s.limit = (int64_t)t * n;
+        if (s.limit > total) s.limit = total;
+        s.factors = fac;
+        fac->t_first = t;
+        fac->made = 0;
+        rc = e->advance(state, &s, &reached, st);
+        if (rc != SOM_OK) break;
+        if (reached <= pos || reached > s.limit) {
+            rc = som_fail(st, SOM_ERR_BACKEND, "%s: a slice did not move on", e->name);
+            break;
+        }
+        pos = reached;
+        if (pass_ends && pos == (int64_t)t * n) { /* pass t is over */
+            if (e->end_pass && (rc = e->end_pass(state, t, som_factor_row(fac, t), st)))
+                break;
+            if (p->trace && (rc = trace_pass(e, state, p, t, be->threads, &tb, st))) break;
+        }
+        if (pos < total && hooks && hooks->interrupted && hooks->interrupted(hooks->ud)) {
+            rc = som_fail(st, SOM_ERR_INTERRUPTED, "training interrupted");
+            break;
+        }
+        if (hooks && hooks->progress)
+            hooks->progress(hooks->ud, offset + share * ((double)pos / (double)total));
+    }
+    if (rc == SOM_OK) rc = e->read(state, weights, st);
+    if (e->release) e->release(state);
+    trace_free(&tb);
+    return rc;
+}
+
+int som_train(const som_problem *p, const som_backend *be, double *const *weights,
+              const som_hooks *hooks, som_status *st)
+{
+    const som_engine *e;
+    som_factors fac;
+    double total = 0, done = 0;
+    int rc, first, last, i;
+
+    if ((rc = som_check_problem(p, st)) != SOM_OK) return rc;
+    e = be->engine[p->algorithm];
+    if (e == NULL)
+        return som_fail(st, SOM_ERR_UNAVAILABLE, "this backend has no %s algorithm",
+                        p->algorithm == SOM_BATCH ? "batch" : "online");
+    memset(&fac, 0, sizeof fac);
+    fac.p = p;
+    fac.width = largest(p) / 2 + 1;
+    fac.rows = som_factor_rows(fac.width, p->iter_max - 1);
+    fac.tab = malloc((size_t)fac.rows * fac.width * sizeof *fac.tab);
+    if (!fac.tab) return som_fail(st, SOM_ERR_NOMEM, "could not allocate the schedule");
+    /* groups of maps the backend holds at once; progress in proportion to their neurons */
+    for (i = 0; i < p->nmaps; i++) total += p->size[i];
+    for (first = 0; first < p->nmaps && rc == SOM_OK; first = last) {
+        som_problem q;
+        double part = 0;
+        last = p->nmaps;
+        if (e->group && (rc = e->group(be->cfg, p, first, &last, st)) != SOM_OK) break;
+        q = sub_problem(p, first, last);
+        for (i = first; i < last; i++) part += p->size[i];
+        rc = train_group(e, be, &q, &fac, weights + first, hooks, done / total, part / total,
+                         st);
+        done += part;
+    }
+    free(fac.tab);
+    return rc;
+}
+
+void som_train_plan(const som_family *f, int algorithm, const som_backend *be,
+                    som_plan *plan)
+{
+    const som_engine *e = be ? be->engine[algorithm == SOM_BATCH] : NULL;
+    const int width = f->size_max / 2 + 1;
+    som_plan_add(plan, "neighbourhood factors", (double)som_factor_rows(width, f->passes) * width *
+                                                    sizeof(double), SOM_HOST);
+    if (f->trace)
+        som_plan_add(plan, "trace: the maps' weights and qe",
+                     (f->size_sum * f->m + f->nmaps) * sizeof(double), SOM_HOST);
+    if (e && e->plan) e->plan(be->cfg, f, plan);
+    som_assess_plan(f, be ? be->threads : 1, plan);
+}

@@ -1,0 +1,99 @@
+/* som_engine.h: one driver for every backend and algorithm (som_driver.c), and the small
+ * interface a backend implements for each algorithm (som_engine).
+ *
+ * The driver owns what every run shares: it checks the problem, cuts the maps into groups
+ * that the backend can hold at once, runs the schedule (the neighbourhood factors of every
+ * pass), moves the work on slice by slice, records the trace after each pass, reports
+ * progress, stops on an interrupt, copies the weights out, and releases the backend's
+ * resources on every path. A backend only moves its maps on.
+ *
+ * Work is counted in steps: pass t (1 .. iter_max - 1) is steps (t - 1) * n .. t * n - 1,
+ * a step being one row's visit (online: the rule applied to the row; batch: the row's
+ * winner and its share of the sums). Every map of a group is at the same step. */
+#ifndef SOM_ENGINE_H
+#define SOM_ENGINE_H
+
+#include "som_core.h"
+
+/* The neighbourhood factors of the passes a slice may reach, made by the driver from the
+ * schedule (som_neighbourhood_row) when first asked for. */
+typedef struct {
+    const som_problem *p;
+    int width;   /* factors per pass, by ring distance: the largest size / 2 + 1 */
+    int t_first; /* the pass of the slice's first step                        */
+    int rows;    /* passes the table can hold                                 */
+    int made;    /* rows made so far                                          */
+    double *tab; /* rows x width                                              */
+} som_factors;
+
+/* The factors of pass t (t_first <= t < t_first + rows): that row and any before it are
+ * made on the first request. Call from the driver's thread; rows already made may then be
+ * read from any thread. */
+const double *som_factor_row(som_factors *f, int t);
+
+/* Passes of factors (width each) a slice may span: what about 8 MB hold, 1 .. passes. */
+int som_factor_rows(int width, int passes);
+
+/* One slice of work: from step `from` to at most `limit` (the pass's end for the batch
+ * algorithm and for traces; never past the passes whose factors fit the table). */
+typedef struct {
+    int64_t from, limit;
+    som_factors *factors;
+} som_slice;
+
+/* What a backend implements for one algorithm. `cfg` is the backend's settings (from
+ * som_backend), `state` what prepare made for one group of maps. Every function returns
+ * SOM_OK or a status code with st filled. */
+typedef struct {
+    const char *name;
+    /* Maps first .. *last - 1 of p can be trained together (NULL: all maps at once). */
+    int (*group)(void *cfg, const som_problem *p, int first, int *last, som_status *st);
+    /* Everything to train the maps of p (a group): buffers, the data, the initial weights
+     * (som_init_map). factor_rows: passes of factors a slice may span. On failure *state
+     * may hold what was made: release frees it. */
+    int (*prepare)(void *cfg, const som_problem *p, int factor_rows, void **state,
+                   som_status *st);
+    /* Move every map on from s->from to a step of the backend's choosing, > from and
+     * <= s->limit, into *reached (a slice of about the backend's round of work). */
+    int (*advance)(void *state, som_slice *s, int64_t *reached, som_status *st);
+    /* The batch rule at the end of pass t, with its factors (NULL for online). */
+    int (*end_pass)(void *state, int t, const double *factors, som_status *st);
+    /* The qe of every map of the group now, as som_assess computes it (NULL: the driver
+     * reads the weights and assesses them). */
+    int (*trace)(void *state, double *qe, som_status *st);
+    /* The weights of every map, column-major size x m, into w[i]. */
+    int (*read)(void *state, double *const *w, som_status *st);
+    void (*release)(void *state);
+    /* The buffers prepare allocates (host and device) for a family of this shape. */
+    void (*plan)(void *cfg, const som_family *f, som_plan *plan);
+} som_engine;
+
+/* A backend: an engine per algorithm (NULL where it has none), its settings, and the host
+ * threads for the driver's own work (assessing maps for a trace). */
+typedef struct {
+    const som_engine *engine[2]; /* [SOM_ONLINE], [SOM_BATCH] */
+    void *cfg;
+    int threads;
+} som_backend;
+
+/* Train every map of p on the backend; weights[i] receives map i (size x m, column-major). */
+int som_train(const som_problem *p, const som_backend *be, double *const *weights,
+              const som_hooks *hooks, som_status *st);
+
+/* What training and assessing a family of this shape allocates, buffer by buffer: the
+ * driver's, the backend's (engine of the algorithm) and som_assess's. */
+void som_train_plan(const som_family *f, int algorithm, const som_backend *be,
+                    som_plan *plan);
+
+/* The CPU backend (som_cpu_online.c, som_cpu_batch.c): nthreads threads, round_units (<= 0:
+ * SOM_ROUND_UNITS) of work per thread between interrupt checks. */
+typedef struct {
+    int threads;
+    double round_units;
+} som_cpu_cfg;
+
+extern const som_engine som_cpu_online, som_cpu_batch;
+/* A CPU backend for cfg (which must outlive it). */
+som_backend som_cpu_backend(som_cpu_cfg *cfg);
+
+#endif

@@ -1,0 +1,79 @@
+/* som_ocl_data.c: the data on the device, row-major in the device's precision, in chunks of
+ * whole rows: resident (a buffer per chunk, uploaded once) or streamed (one buffer, filled
+ * with each chunk when its turn comes, for data that do not leave room for the rest). */
+#ifdef SOMGPU_HAVE_OPENCL
+#include <stdlib.h>
+#include <string.h>
+
+#include "som_ocl_internal.h"
+
+/* Rows first .. first + rows - 1 of the data, row-major, in the device's precision. */
+static void stage_rows(const som_problem *p, int prec, int64_t first, int64_t rows, void *out)
+{
+    const int m = p->data.m;
+    const int64_t n = p->data.n;
+    int64_t i;
+    int k;
+    for (k = 0; k < m; k++) {
+        const double *col = p->data.x + (size_t)k * n + first;
+        for (i = 0; i < rows; i++) som_ocl_put(out, (size_t)i * m + k, col[i], prec);
+    }
+}
+
+static int64_t chunk_len(const som_ocl_data *d, int64_t c)
+{
+    const int64_t first = c * d->chunk_rows, n = d->p->data.n;
+    return n - first < d->chunk_rows ? n - first : d->chunk_rows;
+}
+
+int som_ocl_data_open(som_ocl_ctx *ctx, const som_problem *p, int64_t chunk_rows,
+                      int streamed, som_ocl_data *d, som_status *st)
+{
+    const size_t bytes = (size_t)chunk_rows * p->data.m * som_ocl_real(ctx);
+    int i, rc;
+    memset(d, 0, sizeof *d);
+    d->p = p;
+    d->chunk_rows = chunk_rows;
+    d->nchunks = (p->data.n + chunk_rows - 1) / chunk_rows;
+    d->streamed = streamed;
+    d->xs = calloc(streamed ? 1 : (size_t)d->nchunks, sizeof *d->xs);
+    d->stage = malloc(bytes);
+    if (!d->xs || !d->stage)
+        return som_fail(st, SOM_ERR_NOMEM, "out of host memory preparing the OpenCL run");
+    d->nxs = streamed ? 1 : (int)d->nchunks; /* som_ocl_data_close walks what exists */
+    for (i = 0; i < d->nxs; i++) {
+        if (!streamed) stage_rows(p, ctx->precision, (int64_t)i * chunk_rows, chunk_len(d, i),
+                                  d->stage);
+        if ((rc = som_ocl_buffer(ctx, &d->xs[i], CL_MEM_READ_ONLY, bytes,
+                                 streamed ? NULL : d->stage, st)))
+            return rc;
+    }
+    if (!streamed) { /* on the device for good: the host copy is no longer needed */
+        free(d->stage);
+        d->stage = NULL;
+    }
+    return SOM_OK;
+}
+
+int som_ocl_data_chunk(som_ocl_ctx *ctx, som_ocl_data *d, int64_t c, cl_mem *x,
+                       int64_t *first, int64_t *rows, som_status *st)
+{
+    *first = c * d->chunk_rows;
+    *rows = chunk_len(d, c);
+    *x = d->xs[d->streamed ? 0 : c];
+    if (!d->streamed) return SOM_OK;
+    stage_rows(d->p, ctx->precision, *first, *rows, d->stage);
+    return som_ocl_write(ctx, *x, CL_TRUE, (size_t)*rows * d->p->data.m * som_ocl_real(ctx),
+                         d->stage, st);
+}
+
+void som_ocl_data_close(som_ocl_data *d)
+{
+    int i;
+    for (i = 0; i < d->nxs; i++) som_ocl_release(&d->xs[i]);
+    free(d->xs);
+    free(d->stage);
+    memset(d, 0, sizeof *d);
+}
+
+#endif /* SOMGPU_HAVE_OPENCL */

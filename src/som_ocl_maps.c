@@ -1,0 +1,155 @@
+/* som_ocl_maps.c: the maps of a group on the device, for both engines: every map's weights
+ * (row-major size x m at its offset, in the device's precision) starting from the initial
+ * weights som_init_map makes for every backend, read back as column-major doubles; and the
+ * trace, every map's qe over the data after a pass, summed in som_assess's blocks and
+ * order so that double precision gives its bits. */
+#ifdef SOMGPU_HAVE_OPENCL
+#include <stdlib.h>
+#include <string.h>
+
+#include "som_ocl_internal.h"
+
+int som_ocl_maps_open(som_ocl_ctx *ctx, const som_problem *p, som_ocl_maps *maps,
+                      som_status *st)
+{
+    const int prec = ctx->precision, m = p->data.m, nmaps = p->nmaps;
+    const size_t rs = som_ocl_real(ctx);
+    double *init = NULL;
+    uint32_t *scratch = NULL;
+    int *index = NULL, i, maxN = 0, rc;
+
+    memset(maps, 0, sizeof *maps);
+    maps->nmaps = nmaps;
+    maps->woffh = malloc((size_t)nmaps * sizeof *maps->woffh);
+    index = malloc((size_t)nmaps * sizeof *index);
+    if (!maps->woffh || !index) goto nomem;
+    for (i = 0; i < nmaps; i++) {
+        maps->woffh[i] = maps->wtot;
+        maps->wtot += (size_t)p->size[i] * m;
+        index[i] = i;
+        if (p->size[i] > maxN) maxN = p->size[i];
+    }
+    maps->wh = malloc(maps->wtot * rs);
+    init = malloc((size_t)maxN * m * sizeof *init);
+    if (p->init == SOM_INIT_SAMPLE) scratch = malloc((size_t)p->data.n * sizeof *scratch);
+    if (!maps->wh || !init || (p->init == SOM_INIT_SAMPLE && !scratch)) goto nomem;
+    for (i = 0; i < nmaps; i++) {
+        size_t e;
+        som_init_map(p, i, init, scratch);
+        for (e = 0; e < (size_t)p->size[i] * m; e++)
+            som_ocl_put(maps->wh, maps->woffh[i] + e, init[e], prec);
+    }
+    if ((rc = som_ocl_buffer(ctx, &maps->w, CL_MEM_READ_WRITE, maps->wtot * rs, maps->wh, st)) ||
+        (rc = som_ocl_buffer(ctx, &maps->woff, CL_MEM_READ_ONLY, nmaps * sizeof(cl_ulong),
+                             maps->woffh, st)) ||
+        (rc = som_ocl_buffer(ctx, &maps->size, CL_MEM_READ_ONLY, nmaps * sizeof(cl_int), p->size,
+                             st)) ||
+        (rc = som_ocl_buffer(ctx, &maps->restart, CL_MEM_READ_ONLY, nmaps * sizeof(cl_int),
+                             p->restart, st)) ||
+        (rc = som_ocl_buffer(ctx, &maps->index, CL_MEM_READ_ONLY, nmaps * sizeof(cl_int), index,
+                             st)))
+        goto done;
+    rc = SOM_OK;
+    goto done;
+nomem:
+    rc = som_fail(st, SOM_ERR_NOMEM, "out of host memory preparing the OpenCL run");
+done:
+    free(init);
+    free(scratch);
+    free(index);
+    return rc;
+}
+
+int som_ocl_maps_read(som_ocl_ctx *ctx, const som_ocl_maps *maps, const som_problem *p,
+                      double *const *weights, som_status *st)
+{
+    const int prec = ctx->precision, m = p->data.m;
+    int i, j, k, rc;
+    if ((rc = som_ocl_read(ctx, maps->w, maps->wtot * som_ocl_real(ctx), maps->wh, st)))
+        return rc;
+    for (i = 0; i < p->nmaps; i++)
+        for (j = 0; j < p->size[i]; j++)
+            for (k = 0; k < m; k++)
+                weights[i][(size_t)k * p->size[i] + j] =
+                    som_ocl_get(maps->wh, maps->woffh[i] + (size_t)j * m + k, prec);
+    return SOM_OK;
+}
+
+void som_ocl_maps_close(som_ocl_maps *maps)
+{
+    som_ocl_release(&maps->w);
+    som_ocl_release(&maps->woff);
+    som_ocl_release(&maps->size);
+    som_ocl_release(&maps->restart);
+    som_ocl_release(&maps->index);
+    free(maps->woffh);
+    free(maps->wh);
+    memset(maps, 0, sizeof *maps);
+}
+
+/* --- the trace ------------------------------------------------------------------------ */
+
+int som_ocl_trace_open(som_ocl_ctx *ctx, const som_problem *p, som_ocl_trace *tr,
+                       som_status *st)
+{
+    const size_t bytes =
+        (size_t)((p->data.n + SOM_ASSESS_BLOCK - 1) / SOM_ASSESS_BLOCK) * p->nmaps *
+        som_ocl_real(ctx);
+    memset(tr, 0, sizeof *tr);
+    tr->nblocks = (int)((p->data.n + SOM_ASSESS_BLOCK - 1) / SOM_ASSESS_BLOCK);
+    tr->host = malloc(bytes);
+    if (!tr->host) return som_fail(st, SOM_ERR_NOMEM, "out of host memory for the trace");
+    return som_ocl_buffer(ctx, &tr->partial, CL_MEM_READ_WRITE, bytes, NULL, st);
+}
+
+void som_ocl_trace_close(som_ocl_trace *tr)
+{
+    som_ocl_release(&tr->partial);
+    free(tr->host);
+    tr->host = NULL;
+}
+
+/* k_trace_qe over each chunk of the data: the sums of distances to the nearest neuron by
+ * block of the whole data (a block begun in the chunk before goes on from its sum there,
+ * so that chunks do not change the sums); then the block sums in block order, / n. */
+int som_ocl_trace_qe(som_ocl_ctx *ctx, som_ocl_trace *tr, som_ocl_data *d,
+                     const som_ocl_maps *maps, const som_problem *p, double *qe,
+                     som_status *st)
+{
+    const int prec = ctx->precision, nmaps = p->nmaps;
+    const cl_int m = p->data.m, nm = nmaps;
+    int64_t c;
+    int b, q, rc;
+    for (c = 0; c < d->nchunks; c++) {
+        int64_t first, rows;
+        cl_mem x;
+        cl_uint rows_u, first_u, nb;
+        size_t g[2];
+        if ((rc = som_ocl_data_chunk(ctx, d, c, &x, &first, &rows, st))) return rc;
+        rows_u = (cl_uint)rows;
+        first_u = (cl_uint)first;
+        nb = (first_u + rows_u - 1) / SOM_ASSESS_BLOCK - first_u / SOM_ASSESS_BLOCK + 1;
+        g[0] = nb;
+        g[1] = (size_t)nmaps;
+        if ((rc = SOM_OCL_ARGS(ctx->trace_qe, 0, st, SOM_ARG(x), SOM_ARG(rows_u), SOM_ARG(m),
+                               SOM_ARG(maps->index), SOM_ARG(nm), SOM_ARG(maps->size),
+                               SOM_ARG(maps->woff), SOM_ARG(maps->w), SOM_ARG(tr->partial),
+                               SOM_ARG(first_u), SOM_ARG(nb))) ||
+            (rc = som_ocl_launch(ctx, ctx->trace_qe, 2, g, NULL,
+                                 "clEnqueueNDRangeKernel (trace)", st)))
+            return rc;
+        /* a streamed chunk's buffer is refilled next: let the kernel finish first */
+        if (d->streamed && (rc = som_ocl_finish(ctx, st))) return rc;
+    }
+    if ((rc = som_ocl_read(ctx, tr->partial, (size_t)tr->nblocks * nmaps * som_ocl_real(ctx),
+                           tr->host, st)))
+        return rc;
+    for (q = 0; q < nmaps; q++) {
+        double sum = 0;
+        for (b = 0; b < tr->nblocks; b++) sum += som_ocl_get(tr->host, (size_t)b * nmaps + q, prec);
+        qe[q] = sum / (double)p->data.n;
+    }
+    return SOM_OK;
+}
+
+#endif /* SOMGPU_HAVE_OPENCL */

@@ -1,0 +1,160 @@
+/* som_ocl_plan.c: what fits a device. Maps are independent, so they train in groups whose
+ * buffers each fit one allocation (a map too large on its own is refused with the sizes);
+ * batch data come in chunks of whole blocks that fit; the online work-group kernel's size
+ * follows the device's limits. Also the memory plans of both engines, from the same
+ * formulas as their buffers. */
+#ifdef SOMGPU_HAVE_OPENCL
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "som_ocl_internal.h"
+
+/* Blocks per chunk at most: bounds the partial sums to that many blocks' slots. */
+#define SOM_BATCH_CHUNK_BLOCKS 64
+
+double som_ocl_limit(const som_ocl_cfg *cfg)
+{
+    const double dev = cfg->ctx->info.max_alloc;
+    return cfg->opts.max_alloc > 0 && cfg->opts.max_alloc < dev ? cfg->opts.max_alloc : dev;
+}
+
+const char *som_ocl_bytes(double b, char *buf, size_t len)
+{
+    const char *unit[] = {"bytes", "kB", "MB", "GB", "TB"};
+    int u = 0;
+    while (b >= 1000 && u < 4) {
+        b /= 1000;
+        u++;
+    }
+    snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", b, unit[u]);
+    return buf;
+}
+
+int som_ocl_check_fits(const som_ocl_ctx *ctx, double limit, double bytes, const char *what,
+                       som_status *st)
+{
+    char need[32], most[32];
+    if (bytes <= limit) return SOM_OK;
+    st->api_status = CL_INVALID_BUFFER_SIZE;
+    return som_fail(st, SOM_ERR_BACKEND,
+                    "%s need a buffer of %s but device '%s' allows at most %s per buffer "
+                    "(CL_INVALID_BUFFER_SIZE)",
+                    what, som_ocl_bytes(bytes, need, sizeof need), ctx->info.name,
+                    som_ocl_bytes(limit, most, sizeof most));
+}
+
+/* Online, each map holds a visiting order of n indices; batch, its block sums (size x
+ * (m + 1)) and a block's winners; both, their weights. */
+int som_ocl_group(void *cfg_, const som_problem *p, int first, int *last, som_status *st)
+{
+    const som_ocl_cfg *cfg = cfg_;
+    const size_t rs = som_ocl_real(cfg->ctx);
+    const double limit = som_ocl_limit(cfg);
+    const int batch = p->algorithm == SOM_BATCH, m = p->data.m;
+    const double block = (double)(p->batch_block < p->data.n ? p->batch_block : p->data.n);
+    double a = 0, b = 0, part = 0;
+    int i = first;
+    if (som_ocl_refuse_forked(st)) return st->code;
+    while (i < p->nmaps) {
+        const double N = (double)p->size[i];
+        double na = a + (batch ? N * (m + 1) * rs : (double)p->data.n * sizeof(cl_uint));
+        double nb = b + (batch ? block * sizeof(cl_int) : 0);
+        double nw = part * m * rs + N * m * rs;
+        if (i > first && (na > limit || nb > limit || nw > limit)) break;
+        a = na;
+        b = nb;
+        part += N;
+        i++;
+    }
+    *last = i;
+    return SOM_OK;
+}
+
+int64_t som_ocl_chunk_blocks(const som_ocl_cfg *cfg, const som_family *f)
+{
+    const size_t rs = som_ocl_real(cfg->ctx);
+    const double limit = som_ocl_limit(cfg), slot_len = f->size_sum * (f->m + 1);
+    const int64_t B = f->batch_block, nblocks = (f->n + B - 1) / B;
+    int64_t chunk_blocks = (int64_t)fmin((double)SOM_BATCH_CHUNK_BLOCKS, (double)nblocks);
+    while (chunk_blocks > 1 &&
+           ((double)chunk_blocks * B * f->m * rs > limit ||
+            (double)chunk_blocks * B * f->nmaps * sizeof(cl_int) > limit ||
+            (double)chunk_blocks * slot_len * rs > limit))
+        chunk_blocks /= 2;
+    return chunk_blocks;
+}
+
+int som_ocl_group_shape(som_ocl_cfg *cfg, int maxN_group, double gmax_nm, size_t *L,
+                        int *use_local, som_status *st)
+{
+    som_ocl_ctx *ctx = cfg->ctx;
+    const size_t rs = som_ocl_real(ctx);
+    const double lmem = ctx->info.local_mem - 1024;
+    size_t kmax = 0, dims[3] = {0, 0, 0};
+    cl_int err;
+    int rc;
+    *L = 1;
+    while (*L < (size_t)maxN_group && *L < 256) *L <<= 1;
+    *use_local = cfg->opts.group_local != 0 &&
+                 (double)*L * (rs + sizeof(cl_int)) + gmax_nm * rs <= lmem;
+    /* the kernel that will run, and the device's first work-item dimension */
+    if ((rc = som_ocl_group_limit(ctx, *use_local ? ctx->group_local : ctx->group_global, &kmax,
+                                  st)))
+        return rc;
+    err = clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof dims, dims, NULL);
+    if (err != CL_SUCCESS) return som_ocl_fail(st, err, "clGetDeviceInfo");
+    while (*L > 1 && (*L > kmax || *L > dims[0] || *L > ctx->info.max_group)) *L >>= 1;
+    return SOM_OK;
+}
+
+/* --- memory plans: one group holding the whole family ----------------------------------- */
+
+void som_ocl_online_plan(void *cfg_, const som_family *f, som_plan *plan)
+{
+    const som_ocl_cfg *cfg = cfg_;
+    const double rs = (double)som_ocl_real(cfg->ctx), n = (double)f->n;
+    const int width = f->size_max / 2 + 1;
+    const double tab = (double)som_factor_rows(width, f->passes) * width * rs;
+    som_plan_add(plan, "opencl: the data (host copy while uploading)", n * f->m * rs, SOM_HOST);
+    som_plan_add(plan, "opencl: weights (host copy)", f->size_sum * f->m * rs, SOM_HOST);
+    som_plan_add(plan, "opencl: neighbourhood factors (host copy)", tab, SOM_HOST);
+    som_plan_add(plan, "opencl: the data", n * f->m * rs, SOM_DEVICE);
+    som_plan_add(plan, "opencl: weights", f->size_sum * f->m * rs, SOM_DEVICE);
+    som_plan_add(plan, "opencl: visiting orders", f->nmaps * n * sizeof(cl_uint), SOM_DEVICE);
+    som_plan_add(plan, "opencl: neighbourhood factors", tab, SOM_DEVICE);
+    som_plan_add(plan, "opencl: per-map offsets, sizes, restarts, lists",
+                 f->nmaps * (sizeof(cl_ulong) + 4.0 * sizeof(cl_int)), SOM_DEVICE);
+    if (f->trace)
+        som_plan_add(plan, "opencl: trace block sums",
+                     ceil(n / SOM_ASSESS_BLOCK) * f->nmaps * rs, SOM_DEVICE);
+}
+
+void som_ocl_batch_plan(void *cfg_, const som_family *f, som_plan *plan)
+{
+    const som_ocl_cfg *cfg = cfg_;
+    const double rs = (double)som_ocl_real(cfg->ctx), n = (double)f->n;
+    const double slot = f->size_sum * (f->m + 1), width = f->size_max / 2 + 1;
+    som_family g = *f;
+    double chunk_rows;
+    if (g.batch_block > g.n) g.batch_block = (int)g.n;
+    chunk_rows = fmin(n, (double)som_ocl_chunk_blocks(cfg, &g) * g.batch_block);
+    som_plan_add(plan, "opencl: a chunk of the data (host copy)", chunk_rows * f->m * rs,
+                 SOM_HOST);
+    som_plan_add(plan, "opencl: weights (host copy)", f->size_sum * f->m * rs, SOM_HOST);
+    som_plan_add(plan, "opencl: the data (or one chunk when streamed)", n * f->m * rs,
+                 SOM_DEVICE);
+    som_plan_add(plan, "opencl: weights", f->size_sum * f->m * rs, SOM_DEVICE);
+    som_plan_add(plan, "opencl: a chunk's winners", chunk_rows * f->nmaps * sizeof(cl_int),
+                 SOM_DEVICE);
+    som_plan_add(plan, "opencl: a chunk's block sums and the totals",
+                 (ceil(chunk_rows / g.batch_block) + 1) * slot * rs, SOM_DEVICE);
+    som_plan_add(plan, "opencl: factors, per-map offsets and sizes",
+                 width * rs + f->nmaps * (2 * sizeof(cl_ulong) + 3.0 * sizeof(cl_int)),
+                 SOM_DEVICE);
+    if (f->trace)
+        som_plan_add(plan, "opencl: trace block sums",
+                     ceil(n / SOM_ASSESS_BLOCK) * f->nmaps * rs, SOM_DEVICE);
+}
+
+#endif /* SOMGPU_HAVE_OPENCL */
