@@ -20,10 +20,12 @@ SOM_INLINE int som_ld(int size, int jb)
     return (size + jb - 1) / jb * jb;
 }
 
-/* SOM_TILE_D2(NAME, PB, JB) defines NAME(x, w, ld, j, m, acc): acc[p][jj] = sum over k of
- * (x[p * m + k] - w[k * ld + j + jj])^2, in order of k, for PB rows of x (row-major) and
- * the JB neurons from j. Always inlined, so that a constant m unrolls. */
-#define SOM_TILE_D2(NAME, PB, JB)                                                          \
+/* SOM_TILE_D2(NAME, PB, JB, LANES) defines NAME(x, w, ld, j, m, acc): acc[p][jj] = sum over
+ * k of (x[p * m + k] - w[k * ld + j + jj])^2, in order of k, for PB rows of x (row-major)
+ * and the JB neurons from j. LANES is the loop pragma over the JB neurons (SOM_SIMD for one
+ * point, SOM_UNROLL for a tile: what the compiler turns into the fastest code for each).
+ * Always inlined, so that a constant m unrolls. */
+#define SOM_TILE_D2(NAME, PB, JB, LANES)                                                   \
     SOM_INLINE void NAME(const double *x, const double *w, int ld, int j, const int m,     \
                          double acc[PB][JB])                                               \
     {                                                                                      \
@@ -31,7 +33,7 @@ SOM_INLINE int som_ld(int size, int jb)
         SOM_UNROLL                                                                         \
         for (p = 0; p < PB; p++) {                                                         \
             const double x0 = x[(size_t)p * m];                                            \
-            SOM_SIMD                                                                       \
+            LANES                                                                          \
             for (jj = 0; jj < JB; jj++) {                                                  \
                 double t = x0 - w[j + jj];                                                 \
                 acc[p][jj] = t * t;                                                        \
@@ -42,7 +44,7 @@ SOM_INLINE int som_ld(int size, int jb)
             SOM_UNROLL                                                                     \
             for (p = 0; p < PB; p++) {                                                     \
                 const double xk = x[(size_t)p * m + k];                                    \
-                SOM_SIMD                                                                   \
+                LANES                                                                      \
                 for (jj = 0; jj < JB; jj++) {                                              \
                     double t = xk - wk[jj];                                                \
                     acc[p][jj] += t * t;                                                   \
@@ -51,8 +53,8 @@ SOM_INLINE int som_ld(int size, int jb)
         }                                                                                  \
     }
 
-SOM_TILE_D2(som_point_d2, 1, SOM_JB)       /* one point, SOM_JB neurons: online      */
-SOM_TILE_D2(som_tile_d2, SOM_PB, SOM_TJB)  /* SOM_PB points, SOM_TJB neurons: batch  */
+SOM_TILE_D2(som_point_d2, 1, SOM_JB, SOM_SIMD)        /* one point: online            */
+SOM_TILE_D2(som_tile_d2, SOM_PB, SOM_TJB, SOM_UNROLL)  /* a tile: batch, assessment    */
 
 /* The winner rule over distances d[0 .. nb-1] of neurons j .. j + nb - 1, continuing the
  * search in (*c, *bd): branch-free, as the comparison is unpredictable. */
