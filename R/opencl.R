@@ -52,7 +52,7 @@ opencl_context <- function(index, precision, call) {
   ctx <- .state$contexts[[key]]
   if (is.null(ctx) || !.Call(C_ocl_valid, ctx)) {
     ctx <- call_core("build the OpenCL kernels", call, function() {
-      .Call(C_ocl_open, index, precision, NULL)
+      .Call(C_ocl_open, list(index = index, precision = precision, source = NULL))
     })
     .state$contexts[[key]] <- ctx
   }
@@ -82,7 +82,8 @@ opencl_release <- function() {
 #                                 (0: 32 on GPUs, 512 on CPU devices)
 #   somgpu.opencl_group_local     FALSE keeps the work-group kernel's weights in global memory
 #   somgpu.opencl_max_alloc       bytes: a cap below the device's largest buffer
-#   somgpu.opencl_launch_seconds  target length of one kernel launch (interrupt latency)
+#   somgpu.opencl_launch_seconds  target length of one kernel launch (interrupt latency; 0,
+#                                 unset: the compiled default, 0.2 s)
 #   somgpu.opencl_stream_data     TRUE: batch uploads the data chunk by chunk every pass, as
 #                                 it does when they do not fit on the device
 opencl_options <- function(call = NULL) {
@@ -95,7 +96,7 @@ opencl_options <- function(call = NULL) {
          check_whole(v, name, 0, call = call)
        }),
        max_alloc = opt("max_alloc", 0, function(v, name) check_number(v, name, 0, call = call)),
-       launch_seconds = opt("launch_seconds", 0.2, function(v, name) {
+       launch_seconds = opt("launch_seconds", 0, function(v, name) {
          check_positive(v, name, max = 3600, call = call)
        }),
        group_local = opt("group_local", TRUE, function(v, name) check_flag(v, name, call)),

@@ -14,7 +14,7 @@ static const R_CallMethodDef call_methods[] = {
     {"C_build_info", (DL_FUNC)&C_build_info, 0},
     {"C_data_scan", (DL_FUNC)&C_data_scan, 1},
     {"C_ocl_devices", (DL_FUNC)&C_ocl_devices, 0},
-    {"C_ocl_open", (DL_FUNC)&C_ocl_open, 3},
+    {"C_ocl_open", (DL_FUNC)&C_ocl_open, 1},
     {"C_ocl_close", (DL_FUNC)&C_ocl_close, 1},
     {"C_ocl_valid", (DL_FUNC)&C_ocl_valid, 1},
     {"C_philox", (DL_FUNC)&C_philox, 2},

@@ -21,7 +21,7 @@ SEXP C_constants(void);
 SEXP C_build_info(void);
 SEXP C_data_scan(SEXP x);
 SEXP C_ocl_devices(void);
-SEXP C_ocl_open(SEXP index, SEXP precision, SEXP source);
+SEXP C_ocl_open(SEXP spec);
 SEXP C_ocl_close(SEXP ptr);
 SEXP C_ocl_valid(SEXP ptr);
 SEXP C_philox(SEXP ctr, SEXP key);

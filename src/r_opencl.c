@@ -1,7 +1,6 @@
 /* r_opencl.c: OpenCL devices and contexts from R. A context lives in an external pointer
  * whose finalizer releases it; R keeps one per device and precision for the session. */
 #include <stdlib.h>
-#include <string.h>
 
 #include "r_glue.h"
 
@@ -54,19 +53,20 @@ static void ctx_finalizer(SEXP ptr)
     R_ClearExternalPtr(ptr);
 }
 
-/* Open device `index` (1-based) for a precision ("double" or "single") and build its
- * kernels; `source` (a string) replaces the embedded kernels, for tests. Returns an
- * external pointer whose finalizer releases the context, or a somgpu_status. */
-SEXP C_ocl_open(SEXP index, SEXP precision, SEXP source)
+/* Open a device and build its kernels: spec = list(index, 1-based; precision, "double" or
+ * "single"; source, NULL or a string that replaces the embedded kernels, for tests).
+ * Returns an external pointer whose finalizer releases the context, or a somgpu_status. */
+SEXP C_ocl_open(SEXP spec)
 {
+    static const char *const precisions[] = {"double", "single", NULL};
     som_ocl_ctx *ctx = NULL;
     som_status st;
-    SEXP out;
+    SEXP source = r_elt(spec, "source"), out;
     int rc;
     const char *src = Rf_isString(source) ? CHAR(STRING_ELT(source, 0)) : NULL;
-    const int single = Rf_isString(precision) && strcmp(CHAR(STRING_ELT(precision, 0)), "single") == 0;
+    const int precision = r_choice(spec, "precision", precisions) == 1 ? SOM_SINGLE : SOM_DOUBLE;
     som_status_init(&st);
-    rc = som_ocl_open(Rf_asInteger(index) - 1, single ? SOM_SINGLE : SOM_DOUBLE, src, &ctx, &st);
+    rc = som_ocl_open(r_int(spec, "index") - 1, precision, src, &ctx, &st);
     if (rc != SOM_OK) {
         out = r_status(&st);
         som_status_clear(&st);

@@ -177,13 +177,13 @@ static void block_sums(const batch_map *maps, int nmaps, int m, const double *x,
 
 /* A round of blocks from block b0 of the pass: winners and block sums of every map, added
  * to the pass's totals in block order. */
-static int batch_advance(void *state, som_slice *sl, int64_t *reached, som_status *st)
+static int batch_advance(void *state, som_slice *slice, int64_t *reached, som_status *st)
 {
     batch_state *s = state;
     const som_problem *p = s->p;
     const batch_cut *c = &s->cut;
-    const int64_t n = p->data.n, pass0 = sl->from / n * n, B = c->B;
-    const int64_t b0 = (sl->from - pass0) / B;
+    const int64_t n = p->data.n, pass0 = slice->from / n * n, B = c->B;
+    const int64_t b0 = (slice->from - pass0) / B;
     const int64_t nb = b0 + c->per_round < c->nblocks ? c->per_round : c->nblocks - b0;
     const int64_t ntask = nb * c->ngroups * c->nseg;
     const int m = p->data.m, nmaps = p->nmaps, nth = s->threads, ng = c->ngroups;

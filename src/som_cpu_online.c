@@ -139,7 +139,7 @@ static void advance_map(const online_state *s, online_map *mp, som_factors *fac,
     }
 }
 
-static int online_advance(void *state, som_slice *sl, int64_t *reached, som_status *st)
+static int online_advance(void *state, som_slice *slice, int64_t *reached, som_status *st)
 {
     online_state *s = state;
     const int64_t n = s->p->data.n;
@@ -148,11 +148,11 @@ static int online_advance(void *state, som_slice *sl, int64_t *reached, som_stat
     int i;
     (void)st;
     if (steps < 1) steps = 1;
-    end = sl->limit - sl->from > steps ? sl->from + steps : sl->limit;
-    som_factor_row(sl->factors, (int)((end - 1) / n) + 1); /* made here, read by the threads */
+    end = slice->limit - slice->from > steps ? slice->from + steps : slice->limit;
+    som_factor_row(slice->factors, (int)((end - 1) / n) + 1); /* made here, read by the threads */
     (void)nth; /* unused without OpenMP */
     SOM_PARALLEL_FOR(nth, dynamic, 1)
-    for (i = 0; i < nmaps; i++) advance_map(s, s->maps + i, sl->factors, sl->from, end);
+    for (i = 0; i < nmaps; i++) advance_map(s, s->maps + i, slice->factors, slice->from, end);
     *reached = end;
     return SOM_OK;
 }

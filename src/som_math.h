@@ -38,24 +38,35 @@ SOM_MATH_FN int som_ring_dist(int a, int b, int size)
 #define SOM_CLOSER(d, best) ((d) < (best))
 #define SOM_WINS(d, j, best, jbest) (SOM_CLOSER(d, best) || ((d) == (best) && (j) < (jbest)))
 
-/* SOM_NEAREST(NAME, REAL, XSPACE, WSPACE) defines
+/* SOM_SQDIST(NAME, REAL, XSPACE, WSPACE) defines
+ *   REAL NAME(XSPACE const REAL *x, WSPACE const REAL *w, int m)
+ * the squared distance of point x to one neuron's weights w, summed over the dimensions in
+ * order. A macro because OpenCL C 1.2 has no generic address space: the kernels need it for
+ * weights in global and in local memory; C instantiates it with empty spaces. */
+#define SOM_SQDIST(NAME, REAL, XSPACE, WSPACE)                                             \
+    SOM_MATH_FN REAL NAME(XSPACE const REAL *x, WSPACE const REAL *w, int m)               \
+    {                                                                                      \
+        REAL d2 = 0;                                                                       \
+        int k;                                                                             \
+        for (k = 0; k < m; k++) {                                                          \
+            REAL diff = x[k] - w[k];                                                       \
+            d2 += diff * diff;                                                             \
+        }                                                                                  \
+        return d2;                                                                         \
+    }
+
+/* SOM_NEAREST(NAME, SQDIST, REAL, XSPACE, WSPACE) defines
  *   int NAME(XSPACE const REAL *x, WSPACE const REAL *w, int size, int m, REAL *best)
- * the winner of point x among the `size` neurons of w (row-major, size x m) and its squared
- * distance in *best. A macro because OpenCL C 1.2 has no generic address space: the kernels
- * need it for weights in global and in local memory; C instantiates it with empty spaces. */
-#define SOM_NEAREST(NAME, REAL, XSPACE, WSPACE)                                            \
+ * the winner of point x among the `size` neurons of w (row-major, size x m), by the winner
+ * rule, and its squared distance in *best; SQDIST is a SOM_SQDIST of the same spaces. */
+#define SOM_NEAREST(NAME, SQDIST, REAL, XSPACE, WSPACE)                                    \
     SOM_MATH_FN int NAME(XSPACE const REAL *x, WSPACE const REAL *w, int size, int m,      \
                          REAL *best)                                                       \
     {                                                                                      \
         REAL bd = INFINITY;                                                                \
-        int c = 0, j, k;                                                                   \
+        int c = 0, j;                                                                      \
         for (j = 0; j < size; j++) {                                                       \
-            WSPACE const REAL *wj = w + (som_index)j * m;                                  \
-            REAL d2 = 0;                                                                   \
-            for (k = 0; k < m; k++) {                                                      \
-                REAL diff = x[k] - wj[k];                                                  \
-                d2 += diff * diff;                                                         \
-            }                                                                              \
+            const REAL d2 = SQDIST(x, w + (som_index)j * m, m);                            \
             if (SOM_CLOSER(d2, bd)) {                                                      \
                 bd = d2;                                                                   \
                 c = j;                                                                     \

@@ -16,6 +16,10 @@
 #include "som_engine.h"
 
 enum { SOM_DOUBLE = 0, SOM_SINGLE = 1 };
+
+/* Seconds one kernel launch aims at, unless the options say otherwise: interrupts and
+ * progress are seen between launches. */
+#define SOM_LAUNCH_SECONDS 0.2
 enum { SOM_KERNEL_AUTO = 0, SOM_KERNEL_ITEM = 1, SOM_KERNEL_GROUP = 2 };
 
 /* The kernels a run used (som_ocl_cfg.kernels_used), bit by bit. */
@@ -50,7 +54,8 @@ typedef struct {
     int group_min_size;  /* with SOM_KERNEL_AUTO, maps of at least this size use the
                             work-group kernel (0: 32 on GPUs, 512 on CPU devices)      */
     double max_alloc;    /* > 0: cap on a single buffer, below the device's own         */
-    double launch_seconds; /* target duration of one launch (interrupt latency)         */
+    double launch_seconds; /* target duration of one launch (interrupt latency); <= 0:
+                              SOM_LAUNCH_SECONDS                                      */
     int group_local;     /* 0: the work-group kernel keeps weights in global memory     */
     int stream_data;     /* batch: upload the data chunk by chunk every pass            */
 } som_ocl_opts;

@@ -116,6 +116,23 @@ int som_ocl_trace_qe(som_ocl_ctx *ctx, som_ocl_trace *tr, som_ocl_data *d,
                      som_status *st);
 void som_ocl_trace_close(som_ocl_trace *tr);
 
+/* --- what both engines hold for a group of maps (som_ocl_maps.c) --- */
+typedef struct {
+    som_ocl_cfg *cfg;
+    som_ocl_ctx *ctx;
+    const som_problem *p;
+    som_ocl_data data;
+    som_ocl_maps maps;
+    som_ocl_trace trace;
+    int used; /* SOM_RAN_* bits of the kernels launched */
+} som_ocl_run;
+
+/* An engine's state starts with a som_ocl_run: these serve as its trace and read. */
+int som_ocl_run_trace(void *state, double *qe, som_status *st);
+int som_ocl_run_read(void *state, double *const *w, som_status *st);
+/* Nothing may still use the buffers: finish the queue, release the data, maps and trace. */
+void som_ocl_run_close(som_ocl_run *run);
+
 /* --- what fits (som_ocl_plan.c) --- */
 /* The largest buffer a run may make: the device's, or the option's cap below it. */
 double som_ocl_limit(const som_ocl_cfg *cfg);
@@ -129,9 +146,15 @@ int som_ocl_group(void *cfg, const som_problem *p, int first, int *last, som_sta
 /* Batch: blocks of rows per chunk of the data, so that a chunk's rows, winners and block
  * sums each fit one buffer. */
 int64_t som_ocl_chunk_blocks(const som_ocl_cfg *cfg, const som_family *f);
+/* Seconds a launch aims at (the option, or SOM_LAUNCH_SECONDS). */
+double som_ocl_launch_seconds(const som_ocl_cfg *cfg);
 /* Online: the work-group kernel's size and whether it keeps weights in local memory. */
 int som_ocl_group_shape(som_ocl_cfg *cfg, int maxN_group, double gmax_nm, size_t *L,
                         int *use_local, som_status *st);
+/* Batch: the winner search's work-group size, and whether all maps' weights (wtot reals)
+ * go to local memory. */
+int som_ocl_assign_shape(som_ocl_cfg *cfg, double wtot, size_t *group, int *use_local,
+                         som_status *st);
 void som_ocl_online_plan(void *cfg, const som_family *f, som_plan *plan);
 void som_ocl_batch_plan(void *cfg, const som_family *f, som_plan *plan);
 

@@ -1,8 +1,8 @@
 /* som_ocl_maps.c: the maps of a group on the device, for both engines: every map's weights
  * (row-major size x m at its offset, in the device's precision) starting from the initial
- * weights som_init_map makes for every backend, read back as column-major doubles; and the
+ * weights som_init_map makes for every backend, read back as column-major doubles; the
  * trace, every map's qe over the data after a pass, summed in som_assess's blocks and
- * order so that double precision gives its bits. */
+ * order so that double precision gives its bits; and what both engines hold (som_ocl_run). */
 #ifdef SOMGPU_HAVE_OPENCL
 #include <stdlib.h>
 #include <string.h>
@@ -117,7 +117,7 @@ int som_ocl_trace_qe(som_ocl_ctx *ctx, som_ocl_trace *tr, som_ocl_data *d,
                      som_status *st)
 {
     const int prec = ctx->precision, nmaps = p->nmaps;
-    const cl_int m = p->data.m, nm = nmaps;
+    const cl_int m = p->data.m, count = nmaps;
     int64_t c;
     int b, q, rc;
     for (c = 0; c < d->nchunks; c++) {
@@ -132,7 +132,7 @@ int som_ocl_trace_qe(som_ocl_ctx *ctx, som_ocl_trace *tr, som_ocl_data *d,
         g[0] = nb;
         g[1] = (size_t)nmaps;
         if ((rc = SOM_OCL_ARGS(ctx->trace_qe, 0, st, SOM_ARG(x), SOM_ARG(rows_u), SOM_ARG(m),
-                               SOM_ARG(maps->index), SOM_ARG(nm), SOM_ARG(maps->size),
+                               SOM_ARG(maps->index), SOM_ARG(count), SOM_ARG(maps->size),
                                SOM_ARG(maps->woff), SOM_ARG(maps->w), SOM_ARG(tr->partial),
                                SOM_ARG(first_u), SOM_ARG(nb))) ||
             (rc = som_ocl_launch(ctx, ctx->trace_qe, 2, g, NULL,
@@ -150,6 +150,30 @@ int som_ocl_trace_qe(som_ocl_ctx *ctx, som_ocl_trace *tr, som_ocl_data *d,
         qe[q] = sum / (double)p->data.n;
     }
     return SOM_OK;
+}
+
+/* --- what both engines hold ----------------------------------------------------------- */
+
+int som_ocl_run_trace(void *state, double *qe, som_status *st)
+{
+    som_ocl_run *run = state;
+    return som_ocl_trace_qe(run->ctx, &run->trace, &run->data, &run->maps, run->p, qe, st);
+}
+
+int som_ocl_run_read(void *state, double *const *w, som_status *st)
+{
+    som_ocl_run *run = state;
+    int rc = som_ocl_maps_read(run->ctx, &run->maps, run->p, w, st);
+    if (rc == SOM_OK) run->cfg->kernels_used |= run->used;
+    return rc;
+}
+
+void som_ocl_run_close(som_ocl_run *run)
+{
+    if (run->ctx->queue) clFinish(run->ctx->queue);
+    som_ocl_data_close(&run->data);
+    som_ocl_maps_close(&run->maps);
+    som_ocl_trace_close(&run->trace);
 }
 
 #endif /* SOMGPU_HAVE_OPENCL */

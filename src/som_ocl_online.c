@@ -12,16 +12,11 @@
 #include "som_ocl_internal.h"
 
 typedef struct {
-    som_ocl_cfg *cfg;
-    som_ocl_ctx *ctx;
-    const som_problem *p;
-    som_ocl_data data;    /* the whole data, one resident chunk                     */
-    som_ocl_maps maps;
-    som_ocl_trace trace;
+    som_ocl_run run;      /* first: the data (one resident chunk), maps, trace      */
     cl_mem item, group;   /* the maps of each kernel (index lists)                  */
     cl_mem tab, orders;   /* factors of a launch's passes; each map's visiting order */
     void *tabh;
-    int nitem, ngroup, use_local, tab_width, used;
+    int nitem, ngroup, use_local, tab_width;
     size_t L;             /* work-items per group of the work-group kernel          */
     double gmax_nm;       /* reals of the largest work-group map's weights          */
     double launch_target;
@@ -45,10 +40,10 @@ static int online_prepare(void *cfg_, const som_problem *p, int factor_rows, voi
 
     *state = s = calloc(1, sizeof *s);
     if (!s) return som_fail(st, SOM_ERR_NOMEM, "out of host memory preparing the OpenCL run");
-    s->cfg = cfg;
-    s->ctx = ctx;
-    s->p = p;
-    s->launch_target = o->launch_seconds > 0 ? o->launch_seconds : 0.2;
+    s->run.cfg = cfg;
+    s->run.ctx = ctx;
+    s->run.p = p;
+    s->launch_target = som_ocl_launch_seconds(cfg);
     if (som_ocl_refuse_forked(st)) return st->code;
     if (group_min <= 0) group_min = strcmp(ctx->info.type, "CPU") == 0 ? 512 : 32;
     itemh = malloc((size_t)nmaps * sizeof *itemh);
@@ -102,8 +97,8 @@ static int online_prepare(void *cfg_, const som_problem *p, int factor_rows, voi
         rc = som_fail(st, SOM_ERR_NOMEM, "out of host memory preparing the OpenCL run");
         goto done;
     }
-    if ((rc = som_ocl_data_open(ctx, p, p->data.n, 0, &s->data, st)) ||
-        (rc = som_ocl_maps_open(ctx, p, &s->maps, st)) ||
+    if ((rc = som_ocl_data_open(ctx, p, p->data.n, 0, &s->run.data, st)) ||
+        (rc = som_ocl_maps_open(ctx, p, &s->run.maps, st)) ||
         (s->nitem > 0 && (rc = som_ocl_buffer(ctx, &s->item, CL_MEM_READ_ONLY,
                                               s->nitem * sizeof(cl_int), itemh, st))) ||
         (s->ngroup > 0 && (rc = som_ocl_buffer(ctx, &s->group, CL_MEM_READ_ONLY,
@@ -112,7 +107,7 @@ static int online_prepare(void *cfg_, const som_problem *p, int factor_rows, voi
                              (size_t)factor_rows * s->tab_width * rs, NULL, st)) ||
         (rc = som_ocl_buffer(ctx, &s->orders, CL_MEM_READ_WRITE,
                              (size_t)nmaps * n * sizeof(cl_uint), NULL, st)) ||
-        (p->trace && (rc = som_ocl_trace_open(ctx, p, &s->trace, st))))
+        (p->trace && (rc = som_ocl_trace_open(ctx, p, &s->run.trace, st))))
         goto done;
     /* the first launch is small; later ones are sized to take about launch_target */
     s->count = (cl_ulong)fmax(1.0, fmin(2e5 / ((double)maxN * m + 1), (double)n));
@@ -127,18 +122,18 @@ done:
 static int launch(online_state *s, cl_kernel k, cl_mem list, size_t global, size_t local,
                   cl_uint t_first, cl_ulong from, cl_ulong count, int extra, som_status *st)
 {
-    const som_problem *p = s->p;
-    const size_t rs = som_ocl_real(s->ctx);
+    const som_problem *p = s->run.p;
+    const size_t rs = som_ocl_real(s->run.ctx);
     const cl_uint n = (cl_uint)p->data.n, seed = p->seed;
     const cl_int m = p->data.m, tw = s->tab_width, tf = (cl_int)t_first, ni = s->nitem;
-    cl_mem y = s->data.xs[0];
+    cl_mem y = s->run.data.xs[0];
     int rc;
     /* the arguments both kernels start with (SOM_STEP_ARGS in som_online.cl), then the
      * work-item kernel's count of maps, or the work-group kernels' reduction buffers and
      * local weights */
     if ((rc = SOM_OCL_ARGS(k, 0, st, SOM_ARG(y), SOM_ARG(n), SOM_ARG(m), SOM_ARG(list),
-                           SOM_ARG(s->maps.size), SOM_ARG(s->maps.restart),
-                           SOM_ARG(s->maps.woff), SOM_ARG(s->maps.w), SOM_ARG(s->orders),
+                           SOM_ARG(s->run.maps.size), SOM_ARG(s->run.maps.restart),
+                           SOM_ARG(s->run.maps.woff), SOM_ARG(s->run.maps.w), SOM_ARG(s->orders),
                            SOM_ARG(s->tab), SOM_ARG(tw), SOM_ARG(tf), SOM_ARG(seed),
                            SOM_ARG(from), SOM_ARG(count))))
         return rc;
@@ -150,29 +145,29 @@ static int launch(online_state *s, cl_kernel k, cl_mem list, size_t global, size
     else
         rc = SOM_OCL_ARGS(k, 15, st, SOM_LOCAL(s->L * rs), SOM_LOCAL(s->L * sizeof(cl_int)));
     if (rc) return rc;
-    rc = som_ocl_launch(s->ctx, k, 1, &global, extra == SOM_RAN_ITEM ? NULL : &local,
+    rc = som_ocl_launch(s->run.ctx, k, 1, &global, extra == SOM_RAN_ITEM ? NULL : &local,
                         extra == SOM_RAN_ITEM ? "clEnqueueNDRangeKernel (work-item kernel)"
                                               : "clEnqueueNDRangeKernel (work-group kernel)",
                         st);
-    if (rc == SOM_OK) s->used |= extra;
+    if (rc == SOM_OK) s->run.used |= extra;
     return rc;
 }
 
-static int online_advance(void *state, som_slice *sl, int64_t *reached, som_status *st)
+static int online_advance(void *state, som_slice *slice, int64_t *reached, som_status *st)
 {
     online_state *s = state;
-    som_ocl_ctx *ctx = s->ctx;
+    som_ocl_ctx *ctx = s->run.ctx;
     const int prec = ctx->precision;
-    const int64_t n = s->p->data.n;
-    const int64_t end = sl->limit - sl->from > (int64_t)s->count ? sl->from + (int64_t)s->count
-                                                                 : sl->limit;
-    const int t_first = (int)(sl->from / n) + 1, t_last = (int)((end - 1) / n) + 1;
+    const int64_t n = s->run.p->data.n;
+    const int64_t end = slice->limit - slice->from > (int64_t)s->count ? slice->from + (int64_t)s->count
+                                                                 : slice->limit;
+    const int t_first = (int)(slice->from / n) + 1, t_last = (int)((end - 1) / n) + 1;
     const double t0 = som_now_seconds();
     double scale, dt;
     int t, d, rc;
     /* the factors of the launch's passes, in the device's precision */
     for (t = t_first; t <= t_last; t++) {
-        const double *row = som_factor_row(sl->factors, t);
+        const double *row = som_factor_row(slice->factors, t);
         for (d = 0; d < s->tab_width; d++)
             som_ocl_put(s->tabh, (size_t)(t - t_first) * s->tab_width + d, row[d], prec);
     }
@@ -182,12 +177,12 @@ static int online_advance(void *state, som_slice *sl, int64_t *reached, som_stat
         return rc;
     if (s->nitem > 0 &&
         (rc = launch(s, ctx->item, s->item, (size_t)s->nitem, 1, (cl_uint)t_first,
-                     (cl_ulong)sl->from, (cl_ulong)(end - sl->from), SOM_RAN_ITEM, st)))
+                     (cl_ulong)slice->from, (cl_ulong)(end - slice->from), SOM_RAN_ITEM, st)))
         return rc;
     if (s->ngroup > 0 &&
         (rc = launch(s, s->use_local ? ctx->group_local : ctx->group_global, s->group,
-                     (size_t)s->ngroup * s->L, s->L, (cl_uint)t_first, (cl_ulong)sl->from,
-                     (cl_ulong)(end - sl->from),
+                     (size_t)s->ngroup * s->L, s->L, (cl_uint)t_first, (cl_ulong)slice->from,
+                     (cl_ulong)(end - slice->from),
                      s->use_local ? SOM_RAN_GROUP_LOCAL : SOM_RAN_GROUP_GLOBAL, st)))
         return rc;
     if ((rc = som_ocl_finish(ctx, st))) return rc;
@@ -197,33 +192,16 @@ static int online_advance(void *state, som_slice *sl, int64_t *reached, som_stat
     scale = dt > 0 ? s->launch_target / dt : 8;
     if (scale > 8) scale = 8;
     if (scale < 0.125) scale = 0.125;
-    s->count = (cl_ulong)fmax(1.0, (double)(end - sl->from) * scale);
+    s->count = (cl_ulong)fmax(1.0, (double)(end - slice->from) * scale);
     *reached = end;
     return SOM_OK;
-}
-
-static int online_trace(void *state, double *qe, som_status *st)
-{
-    online_state *s = state;
-    return som_ocl_trace_qe(s->ctx, &s->trace, &s->data, &s->maps, s->p, qe, st);
-}
-
-static int online_read(void *state, double *const *w, som_status *st)
-{
-    online_state *s = state;
-    int rc = som_ocl_maps_read(s->ctx, &s->maps, s->p, w, st);
-    if (rc == SOM_OK) s->cfg->kernels_used |= s->used;
-    return rc;
 }
 
 static void online_release(void *state)
 {
     online_state *s = state;
     if (!s) return;
-    if (s->ctx->queue) clFinish(s->ctx->queue); /* nothing may still use the buffers */
-    som_ocl_data_close(&s->data);
-    som_ocl_maps_close(&s->maps);
-    som_ocl_trace_close(&s->trace);
+    som_ocl_run_close(&s->run);
     som_ocl_release(&s->item);
     som_ocl_release(&s->group);
     som_ocl_release(&s->tab);
@@ -233,7 +211,7 @@ static void online_release(void *state)
 }
 
 const som_engine som_ocl_online = {"opencl online", som_ocl_group, online_prepare,
-                                   online_advance, NULL, online_trace, online_read,
+                                   online_advance, NULL, som_ocl_run_trace, som_ocl_run_read,
                                    online_release, som_ocl_online_plan};
 
 #endif /* SOMGPU_HAVE_OPENCL */

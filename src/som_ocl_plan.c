@@ -12,6 +12,8 @@
 
 /* Blocks per chunk at most: bounds the partial sums to that many blocks' slots. */
 #define SOM_BATCH_CHUNK_BLOCKS 64
+/* Bytes of local memory left to the runtime and the kernels' own variables. */
+#define SOM_LOCAL_RESERVE 1024
 
 double som_ocl_limit(const som_ocl_cfg *cfg)
 {
@@ -90,7 +92,7 @@ int som_ocl_group_shape(som_ocl_cfg *cfg, int maxN_group, double gmax_nm, size_t
 {
     som_ocl_ctx *ctx = cfg->ctx;
     const size_t rs = som_ocl_real(ctx);
-    const double lmem = ctx->info.local_mem - 1024;
+    const double lmem = ctx->info.local_mem - SOM_LOCAL_RESERVE;
     size_t kmax = 0, dims[3] = {0, 0, 0};
     cl_int err;
     int rc;
@@ -106,6 +108,26 @@ int som_ocl_group_shape(som_ocl_cfg *cfg, int maxN_group, double gmax_nm, size_t
     if (err != CL_SUCCESS) return som_ocl_fail(st, err, "clGetDeviceInfo");
     while (*L > 1 && (*L > kmax || *L > dims[0] || *L > ctx->info.max_group)) *L >>= 1;
     return SOM_OK;
+}
+
+int som_ocl_assign_shape(som_ocl_cfg *cfg, double wtot, size_t *group, int *use_local,
+                         som_status *st)
+{
+    som_ocl_ctx *ctx = cfg->ctx;
+    size_t kmax = 0;
+    int rc;
+    *group = 64;
+    *use_local = wtot * som_ocl_real(ctx) <= ctx->info.local_mem - SOM_LOCAL_RESERVE;
+    if ((rc = som_ocl_group_limit(ctx, *use_local ? ctx->batch_assign_local : ctx->batch_assign,
+                                  &kmax, st)))
+        return rc;
+    while (*group > 1 && (*group > kmax || *group > ctx->info.max_group)) *group >>= 1;
+    return SOM_OK;
+}
+
+double som_ocl_launch_seconds(const som_ocl_cfg *cfg)
+{
+    return cfg->opts.launch_seconds > 0 ? cfg->opts.launch_seconds : SOM_LAUNCH_SECONDS;
 }
 
 /* --- memory plans: one group holding the whole family ----------------------------------- */

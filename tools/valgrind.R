@@ -10,7 +10,7 @@ valgrind_files <- c("test-input.R", "test-result.R", "test-reproducibility.R",
 # One valgrind report block is ours when a frame of its stack is in somgpu.so: named by
 # the library (no debug information) or by one of its source files.
 valgrind_ours <- function(block) {
-  any(grepl("somgpu\\.so|\\((som_[a-z_]+|r_glue|init)\\.[ch]:[0-9]+\\)", block))
+  any(grepl("somgpu\\.so|\\((som_[a-z_]+|r_[a-z]+|init)\\.[ch]:[0-9]+\\)", block))
 }
 
 # Split valgrind's log into its report blocks (the lines between blank ones).

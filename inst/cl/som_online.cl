@@ -14,10 +14,13 @@
 
 typedef SOM_REAL real;
 
-/* The nearest neuron of x among the N neurons of w (row-major, N x m): the winner rule of
- * som_math.h, for weights in global and in local memory. */
-SOM_NEAREST(som_nearest, real, __global, __global)
-SOM_NEAREST(som_nearest_local, real, __global, __local)
+/* The squared distance of x to a neuron, and the nearest neuron of x among the N neurons of
+ * w (row-major, N x m) by the winner rule (som_math.h), for weights in global and in local
+ * memory. */
+SOM_SQDIST(som_sqdist, real, __global, __global)
+SOM_SQDIST(som_sqdist_local, real, __global, __local)
+SOM_NEAREST(som_nearest, som_sqdist, real, __global, __global)
+SOM_NEAREST(som_nearest_local, som_sqdist_local, real, __global, __local)
 
 /* The arguments both training kernels start with: the data, the maps this launch trains
  * (maps), every map's size, restart, weight offset, weights and order buffer, the
@@ -64,7 +67,7 @@ __kernel void k_online_item(SOM_STEP_ARGS, int nmaps)
  * the winner by a work-group reduction over (distance, index), ties to the lowest index,
  * then every work-item updates its own neurons; work-item 0 draws each pass's order.
  * SOM_W_PREPARE / SOM_W_FINISH say where the weights live while the launch runs: local
- * memory (copied in and out) or global memory. */
+ * memory (copied in and out) or global memory; SOM_W_SQDIST is the distance for them. */
 #define SOM_GROUP_BODY                                                                     \
     int map = maps[get_group_id(0)], N = size[map];                                        \
     int lid = get_local_id(0), L = get_local_size(0), t = 1 + (int)(start / n);           \
@@ -87,11 +90,7 @@ __kernel void k_online_item(SOM_STEP_ARGS, int nmaps)
         }                                                                                  \
         x = y + (ulong)ord[i] * m;                                                         \
         for (j = lid; j < N; j += L) {                                                     \
-            real d2 = 0;                                                                   \
-            for (k = 0; k < m; k++) {                                                      \
-                real diff = x[k] - w[(ulong)j * m + k];                                    \
-                d2 += diff * diff;                                                         \
-            }                                                                              \
+            const real d2 = SOM_W_SQDIST(x, w + (ulong)j * m, m);                          \
             if (SOM_CLOSER(d2, bd)) {                                                      \
                 bd = d2;                                                                   \
                 bi = j;                                                                    \
@@ -134,11 +133,13 @@ __kernel void k_online_item(SOM_STEP_ARGS, int nmaps)
 /* Weights in local memory: copied in at the start of the launch, out at the end. */
 __kernel void k_online_group_local(SOM_GROUP_ARGS, __local real *w)
 {
+#define SOM_W_SQDIST som_sqdist_local
 #define SOM_W_PREPARE for (e = lid; e < ne; e += L) w[e] = wg[e];
 #define SOM_W_FINISH                                                                       \
     barrier(CLK_LOCAL_MEM_FENCE);                                                          \
     for (e = lid; e < ne; e += L) wg[e] = w[e];
     SOM_GROUP_BODY
+#undef SOM_W_SQDIST
 #undef SOM_W_PREPARE
 #undef SOM_W_FINISH
 }
@@ -146,9 +147,11 @@ __kernel void k_online_group_local(SOM_GROUP_ARGS, __local real *w)
 /* Weights in global memory, for maps too large for local memory. */
 __kernel void k_online_group_global(SOM_GROUP_ARGS)
 {
+#define SOM_W_SQDIST som_sqdist
 #define SOM_W_PREPARE __global real *w = wg; (void)e; (void)ne;
 #define SOM_W_FINISH
     SOM_GROUP_BODY
+#undef SOM_W_SQDIST
 #undef SOM_W_PREPARE
 #undef SOM_W_FINISH
 }

@@ -28,7 +28,8 @@
 #endif
 
 /* The kernels' nearest-neuron search (som_math.h), compiled as C. */
-SOM_NEAREST(kernel_nearest, double, , )
+SOM_SQDIST(kernel_sqdist, double, , )
+SOM_NEAREST(kernel_nearest, kernel_sqdist, double, , )
 
 #ifndef HARNESS_VARIANT
 #define HARNESS_VARIANT "plain"

@@ -149,7 +149,8 @@ test_that("a kernel that fails to build gives the OpenCL status and the build lo
   skip_if_no_opencl()
   err <- expect_error(
     somgpu:::call_core("build the OpenCL kernels", NULL, function() {
-      .Call(somgpu:::C_ocl_open, 1L, "double", "__kernel void broken(__global float *x) { x[0] = ; }")
+      .Call(somgpu:::C_ocl_open, list(index = 1L, precision = "double",
+                                      source = "__kernel void broken(__global float *x) { x[0] = ; }"))
     }),
     "CL_BUILD_PROGRAM_FAILURE", class = "somgpu_opencl_error")
   expect_s3_class(err, "somgpu_error")
