@@ -77,13 +77,13 @@ resolve_threads <- function(threads, call) {
 # Device preference when none is named: GPUs, then accelerators, then CPUs.
 type_rank <- function(type) match(type, c("GPU", "ACCELERATOR", "CPU", "OTHER"))
 
-# Where a call runs: list(name = "cpu" | "opencl", precision, and for OpenCL the device row).
-resolve_backend <- function(backend, device, precision, call) {
-  args <- check_backend_args(backend, device, precision, call)
+# Where a call runs, from the checked arguments of check_backend_args(): list(name = "cpu"
+# | "opencl", precision, and for OpenCL the device row).
+resolve_backend <- function(args, call) {
   if (args$backend == "cpu") return(list(name = "cpu", precision = "double"))
   built <- build_info()$opencl
   table <- if (built) device_table(call) else NULL
-  choose_device(table, built, args$backend, device, args$precision, call)
+  choose_device(table, built, args$backend, args$device, args$precision, call)
 }
 
 # The checks of backend, device and precision that need no device: train() makes them

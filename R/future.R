@@ -94,7 +94,7 @@ train_chunk <- function(work, x, problem, args, threads, progress) {
   started <- proc.time()[["elapsed"]]
   where <- list(host = Sys.info()[["nodename"]], pid = Sys.getpid())
   tryCatch({
-    be <- resolve_backend(args$backend, args$device, args$precision, NULL)
+    be <- resolve_backend(args, NULL)
     nth <- if (is.null(threads)) min(somgpu_threads(), worker_cores()) else
       resolve_threads(threads, NULL)
     report <- if (is.function(progress)) chunk_progress(progress, work$steps) else FALSE

@@ -198,7 +198,7 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
   backend_args <- check_backend_args(backend, device, precision, call)
 
   # resolve the backend: here, or on each future worker
-  be <- if (parallel == "none") resolve_backend(backend, device, precision, call)
+  be <- if (parallel == "none") resolve_backend(backend_args, call)
   spec <- if (parallel == "none") backend_spec(be, threads, call)
   check_memory(family_shape(size_spec, x, restarts, iter_max, trace, algorithm, batch_block),
                spec, call)

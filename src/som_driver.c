@@ -124,8 +124,10 @@ static int train_group(const som_engine *e, const som_backend *be, const som_pro
         if (pass_ends) s.limit = (int64_t)t * n;
         if (s.limit > total) s.limit = total;
         s.factors = fac;
-        fac->t_first = t;
-        fac->made = 0;
+        if (fac->t_first != t) { /* rows made for slices from the same pass stay valid */
+            fac->t_first = t;
+            fac->made = 0;
+        }
         rc = e->advance(state, &s, &reached, st);
         if (rc != SOM_OK) break;
         if (reached <= pos || reached > s.limit) {
@@ -165,7 +167,7 @@ int som_train(const som_problem *p, const som_backend *be, double *const *weight
         return som_fail(st, SOM_ERR_UNAVAILABLE, "this backend has no %s algorithm",
                         p->algorithm == SOM_BATCH ? "batch" : "online");
     memset(&fac, 0, sizeof fac);
-    fac.p = p;
+    fac.p = p; /* t_first = 0: no pass yet */
     fac.width = largest(p) / 2 + 1;
     fac.rows = som_factor_rows(fac.width, p->iter_max - 1);
     fac.tab = malloc((size_t)fac.rows * fac.width * sizeof *fac.tab);

@@ -25,6 +25,34 @@ typedef struct {
     cl_mem x;            /* the current chunk                                         */
 } batch_state;
 
+/* The buffers batch_prepare makes, for one group holding the whole family. */
+static void batch_plan(void *cfg_, const som_family *f, som_plan *plan)
+{
+    const som_ocl_cfg *cfg = cfg_;
+    const double rs = (double)som_ocl_real(cfg->ctx), n = (double)f->n;
+    const double slot = f->size_sum * (f->m + 1), width = f->size_max / 2 + 1;
+    som_family g = *f;
+    double chunk_rows;
+    if (g.batch_block > g.n) g.batch_block = (int)g.n;
+    chunk_rows = fmin(n, (double)som_ocl_chunk_blocks(cfg, &g) * g.batch_block);
+    som_plan_add(plan, "opencl: a chunk of the data (host copy)", chunk_rows * f->m * rs,
+                 SOM_HOST);
+    som_plan_add(plan, "opencl: weights (host copy)", f->size_sum * f->m * rs, SOM_HOST);
+    som_plan_add(plan, "opencl: the data (or one chunk when streamed)", n * f->m * rs,
+                 SOM_DEVICE);
+    som_plan_add(plan, "opencl: weights", f->size_sum * f->m * rs, SOM_DEVICE);
+    som_plan_add(plan, "opencl: a chunk's winners", chunk_rows * f->nmaps * sizeof(cl_int),
+                 SOM_DEVICE);
+    som_plan_add(plan, "opencl: a chunk's block sums and the totals",
+                 (ceil(chunk_rows / g.batch_block) + 1) * slot * rs, SOM_DEVICE);
+    som_plan_add(plan, "opencl: factors, per-map offsets and sizes",
+                 width * rs + f->nmaps * (2 * sizeof(cl_ulong) + 3.0 * sizeof(cl_int)),
+                 SOM_DEVICE);
+    if (f->trace)
+        som_plan_add(plan, "opencl: trace block sums",
+                     ceil(n / SOM_ASSESS_BLOCK) * f->nmaps * rs, SOM_DEVICE);
+}
+
 static int batch_prepare(void *cfg_, const som_problem *p, int factor_rows, void **state,
                          som_status *st)
 {
@@ -211,6 +239,6 @@ static void batch_release(void *state)
 
 const som_engine som_ocl_batch = {"opencl batch", som_ocl_group, batch_prepare, batch_advance,
                                   batch_end_pass, som_ocl_run_trace, som_ocl_run_read,
-                                  batch_release, som_ocl_batch_plan};
+                                  batch_release, batch_plan};
 
 #endif /* SOMGPU_HAVE_OPENCL */

@@ -155,8 +155,6 @@ int som_ocl_group_shape(som_ocl_cfg *cfg, int maxN_group, double gmax_nm, size_t
  * go to local memory. */
 int som_ocl_assign_shape(som_ocl_cfg *cfg, double wtot, size_t *group, int *use_local,
                          som_status *st);
-void som_ocl_online_plan(void *cfg, const som_family *f, som_plan *plan);
-void som_ocl_batch_plan(void *cfg, const som_family *f, som_plan *plan);
 
 extern const som_engine som_ocl_online, som_ocl_batch;
 

@@ -23,6 +23,27 @@ typedef struct {
     cl_ulong count;       /* steps of the next launch                               */
 } online_state;
 
+/* The buffers online_prepare makes, for one group holding the whole family. */
+static void online_plan(void *cfg_, const som_family *f, som_plan *plan)
+{
+    const som_ocl_cfg *cfg = cfg_;
+    const double rs = (double)som_ocl_real(cfg->ctx), n = (double)f->n;
+    const int width = f->size_max / 2 + 1;
+    const double tab = (double)som_factor_rows(width, f->passes) * width * rs;
+    som_plan_add(plan, "opencl: the data (host copy while uploading)", n * f->m * rs, SOM_HOST);
+    som_plan_add(plan, "opencl: weights (host copy)", f->size_sum * f->m * rs, SOM_HOST);
+    som_plan_add(plan, "opencl: neighbourhood factors (host copy)", tab, SOM_HOST);
+    som_plan_add(plan, "opencl: the data", n * f->m * rs, SOM_DEVICE);
+    som_plan_add(plan, "opencl: weights", f->size_sum * f->m * rs, SOM_DEVICE);
+    som_plan_add(plan, "opencl: visiting orders", f->nmaps * n * sizeof(cl_uint), SOM_DEVICE);
+    som_plan_add(plan, "opencl: neighbourhood factors", tab, SOM_DEVICE);
+    som_plan_add(plan, "opencl: per-map offsets, sizes, restarts, lists",
+                 f->nmaps * (sizeof(cl_ulong) + 4.0 * sizeof(cl_int)), SOM_DEVICE);
+    if (f->trace)
+        som_plan_add(plan, "opencl: trace block sums",
+                     ceil(n / SOM_ASSESS_BLOCK) * f->nmaps * rs, SOM_DEVICE);
+}
+
 static int online_prepare(void *cfg_, const som_problem *p, int factor_rows, void **state,
                           som_status *st)
 {
@@ -212,6 +233,6 @@ static void online_release(void *state)
 
 const som_engine som_ocl_online = {"opencl online", som_ocl_group, online_prepare,
                                    online_advance, NULL, som_ocl_run_trace, som_ocl_run_read,
-                                   online_release, som_ocl_online_plan};
+                                   online_release, online_plan};
 
 #endif /* SOMGPU_HAVE_OPENCL */

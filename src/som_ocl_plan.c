@@ -1,8 +1,7 @@
 /* som_ocl_plan.c: what fits a device. Maps are independent, so they train in groups whose
  * buffers each fit one allocation (a map too large on its own is refused with the sizes);
- * batch data come in chunks of whole blocks that fit; the online work-group kernel's size
- * follows the device's limits. Also the memory plans of both engines, from the same
- * formulas as their buffers. */
+ * batch data come in chunks of whole blocks that fit; work-group sizes follow the device's
+ * limits. (Each engine plans its memory next to its allocations.) */
 #ifdef SOMGPU_HAVE_OPENCL
 #include <math.h>
 #include <stdio.h>
@@ -128,55 +127,6 @@ int som_ocl_assign_shape(som_ocl_cfg *cfg, double wtot, size_t *group, int *use_
 double som_ocl_launch_seconds(const som_ocl_cfg *cfg)
 {
     return cfg->opts.launch_seconds > 0 ? cfg->opts.launch_seconds : SOM_LAUNCH_SECONDS;
-}
-
-/* --- memory plans: one group holding the whole family ----------------------------------- */
-
-void som_ocl_online_plan(void *cfg_, const som_family *f, som_plan *plan)
-{
-    const som_ocl_cfg *cfg = cfg_;
-    const double rs = (double)som_ocl_real(cfg->ctx), n = (double)f->n;
-    const int width = f->size_max / 2 + 1;
-    const double tab = (double)som_factor_rows(width, f->passes) * width * rs;
-    som_plan_add(plan, "opencl: the data (host copy while uploading)", n * f->m * rs, SOM_HOST);
-    som_plan_add(plan, "opencl: weights (host copy)", f->size_sum * f->m * rs, SOM_HOST);
-    som_plan_add(plan, "opencl: neighbourhood factors (host copy)", tab, SOM_HOST);
-    som_plan_add(plan, "opencl: the data", n * f->m * rs, SOM_DEVICE);
-    som_plan_add(plan, "opencl: weights", f->size_sum * f->m * rs, SOM_DEVICE);
-    som_plan_add(plan, "opencl: visiting orders", f->nmaps * n * sizeof(cl_uint), SOM_DEVICE);
-    som_plan_add(plan, "opencl: neighbourhood factors", tab, SOM_DEVICE);
-    som_plan_add(plan, "opencl: per-map offsets, sizes, restarts, lists",
-                 f->nmaps * (sizeof(cl_ulong) + 4.0 * sizeof(cl_int)), SOM_DEVICE);
-    if (f->trace)
-        som_plan_add(plan, "opencl: trace block sums",
-                     ceil(n / SOM_ASSESS_BLOCK) * f->nmaps * rs, SOM_DEVICE);
-}
-
-void som_ocl_batch_plan(void *cfg_, const som_family *f, som_plan *plan)
-{
-    const som_ocl_cfg *cfg = cfg_;
-    const double rs = (double)som_ocl_real(cfg->ctx), n = (double)f->n;
-    const double slot = f->size_sum * (f->m + 1), width = f->size_max / 2 + 1;
-    som_family g = *f;
-    double chunk_rows;
-    if (g.batch_block > g.n) g.batch_block = (int)g.n;
-    chunk_rows = fmin(n, (double)som_ocl_chunk_blocks(cfg, &g) * g.batch_block);
-    som_plan_add(plan, "opencl: a chunk of the data (host copy)", chunk_rows * f->m * rs,
-                 SOM_HOST);
-    som_plan_add(plan, "opencl: weights (host copy)", f->size_sum * f->m * rs, SOM_HOST);
-    som_plan_add(plan, "opencl: the data (or one chunk when streamed)", n * f->m * rs,
-                 SOM_DEVICE);
-    som_plan_add(plan, "opencl: weights", f->size_sum * f->m * rs, SOM_DEVICE);
-    som_plan_add(plan, "opencl: a chunk's winners", chunk_rows * f->nmaps * sizeof(cl_int),
-                 SOM_DEVICE);
-    som_plan_add(plan, "opencl: a chunk's block sums and the totals",
-                 (ceil(chunk_rows / g.batch_block) + 1) * slot * rs, SOM_DEVICE);
-    som_plan_add(plan, "opencl: factors, per-map offsets and sizes",
-                 width * rs + f->nmaps * (2 * sizeof(cl_ulong) + 3.0 * sizeof(cl_int)),
-                 SOM_DEVICE);
-    if (f->trace)
-        som_plan_add(plan, "opencl: trace block sums",
-                     ceil(n / SOM_ASSESS_BLOCK) * f->nmaps * rs, SOM_DEVICE);
 }
 
 #endif /* SOMGPU_HAVE_OPENCL */
