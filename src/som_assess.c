@@ -45,7 +45,7 @@ SOM_INLINE void assess_rows(const double *x, int rows, const double *w, int size
         for (p = 0; p < SOM_PB && i + p < rows; p++) {
             double bd = HUGE_VAL;
             int c = 0, s;
-            som_pick(dist + (size_t)p * ld, size, 0, &c, &bd);
+            SOM_PICK(dist + (size_t)p * ld, size, 0, c, bd);
             s = runner_up(dist + (size_t)p * ld, size, c);
             *sq += sqrt(bd);
             *ss += bd;

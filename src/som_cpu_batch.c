@@ -122,7 +122,7 @@ SOM_INLINE void winners(const double *x, const double *w, int size, int ld, cons
         const int nb = size - j < SOM_TJB ? size - j : SOM_TJB;
         som_tile_d2(x, w, ld, j, m, acc);
         SOM_UNROLL
-        for (p = 0; p < SOM_PB; p++) som_pick(acc[p], nb, j, c + p, bd + p);
+        for (p = 0; p < SOM_PB; p++) SOM_PICK(acc[p], nb, j, c[p], bd[p]);
     }
 }
 

@@ -91,7 +91,7 @@ SOM_INLINE void train_points(const double *rows, const uint32_t *order, uint32_t
         for (j = 0; j < size; j += SOM_JB) { /* the winner, a block of neurons at a time */
             double acc[1][SOM_JB];
             som_point_d2(x, w, ld, j, m, acc);
-            som_pick(acc[0], size - j < SOM_JB ? size - j : SOM_JB, j, &c, &bd);
+            SOM_PICK(acc[0], size - j < SOM_JB ? size - j : SOM_JB, j, c, bd);
         }
         /* update every neuron, the padding ones too (with whatever factor: they never win) */
         h = circ + (size - c);

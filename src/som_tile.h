@@ -57,19 +57,17 @@ SOM_TILE_D2(som_point_d2, 1, SOM_JB, SOM_SIMD)        /* one point: online      
 SOM_TILE_D2(som_tile_d2, SOM_PB, SOM_TJB, SOM_UNROLL)  /* a tile: batch, assessment    */
 
 /* The winner rule over distances d[0 .. nb-1] of neurons j .. j + nb - 1, continuing the
- * search in (*c, *bd): branch-free, as the comparison is unpredictable. */
-SOM_INLINE void som_pick(const double *d, int nb, int j, int *c, double *bd)
-{
-    int jj, best = *c;
-    double b = *bd;
-    for (jj = 0; jj < nb; jj++) {
-        const int lt = SOM_CLOSER(d[jj], b);
-        best = lt ? j + jj : best;
-        b = lt ? d[jj] : b;
-    }
-    *c = best;
-    *bd = b;
-}
+ * search in the variables c (int) and bd (double): branch-free, as the comparison is
+ * unpredictable. A macro, so that c and bd stay in registers. */
+#define SOM_PICK(d, nb, j, c, bd)                                                          \
+    do {                                                                                   \
+        int jj_;                                                                           \
+        for (jj_ = 0; jj_ < (nb); jj_++) {                                                 \
+            const int lt_ = SOM_CLOSER((d)[jj_], bd);                                      \
+            c = lt_ ? (j) + jj_ : c;                                                       \
+            bd = lt_ ? (d)[jj_] : bd;                                                      \
+        }                                                                                  \
+    } while (0)
 
 /* Rows lo .. lo + rows - 1 of column-major data (n rows, m columns) into x, row-major, with
  * zero rows up to a whole number of tiles. */

@@ -1,0 +1,515 @@
+/* harness_cpu.c: the CPU backend against itself (threads, slices), the assessment against a
+ * plain search and the kernels' own, refusals of invalid problems, status names, and
+ * interrupts of CPU runs (see harness.c). */
+#include "harness.h"
+
+/* The kernels' nearest-neuron search (som_math.h), compiled as C. */
+SOM_SQDIST(kernel_sqdist, double, , )
+SOM_NEAREST(kernel_nearest, kernel_sqdist, double, , )
+
+/* A plain winner search written here, apart from the package's: the nearest neuron of x
+ * among the size neurons of w (row-major), the lowest index among equals, with the squared
+ * distance and the runner-up (the lowest index among equals but the winner). */
+static int ref_winner(const double *x, const double *w, int size, int m, double *best_d2,
+                      int *second)
+{
+    int j, k, best = 0, next = -1;
+    double bd = HUGE_VAL, nd = HUGE_VAL, *d = malloc((size_t)size * sizeof *d);
+    for (j = 0; j < size; j++) {
+        d[j] = 0;
+        for (k = 0; k < m; k++) d[j] += (x[k] - w[(size_t)j * m + k]) * (x[k] - w[(size_t)j * m + k]);
+        if (d[j] < bd) {
+            bd = d[j];
+            best = j;
+        }
+    }
+    for (j = 0; j < size; j++)
+        if (j != best && (next < 0 || d[j] < nd)) {
+            nd = d[j];
+            next = j;
+        }
+    free(d);
+    *best_d2 = bd;
+    *second = next < 0 ? 0 : next;
+    return best;
+}
+
+/* --- assessment -------------------------------------------------------------------- */
+
+static int close_rel(double a, double b, double tol)
+{
+    return fabs(a - b) <= tol * fabs(b) || a == b;
+}
+
+/* som_assess on trained maps: valid figures, the same bits with 1 and 2 threads and any
+ * round size, som_qe_maps alike, and the same winners and te as a plain search with
+ * a plain search (ref_winner) and as the kernels' search (SOM_NEAREST, compiled as C), qe and
+ * sse to 1e-12 (summed in another order). Returns the qe (malloc'ed). */
+static double *assess_checks(const som_problem *p, double *const *w)
+{
+    const int nmaps = p->nmaps, m = p->data.m;
+    const int64_t n = p->data.n;
+    som_maps maps;
+    som_status st;
+    double *qe[3], *te[3], *sse[3], *qm, *xr;
+    int **cl[3], i, r, rc;
+    int64_t j;
+    const int threads[3] = {1, 2, 2};
+    const double units[3] = {0, 0, 3000};
+
+    maps.nmaps = nmaps;
+    maps.size = p->size;
+    maps.weights = (const double *const *)w;
+    for (r = 0; r < 3; r++) {
+        qe[r] = malloc((size_t)nmaps * sizeof(double));
+        te[r] = malloc((size_t)nmaps * sizeof(double));
+        sse[r] = malloc((size_t)nmaps * sizeof(double));
+        cl[r] = malloc((size_t)nmaps * sizeof(int *));
+        for (i = 0; i < nmaps; i++) /* run 2 leaves every other map without clusters */
+            cl[r][i] = r == 2 && i % 2 ? NULL : malloc((size_t)n * sizeof(int));
+        som_status_init(&st);
+        rc = som_assess(&p->data, &maps, threads[r], units[r], NULL, qe[r], te[r], sse[r], cl[r],
+                        &st);
+        check(rc == SOM_OK, "som_assess (%d threads) returned %d: %s", threads[r], rc,
+              st.message);
+        clear_status(&st);
+    }
+    for (i = 0; i < nmaps; i++) {
+        int bad = 0;
+        check(isfinite(qe[0][i]) && qe[0][i] >= 0, "map %d: qe %g", i, qe[0][i]);
+        check(isfinite(te[0][i]) && te[0][i] >= 0 && te[0][i] <= 1, "map %d: te %g", i,
+              te[0][i]);
+        check(isfinite(sse[0][i]) && sse[0][i] >= 0, "map %d: sse %g", i, sse[0][i]);
+        for (j = 0; j < n; j++) bad += cl[0][i][j] < 1 || cl[0][i][j] > p->size[i];
+        check(bad == 0, "map %d: %d clusters outside 1..%d", i, bad, p->size[i]);
+        for (r = 1; r < 3; r++) {
+            check(qe[r][i] == qe[0][i] && te[r][i] == te[0][i] && sse[r][i] == sse[0][i],
+                  "map %d: assessment differs with %d threads / round %g", i, threads[r],
+                  units[r]);
+            if (cl[r][i])
+                check(memcmp(cl[r][i], cl[0][i], (size_t)n * sizeof(int)) == 0,
+                      "map %d: clusters differ with %d threads", i, threads[r]);
+        }
+    }
+    /* som_qe_maps: the same qe */
+    qm = malloc((size_t)nmaps * sizeof *qm);
+    som_status_init(&st);
+    rc = som_qe_maps(&p->data, &maps, 2, qm, &st);
+    check(rc == SOM_OK && memcmp(qm, qe[0], (size_t)nmaps * sizeof *qm) == 0,
+          "som_qe_maps differs from som_assess");
+    clear_status(&st);
+    free(qm);
+    /* a plain winner search */
+    xr = som_rowmajor(&p->data);
+    for (i = 0; i < nmaps; i++) {
+        double *wr = malloc((size_t)p->size[i] * m * sizeof *wr), sq = 0, ss = 0;
+        int64_t wrong = 0, kwrong = 0, topo = 0;
+        som_rowmajor_weights(w[i], p->size[i], m, wr);
+        for (j = 0; j < n; j++) {
+            double bd, kd;
+            int second, c = ref_winner(xr + (size_t)j * m, wr, p->size[i], m, &bd, &second);
+            int kc = kernel_nearest(xr + (size_t)j * m, wr, p->size[i], m, &kd);
+            wrong += cl[0][i][j] != c + 1;
+            kwrong += kc != c || kd != bd;
+            topo += som_ring_dist(c, second, p->size[i]) > 1;
+            sq += sqrt(bd);
+            ss += bd;
+        }
+        check(wrong == 0, "map %d: %ld winners differ from a plain search", i, (long)wrong);
+        check(kwrong == 0, "map %d: the kernels' search differs from a plain one in %ld rows", i,
+              (long)kwrong);
+        check(te[0][i] == (double)topo / (double)n, "map %d: te %.17g, plain search %.17g", i,
+              te[0][i], (double)topo / (double)n);
+        check(close_rel(qe[0][i], sq / (double)n, 1e-12), "map %d: qe %.17g, plain %.17g", i,
+              qe[0][i], sq / (double)n);
+        check(close_rel(sse[0][i], ss, 1e-12), "map %d: sse %.17g, plain %.17g", i, sse[0][i],
+              ss);
+        free(wr);
+    }
+    free(xr);
+    for (r = 0; r < 3; r++) {
+        if (r > 0) free(qe[r]);
+        free(te[r]);
+        free(sse[r]);
+        for (i = 0; i < nmaps; i++) free(cl[r][i]);
+        free(cl[r]);
+    }
+    return qe[0];
+}
+
+/* --- CPU --------------------------------------------------------------------------- */
+
+/* Train on the CPU into fresh weights (and a fresh trace when the problem wants one). */
+static int cpu_run(prob *pr, int nthreads, double units, double ***w_out, double **t_out,
+                   hookstate *hs, int stop_after, som_status *st)
+{
+    som_problem p = pr->p;
+    som_hooks hooks = make_hooks(hs, stop_after);
+    *w_out = alloc_weights(&p);
+    *t_out = pr->want_trace ? alloc_trace(&p) : NULL;
+    p.trace = *t_out;
+    return cpu_train(&p, *w_out, nthreads, units, &hooks, st);
+}
+
+/* The weights of iter_max = 1 (no pass): the initial weights themselves. */
+static void check_initial(const prob *pr, double *const *w)
+{
+    const som_problem *p = &pr->p;
+    const int m = p->data.m;
+    int i, j, k;
+    for (i = 0; i < p->nmaps; i++) {
+        const int N = p->size[i];
+        int bad = 0;
+        if (p->init == SOM_INIT_GIVEN) {
+            bad = memcmp(w[i], pr->iw[i], (size_t)N * m * sizeof(double)) != 0;
+        } else if (p->init == SOM_INIT_UNIFORM) {
+            for (j = 0; j < N * m; j++) bad += !(w[i][j] >= -0.5 && w[i][j] < 0.5);
+        } else { /* every neuron a row of the data */
+            for (j = 0; j < N; j++) {
+                int64_t row, found = 0;
+                for (row = 0; row < p->data.n && !found; row++) {
+                    for (k = 0; k < m; k++)
+                        if (w[i][(size_t)k * N + j] != p->data.x[(size_t)k * p->data.n + row])
+                            break;
+                    found = k == m;
+                }
+                bad += !found;
+            }
+        }
+        check(bad == 0, "map %d: no pass, but the weights are not the %s initial weights", i,
+              init_name(p->init));
+    }
+}
+
+/* 1 thread, 2 threads and 2 threads in small rounds: the same bits, finite weights, sane
+ * progress, a trace whose last pass is som_assess's qe. Keeps the 1-thread result. */
+void cpu_checks(prob *pr)
+{
+    const som_problem *p = &pr->p;
+    const int threads[3] = {1, 2, 2};
+    const double units[3] = {0, 0, 20000};
+    double **w[3], *t[3], *qe;
+    hookstate hs;
+    som_status st;
+    int r, rc, ok = 1;
+
+    for (r = 0; r < 3; r++) {
+        som_status_init(&st);
+        rc = cpu_run(pr, threads[r], units[r], &w[r], &t[r], &hs, -1, &st);
+        ok &= check(rc == SOM_OK, "som_train (cpu, %d threads) returned %d: %s", threads[r], rc,
+                    st.message);
+        clear_status(&st);
+        check_progress(p, &hs, "CPU training");
+    }
+    if (ok) {
+        check(all_finite(p, w[0]), "non-finite weights");
+        for (r = 1; r < 3; r++) {
+            check(same_weights(p, w[0], w[r]), "weights differ: 1 thread vs %d threads (round %g)",
+                  threads[r], units[r]);
+            if (pr->want_trace)
+                check(memcmp(t[0], t[r], trace_len(p) * sizeof(double)) == 0,
+                      "trace differs: 1 thread vs %d threads (round %g)", threads[r], units[r]);
+        }
+        if (p->iter_max == 1) check_initial(pr, w[0]);
+        qe = assess_checks(p, w[0]);
+        if (pr->want_trace) {
+            int i;
+            check(trace_finite(p, t[0]), "non-finite or negative trace");
+            if (p->iter_max > 1)
+                for (i = 0; i < p->nmaps; i++)
+                    check(t[0][(size_t)i * (p->iter_max - 1) + p->iter_max - 2] == qe[i],
+                          "map %d: the trace's last pass %.17g is not som_assess's qe %.17g", i,
+                          t[0][(size_t)i * (p->iter_max - 1) + p->iter_max - 2], qe[i]);
+        }
+        free(qe);
+    }
+    pr->ref_ok = ok;
+    pr->ref_w = w[0];
+    pr->ref_trace = t[0];
+    for (r = 1; r < 3; r++) {
+        free_weights(w[r], p->nmaps);
+        free(t[r]);
+    }
+}
+
+/* --- invalid problems -------------------------------------------------------------- */
+
+
+/* Invalid variants of a small valid problem, for every entry point that takes one. The
+ * buffers live in statics: the cases point into them. */
+static double bad_x[3 * 4], bad_w0[2 * 3], bad_w1[5 * 3];
+static int bad_size[2] = {2, 5}, bad_restart[2] = {0, 1}, bad_size0[2] = {2, 0},
+           bad_size1[2] = {2, 1}, bad_sizeneg[2] = {-3, 2}, bad_restartneg[2] = {0, -1},
+           bad_sizebig[2] = {2, 5};
+static const double *bad_iw[2] = {bad_w0, bad_w1}, *bad_iw_hole[2] = {bad_w0, NULL};
+
+static som_problem valid_small(void)
+{
+    som_problem p;
+    int i;
+    for (i = 0; i < 12; i++) bad_x[i] = (double)((i * 7) % 5) / 4.0;
+    for (i = 0; i < 6; i++) bad_w0[i] = 0.1 * i;
+    for (i = 0; i < 15; i++) bad_w1[i] = 0.05 * i;
+    memset(&p, 0, sizeof p);
+    p.data.x = bad_x;
+    p.data.n = 4;
+    p.data.m = 3;
+    p.nmaps = 2;
+    p.size = bad_size;
+    p.restart = bad_restart;
+    p.iter_max = 3;
+    p.sigma0 = 1;
+    p.eta0 = 0.5;
+    p.init = SOM_INIT_UNIFORM;
+    p.seed = 7;
+    p.algorithm = SOM_ONLINE;
+    p.batch_block = 2;
+    return p;
+}
+
+int bad_cases(bad_case *c)
+{
+    int k = 0;
+    som_problem v = valid_small();
+#define BAD(name, stmt)            \
+    do {                           \
+        c[k].what = name;          \
+        c[k].p = v;                \
+        {                          \
+            som_problem *p = &c[k].p; \
+            stmt;                  \
+        }                          \
+        k++;                       \
+    } while (0)
+    BAD("data NULL", p->data.x = NULL);
+    BAD("n = 0", p->data.n = 0);
+    BAD("n = 1", p->data.n = 1);
+    BAD("n = -5", p->data.n = -5);
+    BAD("n = 2^31", p->data.n = (int64_t)1 << 31);
+    BAD("m = 0", p->data.m = 0);
+    BAD("m = -1", p->data.m = -1);
+    BAD("nmaps = 0", p->nmaps = 0);
+    BAD("nmaps = -2", p->nmaps = -2);
+    BAD("size NULL", p->size = NULL);
+    BAD("restart NULL", p->restart = NULL);
+    BAD("a size 0", p->size = bad_size0);
+    BAD("a size 1", p->size = bad_size1);
+    BAD("a size -3", p->size = bad_sizeneg);
+    BAD("a restart -1", p->restart = bad_restartneg);
+    BAD("iter_max = 0", p->iter_max = 0);
+    BAD("iter_max = -4", p->iter_max = -4);
+    BAD("sigma0 = 0", p->sigma0 = 0);
+    BAD("sigma0 = -1", p->sigma0 = -1);
+    BAD("sigma0 = NaN", p->sigma0 = NAN);
+    BAD("sigma0 = Inf", p->sigma0 = INFINITY);
+    BAD("eta0 = 0", p->eta0 = 0);
+    BAD("eta0 = NaN", p->eta0 = NAN);
+    BAD("eta0 = -Inf", p->eta0 = -INFINITY);
+    BAD("init sample, size > n", (p->init = SOM_INIT_SAMPLE, p->size = bad_sizebig));
+    BAD("init given, init_w NULL", p->init = SOM_INIT_GIVEN);
+    BAD("init given, a map's init_w NULL", (p->init = SOM_INIT_GIVEN, p->init_w = bad_iw_hole));
+    BAD("algorithm 2", p->algorithm = 2);
+    BAD("algorithm -1", p->algorithm = -1);
+    BAD("batch, batch_block 0", (p->algorithm = SOM_BATCH, p->batch_block = 0));
+    BAD("batch, batch_block -7", (p->algorithm = SOM_BATCH, p->batch_block = -7));
+#undef BAD
+    return k;
+}
+
+
+/* Sizes up to 5, 3 columns: room for any case's weights. */
+static double bad_out0[5 * 3], bad_out1[5 * 3];
+double *const bad_out[2] = {bad_out0, bad_out1};
+
+void invalid_problem_checks(void)
+{
+    bad_case c[MAX_BAD];
+    int k, nc = bad_cases(c), rc;
+    som_status st;
+    som_problem v = valid_small();
+    hookstate hs;
+    som_hooks hooks;
+
+    /* the valid base: accepted, in every form the cases vary */
+    set_where("valid small problem");
+    {
+        som_problem g = v, b = v;
+        g.init = SOM_INIT_GIVEN;
+        g.init_w = bad_iw;
+        b.algorithm = SOM_BATCH;
+        som_status_init(&st);
+        check(som_check_problem(&v, &st) == SOM_OK && st.code == SOM_OK && !st.message[0],
+              "the valid problem is refused: %s", st.message);
+        check(som_check_problem(&g, &st) == SOM_OK, "init given refused: %s", st.message);
+        check(som_check_problem(&b, &st) == SOM_OK, "batch refused: %s", st.message);
+        rc = cpu_train(&g, bad_out, 1, 0, NULL, &st);
+        check(rc == SOM_OK && all_finite(&g, bad_out), "training the valid problem: %d", rc);
+        clear_status(&st);
+        /* an online problem need not have a batch block */
+        set_where("online problem with batch_block 0");
+        g = v;
+        g.batch_block = 0;
+        check(som_check_problem(&g, &st) == SOM_OK, "refused: %s", st.message);
+        rc = cpu_train(&g, bad_out, 2, 0, NULL, &st);
+        check(rc == SOM_OK, "som_train: %d (%s)", rc, st.message);
+        clear_status(&st);
+    }
+    for (k = 0; k < nc; k++) {
+        set_where("invalid problem: %s", c[k].what);
+        som_status_init(&st);
+        rc = som_check_problem(&c[k].p, &st);
+        check_fail(rc, &st, SOM_ERR_INVALID, "som_check_problem");
+        clear_status(&st);
+        hooks = make_hooks(&hs, -1);
+        rc = cpu_train(&c[k].p, bad_out, 2, 0, &hooks, &st);
+        check_fail(rc, &st, SOM_ERR_INVALID, "som_train (cpu)");
+        check(hs.calls == 0 && hs.pcalls == 0, "hooks called on an invalid problem");
+        clear_status(&st);
+    }
+    /* som_assess refuses nothing to assess */
+    {
+        const double *w[2] = {bad_w0, bad_w1};
+        som_maps maps = {2, bad_size, w};
+        som_data d = v.data;
+        double qe[2];
+        set_where("som_assess, invalid input");
+        d.n = 0;
+        som_status_init(&st);
+        check_fail(som_assess(&d, &maps, 1, 0, NULL, qe, NULL, NULL, NULL, &st), &st,
+                   SOM_ERR_INVALID, "som_assess n = 0");
+        clear_status(&st);
+        d = v.data;
+        d.m = 0;
+        check_fail(som_assess(&d, &maps, 1, 0, NULL, qe, NULL, NULL, NULL, &st), &st,
+                   SOM_ERR_INVALID, "som_assess m = 0");
+        clear_status(&st);
+        maps.nmaps = 0;
+        check_fail(som_qe_maps(&v.data, &maps, 1, qe, &st), &st, SOM_ERR_INVALID,
+                   "som_qe_maps nmaps = 0");
+        clear_status(&st);
+    }
+}
+
+/* --- OpenCL status names (both builds) --------------------------------------------- */
+
+void status_name_checks(void)
+{
+    const struct { int code; const char *name; } known[] = {
+        {0, "CL_SUCCESS"},           {-1, "CL_DEVICE_NOT_FOUND"},
+        {-5, "CL_OUT_OF_RESOURCES"}, {-11, "CL_BUILD_PROGRAM_FAILURE"},
+        {-46, "CL_INVALID_KERNEL_NAME"}, {-61, "CL_INVALID_BUFFER_SIZE"},
+        {-68, "CL_INVALID_DEVICE_PARTITION_COUNT"}, {-1001, "CL_PLATFORM_NOT_FOUND_KHR"}};
+    const int unknown[] = {1, 5, -20, -29, -69, -1000, -1002, INT_MIN, INT_MAX};
+    size_t i;
+    int code;
+    set_where("som_ocl_status_name");
+    for (i = 0; i < sizeof known / sizeof known[0]; i++)
+        check(strcmp(som_ocl_status_name(known[i].code), known[i].name) == 0, "%d gives %s",
+              known[i].code, som_ocl_status_name(known[i].code));
+    for (i = 0; i < sizeof unknown / sizeof unknown[0]; i++)
+        check(strcmp(som_ocl_status_name(unknown[i]), "CL_UNKNOWN_ERROR") == 0, "%d gives %s",
+              unknown[i], som_ocl_status_name(unknown[i]));
+    for (code = -68; code <= 0; code++) { /* every name a name */
+        const char *s = som_ocl_status_name(code);
+        check(s != NULL && strncmp(s, "CL_", 3) == 0, "%d gives no name", code);
+    }
+}
+
+/* --- interrupts -------------------------------------------------------------------- */
+
+/* A problem long enough for many interrupt checks: n x 3 uniform, sizes 5, 12, 30. */
+static double *intr_x;
+
+void intr_free(void)
+{
+    free(intr_x);
+    intr_x = NULL;
+}
+static int intr_size[3] = {5, 12, 30}, intr_restart[3] = {0, 1, 0};
+
+som_problem intr_problem(int algorithm, int64_t n)
+{
+    som_problem p;
+    rng r = {12345};
+    int64_t e;
+    free(intr_x);
+    intr_x = malloc((size_t)n * 3 * sizeof *intr_x);
+    for (e = 0; e < n * 3; e++) intr_x[e] = runif(&r);
+    memset(&p, 0, sizeof p);
+    p.data.x = intr_x;
+    p.data.n = n;
+    p.data.m = 3;
+    p.nmaps = 3;
+    p.size = intr_size;
+    p.restart = intr_restart;
+    p.iter_max = 12; /* 11 passes: at least 10 interrupt checks, one slice a pass or more */
+    p.sigma0 = 3;
+    p.eta0 = 0.7;
+    p.init = SOM_INIT_UNIFORM;
+    p.seed = 99;
+    p.algorithm = algorithm;
+    p.batch_block = 64;
+    return p;
+}
+
+/* An interrupted run: the interrupt code and message, the hook asked exactly k + 1 times. */
+void check_interrupted(int rc, som_status *st, const hookstate *hs, int k,
+                              const char *what)
+{
+    check_fail(rc, st, SOM_ERR_INTERRUPTED, what);
+    check(hs->calls == k + 1, "%s: the interrupt hook was called %d times, expected %d", what,
+          hs->calls, k + 1);
+    clear_status(st);
+}
+
+void cpu_interrupt_checks(void)
+{
+    const int ks[3] = {0, 1, 5};
+    int a, i, rc;
+    for (a = 0; a < 2; a++) {
+        som_problem p = intr_problem(a, 1200);
+        double **w = alloc_weights(&p), *tr = alloc_trace(&p);
+        p.trace = tr;
+        for (i = 0; i < 3; i++) {
+            hookstate hs;
+            som_hooks hooks = make_hooks(&hs, ks[i]);
+            som_status st;
+            set_where("CPU %s interrupted after %d checks", a ? "batch" : "online", ks[i]);
+            som_status_init(&st);
+            rc = cpu_train(&p, w, 2, 2000, &hooks, &st);
+            check_interrupted(rc, &st, &hs, ks[i], "som_train (cpu, 2 threads)");
+            hooks = make_hooks(&hs, ks[i]);
+            rc = cpu_train(&p, w, 1, 2000, &hooks, &st);
+            check_interrupted(rc, &st, &hs, ks[i], "som_train (cpu, 1 thread)");
+        }
+        free_weights(w, p.nmaps);
+        free(tr);
+    }
+    /* som_assess: 6 blocks, a round each: 5 checks */
+    {
+        som_problem p = intr_problem(SOM_ONLINE, 6000);
+        double **w = alloc_weights(&p), qe[3];
+        int *cl[3];
+        som_maps maps;
+        som_status st;
+        const int ka[3] = {0, 1, 3};
+        size_t e;
+        for (i = 0; i < 3; i++) {
+            for (e = 0; e < (size_t)p.size[i] * 3; e++) w[i][e] = (double)e / 90.0;
+            cl[i] = malloc((size_t)p.data.n * sizeof **cl);
+        }
+        maps.nmaps = 3;
+        maps.size = p.size;
+        maps.weights = (const double *const *)w;
+        for (i = 0; i < 3; i++) {
+            hookstate hs;
+            som_hooks hooks = make_hooks(&hs, ka[i]);
+            set_where("som_assess interrupted after %d checks", ka[i]);
+            som_status_init(&st);
+            rc = som_assess(&p.data, &maps, 2, 1, &hooks, qe, NULL, NULL, cl, &st);
+            check_interrupted(rc, &st, &hs, ka[i], "som_assess");
+        }
+        for (i = 0; i < 3; i++) free(cl[i]);
+        free_weights(w, 3);
+    }
+}
