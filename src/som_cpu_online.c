@@ -165,7 +165,7 @@ static int by_size_desc(const void *a, const void *b)
 }
 
 static int online_prepare(void *cfg_, const som_problem *p, int factor_rows, void **state,
-                   som_status *st)
+                          som_status *st)
 {
     const som_cpu_cfg *cfg = cfg_;
     const int m = p->data.m, nmaps = p->nmaps;
