@@ -4,21 +4,25 @@
 
 # Mean, principal directions (columns of rotation, unit length, each with its largest
 # loading positive so the basis does not depend on the eigen solver's sign) and standard
-# deviations of the data, from the covariance matrix: no copy of the data.
+# deviations of the data, from the covariance matrix: no copy of the data. With missing
+# values, from the observed ones: column means and pairwise covariances.
 pca_basis <- function(x) {
-  mu <- colMeans(x)
-  cv <- if (nrow(x) > 1L) stats::cov(x) else matrix(0, ncol(x), ncol(x))
+  missing <- anyNA(x)
+  if (missing) {
+    mu <- colMeans(x, na.rm = TRUE)
+    mu[!is.finite(mu)] <- 0
+    cv <- suppressWarnings(stats::cov(x, use = "pairwise.complete.obs"))
+    cv[!is.finite(cv)] <- 0 # a pair of columns never observed together
+  } else {
+    mu <- colMeans(x)
+    cv <- if (nrow(x) > 1L) stats::cov(x) else matrix(0, ncol(x), ncol(x))
+  }
   e <- eigen(cv, symmetric = TRUE)
   rot <- e$vectors
   flip <- apply(rot, 2, function(v) if (v[which.max(abs(v))] < 0) -1 else 1)
   rot <- sweep(rot, 2, flip, "*")
   list(center = mu, rotation = rot, sdev = sqrt(pmax(e$values, 0)),
-       tss = sum(diag(cv)) * (nrow(x) - 1))
-}
-
-# Total sum of squares about the column means, column by column (no copy of the data).
-total_ss <- function(x) {
-  sum(vapply(seq_len(ncol(x)), function(k) stats::var(x[, k]), numeric(1))) * (nrow(x) - 1)
+       tss = if (missing) NA_real_ else sum(diag(cv)) * (nrow(x) - 1))
 }
 
 # init = "pca": each ring laid on the ellipse spanned by the first two principal components

@@ -53,6 +53,9 @@ call_core <- function(what, call, fun, ...) {
           if (memory) "somgpu_memory_error" else "somgpu_internal_error", call)
   })
   if (!inherits(res, "somgpu_status")) return(res)
+  # an error R signalled while the compiled code checked for interrupts (a time limit set
+  # with setTimeLimit()), once everything was released: raised as it was
+  if (!is.null(res$condition)) stop(res$condition)
   code <- res$code
   status_codes <- constants()$status # the core's codes (src/som_core.h)
   msg <- sprintf("somgpu could not %s: %s.", what, res$message)

@@ -3,8 +3,10 @@
 #' Builds a `kohonen` object (the class of the kohonen package) for the ring of the given
 #' size, so that kohonen's tools (and packages built on them, such as aweSOM) can plot and
 #' map it: the grid is `kohonen::somgrid(N, 1, "rectangular", toroidal = TRUE)` with a
-#' Gaussian neighbourhood, the codes are the ring's weights, and `unit.classif` and
-#' `distances` (squared Euclidean distance of each row to its unit) come from the data.
+#' Gaussian neighbourhood, the codes are the ring's weights (in the data's units), and
+#' `unit.classif` and `distances` (squared distance of each row to its unit, in the fit's
+#' distance: scaled and weighted as in training, over the observed values) come from
+#' [predict.somgpu()]; rows left out for missing values are `NA` and listed in `na.rows`.
 #' Requires the kohonen package.
 #'
 #' @param fit A `somgpu` fit from [train()].
@@ -34,23 +36,22 @@ as_kohonen <- function(fit, size, data = NULL) {
   x <- fit_data(fit, data, call)
   codes <- fit$weights[[paste0("N", size)]]
   dimnames(codes) <- list(paste0("V", seq_len(size)), colnames(x))
-  unit <- stats::predict(fit, x, sizes = size)[[1]]
-  dist <- rowSums((x - codes[unit, , drop = FALSE])^2)
+  d <- stats::predict(fit, x, sizes = size, type = "detail")
   structure(list(
     data = list(x),
-    unit.classif = as.numeric(unit),
-    distances = unname(dist),
+    unit.classif = as.numeric(d$cluster),
+    distances = d$distance^2,
     grid = kohonen::somgrid(size, 1, "rectangular", neighbourhood.fct = "gaussian",
                             toroidal = TRUE),
     codes = list(codes),
     changes = NULL,
     alpha = c(fit$params$eta0, 0),
     radius = c(fit$params$sigma0, 0),
-    na.rows = integer(0),
+    na.rows = which(is.na(d$cluster)),
     user.weights = 1,
     distance.weights = 1,
     whatmap = 1L,
-    maxNA.fraction = 0L,
+    maxNA.fraction = if (is.null(fit$params$na_max)) 0.5 else fit$params$na_max,
     dist.fcts = "sumofsquares"
   ), class = "kohonen")
 }

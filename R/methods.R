@@ -1,64 +1,4 @@
-# Methods for fits: predict, summary and plot.
-
-#' Clusters of new rows
-#'
-#' Assigns each row of `newdata` to its nearest neuron (squared Euclidean distance, the lowest
-#' neuron on ties) in the trained ring of each requested size.
-#'
-#' @param object A `somgpu` fit from [train()].
-#' @param newdata The rows to assign: a numeric matrix or data frame (tibble), validated as in
-#'   [train()]. When both it and the training data have column names, columns are matched by
-#'   name (extra columns are ignored); otherwise by position.
-#' @param sizes Ring sizes to use (default: all trained sizes).
-#' @param threads Number of CPU threads; `NULL` uses [somgpu_threads()].
-#' @param ... Ignored.
-#' @return A data frame with one integer column per size (`N2`, `N3`, ...) and one row per
-#'   row of `newdata` (with its row names), as `fit$clusters`.
-#' @seealso [train()]
-#' @examples
-#' set.seed(1)
-#' y <- matrix(runif(600), ncol = 3, dimnames = list(NULL, c("a", "b", "c")))
-#' fit <- train(y, nmax = 5, iter_max = 20, seed = 1, threads = 2)
-#' predict(fit, y[1:5, ])
-#' predict(fit, data.frame(c = 0.5, a = 0.1, b = 0.9), sizes = c(3, 5))
-#' @export
-predict.somgpu <- function(object, newdata, sizes = object$params$sizes, threads = NULL, ...) {
-  call <- sys.call()
-  x <- as_data_matrix(newdata, call, min_rows = 1L, name = "newdata")
-  x <- match_columns(x, object$params$colnames, object$params$m, call)
-  max_abs <- scan_data(x, call, name = "newdata")
-  sizes <- check_fit_sizes(object, sizes, call)
-  threads <- resolve_threads(threads, call)
-  w <- unname(lapply(object$weights[paste0("N", sizes)], unname))
-  check_magnitude(max_abs, ncol(x), w, "double", call, name = "newdata", trained = TRUE)
-  a <- call_core("assign the rows to clusters", call, function() {
-    .Call(C_assess, x, w, list(threads = threads, round_units = cpu_round_units(call),
-                               clusters = rep(TRUE, length(w))))
-  })
-  out <- a$clusters
-  names(out) <- paste0("N", sizes)
-  out <- as.data.frame(out, optional = TRUE)
-  if (!is.null(rownames(x))) row.names(out) <- rownames(x)
-  out
-}
-
-# newdata's columns in the order of the training data: by name when both have names.
-match_columns <- function(x, names, m, call) {
-  if (!is.null(names) && !is.null(colnames(x))) {
-    missing <- setdiff(names, colnames(x))
-    if (length(missing)) {
-      abort_input(sprintf("`newdata` lacks the column%s %s of the training data.",
-                          if (length(missing) == 1L) "" else "s",
-                          paste0("`", missing, "`", collapse = ", ")), call)
-    }
-    return(x[, names, drop = FALSE])
-  }
-  if (ncol(x) != m) {
-    abort_input(sprintf("`newdata` has %d column%s; the maps were trained on %d.", ncol(x),
-                        if (ncol(x) == 1L) "" else "s", m), call)
-  }
-  x
-}
+# Methods for fits: summary and plot (predict is in predict.R).
 
 check_fit_sizes <- function(object, sizes, call) {
   ok <- is.numeric(sizes) && length(sizes) >= 1L && !anyNA(sizes) &&
@@ -70,11 +10,11 @@ check_fit_sizes <- function(object, sizes, call) {
   as.integer(sizes)
 }
 
-# The rows the fit was trained on: kept in the fit (keep_data = TRUE) or given.
+# The rows the fit was trained on: kept in the fit (keep_data = TRUE) or given (columns
+# taken by name, as in predict()).
 fit_data <- function(object, data, call) {
   if (!is.null(data)) {
-    x <- as_data_matrix(data, call, min_rows = 1L, name = "data")
-    x <- match_columns(x, object$params$colnames, object$params$m, call)
+    x <- newdata_matrix(data, object, call, name = "data")
     scan_data(x, call, name = "data")
     return(x)
   }
@@ -98,7 +38,8 @@ fit_data <- function(object, data, call) {
 #' @param x A `summary.somgpu` object.
 #' @param ... Ignored.
 #' @return A list of class `summary.somgpu`: `table` (a data frame with columns `size`, `qe`,
-#'   `te`, `explained_var`, `stability`, `smallest`, `largest`) and `suggested` (a size).
+#'   `te`, `explained_var`, `stability`, `smallest`, `largest`), `suggested` (a size), and
+#'   `dropped` (the number of rows left out for missing values) of `n` rows.
 #' @seealso [train()], [plot.somgpu()]
 #' @examples
 #' set.seed(1)
@@ -115,7 +56,8 @@ summary.somgpu <- function(object, ...) {
                     smallest = vapply(counts, min, integer(1)),
                     largest = vapply(counts, max, integer(1)))
   structure(list(table = tab, suggested = elbow(q$size, q$qe),
-                 restarts = object$params$restarts, algorithm = object$params$algorithm),
+                 restarts = object$params$restarts, algorithm = object$params$algorithm,
+                 dropped = length(object$dropped), n = object$params$n),
             class = "summary.somgpu")
 }
 
@@ -124,6 +66,10 @@ summary.somgpu <- function(object, ...) {
 print.summary.somgpu <- function(x, ...) {
   cat(sprintf("ring SOMs: %d sizes, %d restart%s each (%s)\n", nrow(x$table), x$restarts,
               if (x$restarts == 1L) "" else "s", x$algorithm))
+  if (length(x$dropped) && x$dropped > 0) {
+    cat(sprintf("%d of %d rows left out for missing values (their clusters are NA)\n",
+                x$dropped, x$n))
+  }
   tab <- x$table
   fmt <- data.frame(size = tab$size, qe = sprintf("%.4f", tab$qe), te = sprintf("%.4f", tab$te),
                     explained = sprintf("%.3f", tab$explained_var),

@@ -21,6 +21,15 @@ print.somgpu <- function(x, ...) {
   cat(sprintf("<somgpu> %d ring SOM%s (%s) on %d x %d data, %d restart%s each\n",
               length(sizes), if (length(sizes) == 1L) "" else "s", span, p$n, p$m,
               p$restarts, if (p$restarts == 1L) "" else "s"))
+  notes <- c(
+    if (length(x$dropped)) {
+      sprintf("%d row%s left out (more than %g%% of %s values missing)", length(x$dropped),
+              if (length(x$dropped) == 1L) "" else "s", 100 * p$na_max,
+              if (length(x$dropped) == 1L) "its" else "their")
+    },
+    if (!is.null(x$scaling)) "columns centred and scaled",
+    if (!is.null(x$var_weights)) "variable weights")
+  if (length(notes)) cat("data: ", paste(notes, collapse = "; "), "\n", sep = "")
   cat(sprintf("backend %s: %s, %s precision; %s, %d passes, init \"%s\", seed %d, %s\n",
               x$backend$name, x$backend$device, x$backend$precision,
               if (is.null(p$algorithm)) "online" else p$algorithm, p$iter_max - 1L, p$init,

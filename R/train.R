@@ -5,12 +5,39 @@
 #' The maps are independent and are trained in parallel.
 #'
 #' The defaults reproduce the original online algorithm: for each size N the weights start
-#' as `U(0, 1) - 0.5`; each of the `iter_max - 1` passes visits the rows in a fresh random
+#' as `U(0, 1) - 0.5`; each of the `iter_max - 1` passes `t = 1, ..., iter_max - 1` (the
+#' original script's pass counter `iterCount`) visits the rows in a fresh random
 #' order with `sigma_t = sigma0 - sigma0 / (iter_max + 1) * t` and
 #' `eta_t = eta0 - eta0 / (iter_max + 1) * t`; for every row `x` the winner is
 #' `c = argmin_j ||x - W_j||^2` (ties go to the lowest neuron) and every neuron moves
 #' `W_j <- W_j + eta_t * exp(-d_j^2 / (2 sigma_t^2)) * (x - W_j)`, where `d_j` is the ring
 #' distance between `c` and `j`. Each row's cluster is its winner with the final weights.
+#'
+#' @section Missing values, scaling and variable weights: Missing values (`NA`, `NaN`) are
+#'   allowed; infinite ones are not. A row's distance to a neuron is taken over its observed
+#'   columns and rescaled to all of them,
+#'   `d(x, W_j) = (m / m_obs(x)) * sum over observed k of v_k (x_k - W_jk)^2` (`m` columns,
+#'   `m_obs(x)` of them observed in `x`, `v` the variable weights, 1 by default); the winner
+#'   is the nearest neuron as usual (the rescaling does not change it) and the online rule
+#'   moves only the observed columns, `W_jk <- W_jk + eta_t h (x_k - W_jk)`. The batch rule
+#'   takes its sums and denominators column by column over the rows where the column is
+#'   observed (a neuron's column with a zero denominator keeps its value). A row's qe is
+#'   `sqrt(d(x, W_c))`; the explained variance is taken over the observed cells. Rows
+#'   missing more than `na_max` of their values, and rows with no observed value, are left
+#'   out of training: their clusters are `NA` and their row numbers are in `fit$dropped`.
+#'   `init = "sample"` fills a drawn row's missing values with the column means over the
+#'   observed values; `init = "pca"` and `align = TRUE` use the principal components of the
+#'   observed values' pairwise covariances. Data without missing values take exactly the
+#'   path they took before missing values were allowed: the same results, bit for bit.
+#'
+#'   `scale = TRUE` centres each column on its mean and divides it by its standard deviation
+#'   (over the observed values, as [scale()] computes them; a column without spread is
+#'   divided by 1); a list gives the centres and scales. The maps train on the scaled data;
+#'   `fit$weights` are reported in the data's own units, `fit$scaling` keeps the centres and
+#'   scales, and [predict.somgpu()], [plot.somgpu()] and [as_kohonen()] apply them.
+#'   `var_weights` multiply each column's term of the distance in training, in the quality
+#'   figures and in [predict.somgpu()]: a weight of 4 on a column gives the maps that
+#'   doubling that column (and its initial weights) gives.
 #'
 #' @section Reproducibility: All random numbers (initial weights, rows drawn by
 #'   `init = "sample"`, the visiting order of every pass) come from counter-based streams
@@ -79,7 +106,8 @@
 #'   rescale the data otherwise, e.g. with [scale()].
 #'
 #' @param y A numeric matrix, a data frame (or tibble) of numeric columns, or a numeric vector
-#'   (one column). Rows are points. Must be free of `NA`, `NaN` and `Inf`; it is never modified.
+#'   (one column). Rows are points. Missing values (`NA`, `NaN`) are allowed, infinite
+#'   values are not; it is never modified.
 #' @param nmax,nmin The largest and smallest ring size: sizes `nmin:nmax` are trained.
 #' @param sizes Ring sizes (numbers of neurons, each at least 2) to train, instead of
 #'   `nmin:nmax`. Results keep this order.
@@ -89,8 +117,8 @@
 #' @param init Initial weights: `"uniform"` (`U(0, 1) - 0.5`, the original script's),
 #'   `"sample"` (distinct random rows of `y`), `"pca"` (each ring on the ellipse of the data's
 #'   first two principal components, one standard deviation along each; deterministic), or a
-#'   list of matrices, one per size in the order of `sizes`, each `size x ncol(y)`, used
-#'   exactly.
+#'   list of matrices, one per size in the order of `sizes`, each `size x ncol(y)` in the
+#'   data's units (scaled like the data with `scale`), used exactly.
 #' @param restarts Number of maps per size, each with its own random streams. `weights` and
 #'   `clusters` keep, per size, the restart with the lowest quantization error. With a
 #'   user-supplied `init` all restarts of a size start from the same matrix and differ only
@@ -126,13 +154,20 @@
 #' @param parallel `"none"` (train in this R process) or `"future"` (spread the maps over
 #'   the workers of the current [future::plan()]; needs the future and future.apply
 #'   packages). See the section "Parallel computing with future".
+#' @param na_max Rows whose share of missing values exceeds this (from 0 to 1), and rows
+#'   with no observed value, are left out of training (see "Missing values, scaling and
+#'   variable weights").
+#' @param scale `FALSE` (the data as they are), `TRUE` (centre and scale every column), or a
+#'   list with `center` and `scale`, one value per column (by name or in column order).
+#' @param var_weights `NULL` (every column counts 1) or non-negative weights, one per column
+#'   (by name or in column order), that multiply each column's term of the distance.
 #'
 #' @return An object of class `somgpu`, a list with
 #'   \describe{
 #'     \item{`weights`}{a named list (`N2`, `N3`, ...) of `size x ncol(y)` weight matrices,
-#'       with the column names of `y`.}
+#'       with the column names of `y`, in the data's units.}
 #'     \item{`clusters`}{a data frame with one integer column per size (`N2`, `N3`, ...):
-#'       the neuron (1..N) each row of `y` belongs to.}
+#'       the neuron (1..N) each row of `y` belongs to (`NA` for rows left out).}
 #'     \item{`quality`}{a data frame with one row per size and restart: `size`, `restart`,
 #'       `qe` (mean Euclidean distance of the rows to their winning neuron), `te`
 #'       (topographic error: share of rows whose best and second-best neurons are not
@@ -148,10 +183,17 @@
 #'       for future the `plan` and `workers`, a data frame of what each worker ran (host,
 #'       pid, backend, device, precision, threads, maps, sizes, seconds).}
 #'     \item{`seed`}{the seed used.}
+#'     \item{`scaling`}{`NULL`, or the `center` and `scale` of every column the maps were
+#'       trained with; then `scaled_weights` holds the weights as trained (on the scaled
+#'       data, what [predict.somgpu()] compares scaled rows with).}
+#'     \item{`scaled_weights`}{see `scaling`; `NULL` without scaling.}
+#'     \item{`var_weights`}{the variable weights, or `NULL`.}
+#'     \item{`dropped`}{the rows left out for missing values (row numbers of `y`).}
 #'     \item{`params`}{the training parameters.}
 #'     \item{`data`}{the data (a double matrix) with `keep_data = TRUE`, else `NULL`.}
 #'     \item{`elapsed`}{seconds spent training and assessing the maps.}
-#'     \item{`call`}{the call.}
+#'     \item{`call`}{the call (values too large to keep, such as data passed through
+#'       [do.call()], replaced by a short description).}
 #'   }
 #'
 #' @seealso [summary.somgpu()], [plot.somgpu()], [predict.somgpu()], [as_kohonen()],
@@ -167,17 +209,23 @@
 #' # the same maps again, from the stored seed
 #' again <- train(y, nmax = 6, iter_max = 30, seed = fit$seed, threads = 1)
 #' all.equal(fit$weights, again$weights)
+#'
+#' # data with gaps and mixed units: scaled, gaps allowed
+#' aq <- train(airquality, nmax = 5, iter_max = 30, scale = TRUE, seed = 1, threads = 2)
+#' aq
+#' aq$weights$N3
+#' predict(aq, airquality[1:5, ], type = "detail")
 #' @export
 train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sigma0 = 5,
                   eta0 = 1, init = "uniform", restarts = 1, algorithm = "online", seed = NULL,
                   backend = "auto", device = NULL, precision = "double", threads = NULL,
                   progress = interactive(), trace = FALSE, align = FALSE, keep_data = TRUE,
-                  parallel = "none") {
-  call <- sys.call()
+                  parallel = "none", na_max = 0.5, scale = FALSE, var_weights = NULL) {
+  call <- compact_call(sys.call())
   progress_given <- !missing(progress)
   given <- c(nmin = !missing(nmin), nmax = !missing(nmax), sizes = !missing(sizes))
 
-  # validate
+  # validate; the rows used, scaled
   data <- check_data(y, call)
   x <- data$x
   iter_max <- check_whole(iter_max, "iter_max", 1, call = call)
@@ -196,33 +244,52 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
   align <- check_flag(align, "align", call)
   keep_data <- check_flag(keep_data, "keep_data", call)
   backend_args <- check_backend_args(backend, device, precision, call)
+  na_max <- check_number(na_max, "na_max", 0, 1, call = call)
+  scaling <- check_scale(scale, x, call)
+  var_weights <- check_var_weights(var_weights, x, call)
+  rows <- usable_rows(data$row_missing, ncol(x), na_max)
+  xt <- prepared_matrix(x, rows$keep, scaling)
+  if (nrow(xt) < 2L) {
+    abort_input(sprintf(
+      "`y` has %d row%s with enough observed values (na_max = %g: at most that share missing); at least 2 are needed.",
+      nrow(xt), if (nrow(xt) == 1L) "" else "s", na_max), call)
+  }
+  missing <- !is.null(data$row_missing) &&
+    any(if (is.null(rows$keep)) data$row_missing > 0 else data$row_missing[rows$keep] > 0)
+  dist <- distance_spec(var_weights, missing)
 
   # resolve the backend: here, or on each future worker
   be <- if (parallel == "none") resolve_backend(backend_args, call)
   spec <- if (parallel == "none") backend_spec(be, threads, call)
-  check_memory(family_shape(size_spec, x, restarts, iter_max, trace, algorithm, batch_block),
-               spec, call)
+  check_memory(family_shape(size_spec, xt, restarts, iter_max, trace, algorithm, batch_block,
+                            !is.null(dist$col_w) || missing), spec, call)
   sizes <- family_sizes(size_spec)
-  basis <- if (align || identical(init, "pca")) pca_basis(x)
-  init <- check_init(init, sizes, x, call, basis)
-  check_magnitude(data$max_abs, ncol(x), init$weights, backend_args$precision, call)
+  basis <- if (align || identical(init, "pca")) pca_basis(xt)
+  init <- check_init(init, sizes, xt, call, basis, scaling)
+  max_abs <- if (is.null(scaling) && is.null(rows$keep)) data$max_abs else
+    scan_data(xt, call)$max_abs
+  check_magnitude(max_abs, distance_factor(var_weights, ncol(xt), missing), init$weights,
+                  backend_args$precision, call)
   seed <- check_seed(seed, call)
   problem <- new_problem(sizes, restarts, iter_max, sigma0, eta0, init, seed, algorithm,
-                         batch_block, trace)
+                         batch_block, trace, dist,
+                         fill = if (init$type == "sample") sample_fill(xt, missing))
 
   # train
   started <- proc.time()[["elapsed"]]
   trained <- if (parallel == "none") {
-    out <- train_on_backend(x, problem, be, spec, progress, call)
+    out <- train_on_backend(xt, problem, be, spec, progress, call)
     out$record <- backend_record(be, threads, out$kernels)
     out
   } else {
-    train_future(x, problem, backend_args, worker_threads, progress || !progress_given, call)
+    train_future(xt, problem, backend_args, worker_threads, progress || !progress_given, call)
   }
 
   # assess
-  fit <- assess_family(x, trained$weights, problem$size, restarts, threads, call)
+  fit <- assess_family(xt, trained$weights, problem$size, restarts, threads, dist, call)
   if (align) fit <- align_family(fit, basis)
+  tss <- if (!is.null(basis) && !missing && is.null(var_weights)) basis$tss else
+    total_ss(xt, var_weights, missing)
   elapsed <- proc.time()[["elapsed"]] - started
 
   # construct
@@ -231,64 +298,35 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
       dimnames(w) <- list(NULL, colnames(x))
       w
     }),
-    clusters = fit$clusters, rownames = rownames(x), sizes = sizes,
+    clusters = fit$clusters, keep = rows$keep, n = nrow(x), rownames = rownames(x),
+    sizes = sizes,
     quality = data.frame(size = problem$size, restart = problem$restart + 1L, qe = fit$qe,
                          te = fit$te,
-                         explained_var = explained_variance(fit$sse, x, basis),
+                         explained_var = if (tss > 0) 1 - fit$sse / tss else NA_real_,
                          best = fit$best),
-    stability = fit$stability,
-    trace = trained$trace,
-    backend = trained$record, seed = seed,
+    stability = fit$stability, trace = trained$trace, backend = trained$record, seed = seed,
+    scaling = scaling, var_weights = var_weights, dropped = rows$dropped,
     params = list(sizes = sizes, restarts = restarts, iter_max = iter_max, sigma0 = sigma0,
                   eta0 = eta0, init = init$type, algorithm = algorithm, align = align,
-                  parallel = parallel, n = nrow(x), m = ncol(x), colnames = colnames(x)),
+                  parallel = parallel, na_max = na_max, n = nrow(x), m = ncol(x),
+                  colnames = colnames(x)),
     data = if (keep_data) x, elapsed = elapsed, call = call)
-}
-
-# A somgpu fit from its parts (see ?train for the fields): `weights` and `clusters` one per
-# size in the order of `sizes`, `stability` one value per size, `trace` a passes x maps
-# matrix or NULL. Names the sizes (N2, N3, ...) and the maps of the trace (N2.1, ...).
-new_somgpu <- function(weights, clusters, rownames, sizes, quality, stability, trace,
-                       backend, seed, params, data, elapsed, call) {
-  stopifnot(is.list(weights), length(weights) == length(sizes), is.list(clusters),
-            length(clusters) == length(sizes), is.data.frame(quality),
-            length(stability) == length(sizes))
-  labels <- paste0("N", sizes)
-  names(weights) <- labels
-  names(clusters) <- labels
-  clusters <- as.data.frame(clusters, optional = TRUE)
-  if (!is.null(rownames)) row.names(clusters) <- rownames
-  if (!is.null(trace)) {
-    dimnames(trace) <- list(NULL, sprintf("N%d.%d", quality$size, quality$restart))
-  }
-  structure(list(
-    weights = weights,
-    clusters = clusters,
-    quality = quality,
-    stability = data.frame(size = sizes, stability = stability),
-    trace = trace,
-    backend = backend,
-    seed = seed,
-    params = params,
-    data = data,
-    elapsed = elapsed,
-    call = call
-  ), class = "somgpu")
 }
 
 # What the compiled code trains: the maps in size-major order, (size 1, restart 0..R-1),
 # (size 2, ...), ..., with their initial weights and the schedule (the `problem` list of
 # C_train, read by name).
 new_problem <- function(sizes, restarts, iter_max, sigma0, eta0, init, seed, algorithm,
-                        batch_block, trace) {
+                        batch_block, trace, dist, fill = NULL) {
   given <- init$type %in% c("user", "pca")
-  list(size = rep(sizes, each = restarts),
-       restart = rep(seq_len(restarts) - 1L, times = length(sizes)),
-       iter_max = iter_max, sigma0 = sigma0, eta0 = eta0,
-       init = if (given) "given" else init$type,
-       init_w = if (given) rep(init$weights, each = restarts),
-       seed = as.double(seed), algorithm = algorithm, batch_block = batch_block,
-       trace = trace)
+  c(list(size = rep(sizes, each = restarts),
+         restart = rep(seq_len(restarts) - 1L, times = length(sizes)),
+         iter_max = iter_max, sigma0 = sigma0, eta0 = eta0,
+         init = if (given) "given" else init$type,
+         init_w = if (given) rep(init$weights, each = restarts), fill = fill,
+         seed = as.double(seed), algorithm = algorithm, batch_block = batch_block,
+         trace = trace),
+    dist)
 }
 
 # Train the maps of `problem` on the resolved backend `be` (its C settings in `spec`, from
@@ -341,61 +379,27 @@ batch_block_size <- function(call) {
                function(v, name) check_whole(v, name, 1, call = call))
 }
 
-# Quality of every map, the best restart of each size, the clusters of the best maps and,
-# with restarts, the stability of each size (mean adjusted Rand index between its restarts'
-# clusterings: each size's restarts are assessed together, clusters kept, then dropped).
-assess_family <- function(x, weights, map_size, restarts, threads, call) {
-  nmaps <- length(weights)
-  assess <- function(idx) {
-    call_core("assess the maps", call, function() {
-      .Call(C_assess, x, weights[idx],
-            list(threads = threads, round_units = cpu_round_units(call),
-                 clusters = rep(TRUE, length(idx))))
-    })
-  }
-  groups <- split(seq_len(nmaps), rep(seq_len(nmaps / restarts), each = restarts))
-  qe <- te <- sse <- numeric(nmaps)
-  best <- rep(FALSE, nmaps)
-  clusters <- vector("list", length(groups))
-  stability <- rep(NA_real_, length(groups))
-  parts <- if (restarts == 1L) list(seq_len(nmaps)) else groups
-  for (g in parts) {
-    a <- assess(g)
-    qe[g] <- a$qe
-    te[g] <- a$te
-    sse[g] <- a$sse
-    if (restarts == 1L) {
-      clusters <- a$clusters
-    } else {
-      s <- which(vapply(groups, function(h) identical(h, g), logical(1)))
-      k <- which.min(a$qe) # ties go to the first restart
-      clusters[[s]] <- a$clusters[[k]]
-      stability[s] <- stability_of(a$clusters, map_size[g[1]])
+# What a squared difference is multiplied by at most, summed over the columns (for
+# check_magnitude()): the column weights' sum (or the number of columns), times the columns
+# again when missing values rescale a row's distance.
+distance_factor <- function(var_weights, m, missing) {
+  (if (is.null(var_weights)) m else sum(var_weights)) * (if (missing) m else 1)
+}
+
+# The call as the user made it, with values too large to keep (data passed through
+# do.call()) replaced by a short description, and a function called through do.call() by
+# its name.
+compact_call <- function(call, name = "train") {
+  if (!is.name(call[[1]])) call[[1]] <- as.name(name)
+  if (length(call) > 1L) {
+    for (i in seq(2L, length(call))) {
+      a <- call[[i]]
+      if (!is.language(a) && !is.null(a) && (length(a) > 10L || is.list(a) || !is.null(dim(a)))) {
+        call[[i]] <- as.name(sprintf("<%s>", describe(a)))
+      }
     }
   }
-  keep <- vapply(groups, function(g) g[which.min(qe[g])], integer(1))
-  best[keep] <- TRUE
-  list(weights = weights[keep], clusters = clusters, qe = qe, te = te, sse = sse,
-       best = best, stability = stability)
-}
-
-# align = TRUE: each kept ring relabelled (see ring_relabel()), weights and clusters alike.
-align_family <- function(fit, basis) {
-  for (i in seq_along(fit$weights)) {
-    new <- ring_relabel(fit$weights[[i]], basis)
-    w <- fit$weights[[i]]
-    w[new, ] <- w
-    fit$weights[[i]] <- w
-    fit$clusters[[i]] <- new[fit$clusters[[i]]]
-  }
-  fit
-}
-
-# 1 - the sums of squared distances to the winners / the total sum of squares (NA when the
-# data have none).
-explained_variance <- function(sse, x, basis) {
-  tss <- if (is.null(basis)) total_ss(x) else basis$tss
-  if (tss > 0) 1 - sse / tss else NA_real_
+  call
 }
 
 cpu_device_name <- function(threads) {

@@ -8,7 +8,7 @@ int_max <- .Machine$integer.max
 describe <- function(x) {
   if (is.null(x)) return("NULL")
   if (is.function(x)) return("a function")
-  if (is.data.frame(x)) return("a data frame")
+  if (is.data.frame(x)) return(sprintf("a data frame of %d x %d", nrow(x), ncol(x)))
   if (is.list(x)) return(sprintf("a list of length %d", length(x)))
   if (length(x) == 0L) return(sprintf("an empty %s vector", typeof(x)))
   if (length(x) > 1L) return(sprintf("a %s vector of length %d", typeof(x), length(x)))
@@ -71,12 +71,12 @@ check_choice <- function(x, name, choices, call) {
   x
 }
 
-# y as a checked double matrix with n >= 2 finite rows and m >= 1 columns, scanned once:
-# list(x, max_abs), max_abs being the largest absolute value (see as_data_matrix() and
-# scan_data()).
+# y as a checked double matrix with n >= 2 rows and m >= 1 columns, no infinite values
+# (missing ones are NA or NaN), scanned once: list(x, max_abs, missing, row_missing) (see
+# as_data_matrix() and scan_data()).
 check_data <- function(y, call, min_rows = 2L, name = "y") {
   x <- as_data_matrix(y, call, min_rows, name)
-  list(x = x, max_abs = scan_data(x, call, name))
+  c(list(x = x), scan_data(x, call, name))
 }
 
 # y as a double matrix with at least min_rows rows and one column; a data frame (tibbles
@@ -138,22 +138,25 @@ as_data_matrix <- function(y, call, min_rows = 2L, name = "y") {
 }
 
 # The one pass over the values of a data matrix (in C: no temporary as large as the data):
-# refuses missing and infinite values, and returns the largest absolute value.
+# refuses infinite values, and returns list(max_abs, the largest absolute value; missing,
+# the number of missing values (NA, NaN); row_missing, each row's, NULL when none).
 scan_data <- function(x, call, name = "y") {
   scan <- .Call(C_data_scan, x)
-  if (scan$nonfinite > 0) {
+  if (scan$infinite > 0) {
     abort_input(sprintf(
-      "`%s` has %.0f missing or infinite value%s (NA, NaN or Inf); the first is in row %.0f. Remove or impute them first, e.g. %s[complete.cases(%s), ].",
-      name, scan$nonfinite, if (scan$nonfinite == 1) "" else "s", scan$first_row,
-      name, name), call)
+      "`%s` has %.0f infinite value%s (Inf or -Inf); the first is in row %.0f. Replace %s by NA (missing values are allowed) or drop the row%s.",
+      name, scan$infinite, if (scan$infinite == 1) "" else "s", scan$first_row,
+      if (scan$infinite == 1) "it" else "them", if (scan$infinite == 1) "" else "s"),
+      call)
   }
-  scan$max_abs
+  list(max_abs = scan$max_abs, missing = scan$missing, row_missing = scan$row_missing)
 }
 
 # Squared distances must neither overflow nor vanish in the working precision: refuse data
-# (of m columns, largest absolute value data_max, from scan_data()) and weights (user
-# initial weights; a trained model's, for predict) whose magnitude is out of range, with
-# the fix.
+# (largest absolute value data_max, from scan_data()) and weights (user initial weights; a
+# trained model's, for predict) whose magnitude is out of range, with the fix. m: what a
+# squared difference is multiplied by at most, summed over the columns (the number of
+# columns; with variable weights their sum; times the columns again with missing values).
 check_magnitude <- function(data_max, m, weights, precision, call, name = "y",
                             trained = FALSE) {
   w_max <- max(0, vapply(weights, function(w) max(abs(w)), numeric(1)))
@@ -195,9 +198,15 @@ check_sizes <- function(nmin, nmax, sizes, given, call) {
       !anyNA(sizes) && all(is.finite(sizes))
     if (ok) ok <- all(sizes == round(sizes)) && all(sizes >= 2) && all(sizes <= int_max)
     if (!ok) {
+      what <- if (is.numeric(sizes) && anyNA(sizes)) {
+        sprintf("%s with NA (element %s)", describe(sizes),
+                paste(which(is.na(sizes)), collapse = ", "))
+      } else {
+        describe(sizes)
+      }
       abort_input(sprintf(
         "`sizes` must be whole numbers of neurons from 2 to %s, not %s.",
-        format(int_max, big.mark = ","), describe(sizes)), call)
+        format(int_max, big.mark = ","), what), call)
     }
     if (anyDuplicated(sizes)) {
       abort_input(sprintf("`sizes` must not repeat a size; %s appears more than once.",
@@ -220,8 +229,9 @@ family_sizes <- function(spec) {
   if (is.null(spec$sizes)) seq.int(spec$range[1L], spec$range[2L]) else spec$sizes
 }
 
-# The initial weights: "uniform", "sample", "pca", or a list of matrices, one per size.
-check_init <- function(init, sizes, x, call, basis = NULL) {
+# The initial weights: "uniform", "sample", "pca", or a list of matrices, one per size, in
+# the data's units (scaled by `scaling` for the training data x).
+check_init <- function(init, sizes, x, call, basis = NULL, scaling = NULL) {
   if (is.character(init)) {
     init <- check_choice(init, "init", c("uniform", "sample", "pca"), call)
     if (init == "pca") {
@@ -262,7 +272,7 @@ check_init <- function(init, sizes, x, call, basis = NULL) {
     }
     storage.mode(w) <- "double"
     dimnames(w) <- NULL
-    w
+    scale_weights(w, scaling)
   })
   list(type = "user", weights = weights)
 }
@@ -279,11 +289,13 @@ check_seed <- function(seed, call) {
   as.integer(seed)
 }
 
-# The shape of a family for the memory plan (C_memory_plan): rows, columns, maps, neurons.
-family_shape <- function(sizes, x, restarts, iter_max, trace, algorithm, batch_block) {
+# The shape of a family for the memory plan (C_memory_plan): rows, columns, maps, neurons;
+# general: the data need the general distance (variable weights, missing values).
+family_shape <- function(sizes, x, restarts, iter_max, trace, algorithm, batch_block,
+                         general) {
   list(n = as.double(nrow(x)), m = ncol(x), nmaps = sizes$count * restarts,
        restarts = restarts, size_sum = sizes$sum * restarts, size_max = sizes$max,
-       passes = iter_max - 1L, trace = trace, batch_block = batch_block,
+       passes = iter_max - 1L, trace = trace, batch_block = batch_block, general = general,
        algorithm = algorithm)
 }
 

@@ -49,10 +49,12 @@ int r_choice(SEXP list, const char *name, const char *const *choices)
     return -1; /* not reached */
 }
 
-SEXP r_status(const som_status *st)
+SEXP r_status(const som_status *st, SEXP condition)
 {
-    const char *names[] = {"code", "message", "api_status", "api_status_name", "log", ""};
+    const char *names[] = {"code", "message", "api_status", "api_status_name", "log",
+                           "condition", ""};
     SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
+    SET_VECTOR_ELT(out, 5, condition);
     SET_VECTOR_ELT(out, 0, Rf_ScalarInteger(st->code));
     SET_VECTOR_ELT(out, 1, Rf_mkString(st->message));
     SET_VECTOR_ELT(out, 2, Rf_ScalarInteger(st->api_status));
@@ -63,21 +65,31 @@ SEXP r_status(const som_status *st)
     return out;
 }
 
-/* The status as an R object, and the status cleared. */
-static SEXP status_out(som_status *st)
+/* The status as an R object (with the error that stopped the core, or NULL), and the
+ * status cleared. */
+static SEXP status_out(som_status *st, SEXP condition)
 {
-    SEXP out = r_status(st);
+    SEXP out = r_status(st, condition);
     som_status_clear(st);
     return out;
 }
 
-static som_data data_of(SEXP y)
+/* The data matrix y with the distance of spec: col_w (NULL or m column weights) and
+ * missing (TRUE: y holds NaN). */
+static som_data data_of(SEXP y, SEXP spec)
 {
     som_data d;
-    SEXP dim = Rf_getAttrib(y, R_DimSymbol);
+    SEXP dim = Rf_getAttrib(y, R_DimSymbol), cw = r_elt(spec, "col_w");
     d.x = REAL(y);
     d.n = INTEGER(dim)[0];
     d.m = INTEGER(dim)[1];
+    d.col_w = NULL;
+    d.missing = r_flag(spec, "missing");
+    if (!Rf_isNull(cw)) {
+        if (TYPEOF(cw) != REALSXP || XLENGTH(cw) != d.m)
+            Rf_error("somgpu: internal error: col_w must hold a double per column");
+        d.col_w = REAL(cw);
+    }
     return d;
 }
 
@@ -88,15 +100,15 @@ static const char *const algorithm_names[] = {"online", "batch", NULL};
 static const char *const backend_names[] = {"cpu", "opencl", NULL};
 static const char *const kernel_names[] = {"auto", "item", "group", NULL};
 
-/* The problem of list(size, restart, iter_max, sigma0, eta0, init, init_w, seed, algorithm,
- * batch_block) on the data (the trace is set by the caller). */
+/* The problem of list(size, restart, iter_max, sigma0, eta0, init, init_w, fill, seed,
+ * algorithm, batch_block, col_w, missing) on the data (the trace is set by the caller). */
 static void problem_of(SEXP data, SEXP spec, som_problem *p)
 {
-    SEXP size = r_elt(spec, "size"), restart = r_elt(spec, "restart");
+    SEXP size = r_elt(spec, "size"), restart = r_elt(spec, "restart"), fill = r_elt(spec, "fill");
     memset(p, 0, sizeof *p);
     if (TYPEOF(size) != INTSXP || TYPEOF(restart) != INTSXP || XLENGTH(size) != XLENGTH(restart))
         Rf_error("somgpu: internal error: size and restart must be integer vectors alike");
-    p->data = data_of(data);
+    p->data = data_of(data, spec);
     p->nmaps = LENGTH(size);
     p->size = INTEGER(size);
     p->restart = INTEGER(restart);
@@ -107,6 +119,11 @@ static void problem_of(SEXP data, SEXP spec, som_problem *p)
     p->seed = (uint32_t)(int64_t)r_real(spec, "seed");
     p->algorithm = r_choice(spec, "algorithm", algorithm_names);
     p->batch_block = r_int(spec, "batch_block");
+    if (!Rf_isNull(fill)) {
+        if (TYPEOF(fill) != REALSXP || XLENGTH(fill) != p->data.m)
+            Rf_error("somgpu: internal error: fill must hold a double per column");
+        p->fill = REAL(fill);
+    }
     if (p->init == SOM_INIT_GIVEN) {
         SEXP iw = r_elt(spec, "init_w");
         const double **w = (const double **)R_alloc((size_t)p->nmaps, sizeof *w);
@@ -195,19 +212,20 @@ SEXP C_train(SEXP data, SEXP problem, SEXP backend, SEXP progress)
         SET_VECTOR_ELT(weights, i, wi);
         w[i] = REAL(wi);
     }
-    keep = PROTECT(Rf_allocVector(VECSXP, 3));
+    keep = PROTECT(Rf_allocVector(VECSXP, R_HOOKS_KEEP));
     som_status_init(&st);
     if (backend_of(backend, &be, &cpu, &ocl, &st) != SOM_OK) {
         UNPROTECT(3);
-        return status_out(&st);
+        return status_out(&st, R_NilValue);
     }
     hooks = r_hooks_start(&ud, keep, progress, "training ring SOMs");
     rc = som_train(&p, &be, w, &hooks, &st);
-    r_hooks_end(&ud, &st);
     if (rc != SOM_OK) {
+        out = status_out(&st, r_hooks_end(&ud, &st));
         UNPROTECT(3);
-        return status_out(&st);
+        return out;
     }
+    r_hooks_end(&ud, &st);
     out = PROTECT(Rf_mkNamed(VECSXP, names));
     SET_VECTOR_ELT(out, 0, weights);
     SET_VECTOR_ELT(out, 1, kernels_ran(ocl.kernels_used));
@@ -216,64 +234,85 @@ SEXP C_train(SEXP data, SEXP problem, SEXP backend, SEXP progress)
     return out;
 }
 
-/* qe, te and sse of every map in `weights` (a list of size x m matrices), and the 1-based
- * winner of every point for the maps where options$clusters is TRUE; options: threads,
- * round_units, clusters. */
+/* A list of nmaps vectors of n values of `type`, NULL where want is not TRUE; ptr[i] points
+ * into each (NULL where none). */
+static SEXP per_map(SEXPTYPE type, SEXP want, R_xlen_t n, void **ptr)
+{
+    const int nmaps = LENGTH(want);
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, nmaps));
+    int i;
+    for (i = 0; i < nmaps; i++) {
+        ptr[i] = NULL;
+        if (LOGICAL(want)[i] == TRUE) {
+            SEXP v = Rf_allocVector(type, n);
+            SET_VECTOR_ELT(out, i, v);
+            ptr[i] = type == INTSXP ? (void *)INTEGER(v) : (void *)REAL(v);
+        }
+    }
+    UNPROTECT(1);
+    return out;
+}
+
+/* qe, te and sse of every map in `weights` (a list of size x m matrices), the 1-based winner
+ * of every point for the maps where options$clusters is TRUE, and with options$detail TRUE
+ * for those maps the runner-up and the distances to both (see som_detail); options:
+ * threads, round_units, clusters, detail, col_w, missing (the data's distance). */
 SEXP C_assess(SEXP data, SEXP weights, SEXP options)
 {
-    const char *names[] = {"qe", "te", "sse", "clusters", ""};
-    som_data d = data_of(data);
+    const char *names[] = {"qe", "te", "sse", "clusters", "second", "distance", "next", ""};
+    som_data d = data_of(data, options);
     som_maps maps;
+    som_detail detail;
     som_status st;
     glue_ud ud;
-    som_hooks hooks = r_hooks_interrupt_only(&ud);
-    SEXP want = r_elt(options, "clusters"), qe, te, sse, clusters, out;
-    int nmaps = LENGTH(weights), i, rc, *sizes;
+    som_hooks hooks;
+    SEXP want = r_elt(options, "clusters"), none, out, keep;
+    const int nmaps = LENGTH(weights), details = r_flag(options, "detail");
+    int i, rc, *sizes;
     const double **w;
-    int **cl;
 
     if (TYPEOF(want) != LGLSXP || LENGTH(want) != nmaps)
         Rf_error("somgpu: internal error: clusters must say, for each map, whether to keep them");
     sizes = (int *)R_alloc((size_t)nmaps, sizeof *sizes);
     w = (const double **)R_alloc((size_t)nmaps, sizeof *w);
-    cl = (int **)R_alloc((size_t)nmaps, sizeof *cl);
-    qe = PROTECT(Rf_allocVector(REALSXP, nmaps));
-    te = PROTECT(Rf_allocVector(REALSXP, nmaps));
-    sse = PROTECT(Rf_allocVector(REALSXP, nmaps));
-    clusters = PROTECT(Rf_allocVector(VECSXP, nmaps));
     for (i = 0; i < nmaps; i++) {
         SEXP wi = VECTOR_ELT(weights, i);
         sizes[i] = INTEGER(Rf_getAttrib(wi, R_DimSymbol))[0];
         w[i] = REAL(wi);
-        cl[i] = NULL;
-        if (LOGICAL(want)[i] == TRUE) {
-            SEXP ci = Rf_allocVector(INTSXP, (R_xlen_t)d.n);
-            SET_VECTOR_ELT(clusters, i, ci);
-            cl[i] = INTEGER(ci);
-        }
     }
     maps.nmaps = nmaps;
     maps.size = sizes;
     maps.weights = w;
-    som_status_init(&st);
-    rc = som_assess(&d, &maps, r_int(options, "threads"), r_real(options, "round_units"), &hooks,
-                    REAL(qe), REAL(te), REAL(sse), cl, &st);
-    if (rc != SOM_OK) {
-        UNPROTECT(4);
-        return status_out(&st);
-    }
+    detail.second = (int **)R_alloc((size_t)nmaps, sizeof(int *));
+    detail.best = (double **)R_alloc((size_t)nmaps, sizeof(double *));
+    detail.next = (double **)R_alloc((size_t)nmaps, sizeof(double *));
+    keep = PROTECT(Rf_allocVector(VECSXP, R_HOOKS_KEEP));
+    hooks = r_hooks_interrupt_only(&ud, keep);
     out = PROTECT(Rf_mkNamed(VECSXP, names));
-    SET_VECTOR_ELT(out, 0, qe);
-    SET_VECTOR_ELT(out, 1, te);
-    SET_VECTOR_ELT(out, 2, sse);
-    SET_VECTOR_ELT(out, 3, clusters);
-    UNPROTECT(5);
+    SET_VECTOR_ELT(out, 0, Rf_allocVector(REALSXP, nmaps));
+    SET_VECTOR_ELT(out, 1, Rf_allocVector(REALSXP, nmaps));
+    SET_VECTOR_ELT(out, 2, Rf_allocVector(REALSXP, nmaps));
+    {
+        int **cl = (int **)R_alloc((size_t)nmaps, sizeof *cl);
+        none = PROTECT(Rf_allocVector(LGLSXP, nmaps));
+        for (i = 0; i < nmaps; i++) LOGICAL(none)[i] = details ? LOGICAL(want)[i] : FALSE;
+        SET_VECTOR_ELT(out, 3, per_map(INTSXP, want, (R_xlen_t)d.n, (void **)cl));
+        SET_VECTOR_ELT(out, 4, per_map(INTSXP, none, (R_xlen_t)d.n, (void **)detail.second));
+        SET_VECTOR_ELT(out, 5, per_map(REALSXP, none, (R_xlen_t)d.n, (void **)detail.best));
+        SET_VECTOR_ELT(out, 6, per_map(REALSXP, none, (R_xlen_t)d.n, (void **)detail.next));
+        som_status_init(&st);
+        rc = som_assess(&d, &maps, r_int(options, "threads"), r_real(options, "round_units"),
+                        &hooks, REAL(VECTOR_ELT(out, 0)), REAL(VECTOR_ELT(out, 1)),
+                        REAL(VECTOR_ELT(out, 2)), cl, details ? &detail : NULL, &st);
+    }
+    if (rc != SOM_OK) out = status_out(&st, r_hooks_end(&ud, &st));
+    UNPROTECT(3);
     return out;
 }
 
 /* What a call of train() allocates, buffer by buffer, for a family of this shape:
  * family = list(n, m, nmaps, restarts, size_sum, size_max, passes, trace, batch_block,
- * algorithm); backend as for C_train, or NULL when training happens elsewhere (future
+ * general, algorithm); backend as for C_train, or NULL when training happens elsewhere (future
  * workers). Returns list(what, bytes, where = "host" | "device") or a somgpu_status. */
 SEXP C_memory_plan(SEXP family, SEXP backend)
 {
@@ -299,6 +338,7 @@ SEXP C_memory_plan(SEXP family, SEXP backend)
     f.passes = r_int(family, "passes");
     f.trace = r_flag(family, "trace");
     f.batch_block = r_int(family, "batch_block");
+    f.general = r_flag(family, "general");
     algorithm = r_choice(family, "algorithm", algorithm_names);
     nsizes = (double)f.nmaps / f.restarts;
     /* what R holds: the weights of every map, the trace, the clusters of the maps assessed
@@ -314,7 +354,8 @@ SEXP C_memory_plan(SEXP family, SEXP backend)
     if (Rf_isNull(backend)) {
         som_train_plan(&f, algorithm, NULL, &plan);
     } else {
-        if (backend_of(backend, &be, &cpu, &ocl, &st) != SOM_OK) return status_out(&st);
+        if (backend_of(backend, &be, &cpu, &ocl, &st) != SOM_OK)
+            return status_out(&st, R_NilValue);
         som_train_plan(&f, algorithm, &be, &plan);
     }
     out = PROTECT(Rf_mkNamed(VECSXP, names));
@@ -355,22 +396,35 @@ SEXP C_constants(void)
     return out;
 }
 
-/* One pass over a double matrix: the number of non-finite values, the first row (1-based)
- * holding one (NA when none), and the largest absolute finite value. */
+/* One pass over a double matrix: the number of infinite values and the first row (1-based)
+ * holding one (NA when none), the number of missing values (NA, NaN) and, when there are
+ * any, the missing values of every row (else NULL), and the largest absolute finite
+ * value. */
 SEXP C_data_scan(SEXP x)
 {
-    const char *names[] = {"nonfinite", "first_row", "max_abs", ""};
-    SEXP dim = Rf_getAttrib(x, R_DimSymbol), out;
-    R_xlen_t n = INTEGER(dim)[0], m = INTEGER(dim)[1], i, k;
+    const char *names[] = {"infinite", "first_row", "missing", "row_missing", "max_abs", ""};
+    SEXP dim = Rf_getAttrib(x, R_DimSymbol), out, rows = R_NilValue;
+    const R_xlen_t n = INTEGER(dim)[0], m = INTEGER(dim)[1];
     const double *v = REAL(x);
-    double bad = 0, big = 0;
-    R_xlen_t first = -1;
+    double inf = 0, missing = 0, big = 0;
+    R_xlen_t first = -1, i, k;
+    int *per_row = NULL;
+    out = PROTECT(Rf_mkNamed(VECSXP, names));
     for (k = 0; k < m; k++) {
         const double *col = v + k * n;
         for (i = 0; i < n; i++) {
             double a = col[i];
-            if (!R_FINITE(a)) {
-                bad++;
+            if (ISNAN(a)) {
+                if (per_row == NULL) { /* the first missing value: count them by row */
+                    rows = Rf_allocVector(INTSXP, n);
+                    SET_VECTOR_ELT(out, 3, rows);
+                    per_row = INTEGER(rows);
+                    memset(per_row, 0, (size_t)n * sizeof *per_row);
+                }
+                missing++;
+                per_row[i]++;
+            } else if (!R_FINITE(a)) {
+                inf++;
                 if (first < 0 || i < first) first = i;
             } else {
                 a = a < 0 ? -a : a;
@@ -378,10 +432,10 @@ SEXP C_data_scan(SEXP x)
             }
         }
     }
-    out = PROTECT(Rf_mkNamed(VECSXP, names));
-    SET_VECTOR_ELT(out, 0, Rf_ScalarReal(bad));
+    SET_VECTOR_ELT(out, 0, Rf_ScalarReal(inf));
     SET_VECTOR_ELT(out, 1, Rf_ScalarReal(first < 0 ? NA_REAL : (double)first + 1));
-    SET_VECTOR_ELT(out, 2, Rf_ScalarReal(big));
+    SET_VECTOR_ELT(out, 2, Rf_ScalarReal(missing));
+    SET_VECTOR_ELT(out, 4, Rf_ScalarReal(big));
     UNPROTECT(1);
     return out;
 }

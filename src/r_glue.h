@@ -37,15 +37,17 @@ int r_flag(SEXP list, const char *name);
 int r_choice(SEXP list, const char *name, const char *const *choices);
 
 /* A failed status as an R object of class somgpu_status: list(code, message, api_status,
- * api_status_name, log). */
-SEXP r_status(const som_status *st);
+ * api_status_name, log, condition); condition: an R error to raise as it is, or NULL. */
+SEXP r_status(const som_status *st, SEXP condition);
 
 /* --- hooks (r_hooks.c) --- */
 typedef struct {
+    SEXP keep;       /* the caller's protected list of R_HOOKS_KEEP: holds what follows */
     SEXP bar;        /* cli progress bar, or R_NilValue */
     SEXP fn;         /* R function(fraction), or R_NilValue */
-    SEXP conds;      /* c("error", "interrupt"): what a call of fn may not jump out with */
+    SEXP conds;      /* c("error", "interrupt"): what may not jump over the core */
     SEXP cont;       /* R_UnwindProtect's continuation token when fn is set */
+    SEXP error;      /* an error signalled while checking for interrupts (a time limit) */
     double fraction;
     double fn_called; /* som_now_seconds() at the last call of fn */
     int interrupted;  /* an interrupt arrived while fn ran */
@@ -53,13 +55,17 @@ typedef struct {
 } glue_ud;
 
 /* Hooks with progress: `progress` is TRUE (a cli bar named `name`), FALSE, or an R
- * function of the share done. `keep` is a protected list of 3 that holds what they make. */
+ * function of the share done. `keep` is a protected list of R_HOOKS_KEEP that holds what
+ * they make. An interrupt stops the core; so does an error R signals while checking for
+ * one (a time limit): r_hooks_end then hands it back. */
+#define R_HOOKS_KEEP 4
 som_hooks r_hooks_start(glue_ud *ud, SEXP keep, SEXP progress, const char *name);
 /* Hooks that only check for interrupts. */
-som_hooks r_hooks_interrupt_only(glue_ud *ud);
+som_hooks r_hooks_interrupt_only(glue_ud *ud, SEXP keep);
 /* After the core returned: close the bar; if the progress function jumped out, clear st
- * and continue that jump (this does not return then). */
-void r_hooks_end(glue_ud *ud, som_status *st);
+ * and continue that jump (this does not return then). Returns the error signalled while
+ * checking for interrupts, or R_NilValue. */
+SEXP r_hooks_end(glue_ud *ud, som_status *st);
 
 /* --- OpenCL (r_opencl.c) --- */
 /* The context of an external pointer from C_ocl_open, NULL when closed or not one. */

@@ -26,18 +26,35 @@
 #define PROGRESS_FN_SECONDS 0.2
 
 
-static void check_interrupt(void *unused)
+static SEXP check_interrupt(void *unused)
 {
     (void)unused;
     R_CheckUserInterrupt();
+    return R_NilValue;
 }
 
-/* R_CheckUserInterrupt would jump over the core's cleanup: run it in a top-level context
- * and report instead. */
+/* What stopped R_CheckUserInterrupt: a user interrupt, or an error (a time limit set by
+ * setTimeLimit(), which R checks there too), kept for r_hooks_end to raise again. */
+static SEXP interrupt_caught(SEXP cond, void *ud_)
+{
+    glue_ud *ud = ud_;
+    if (Rf_inherits(cond, "interrupt")) {
+        ud->interrupted = 1;
+    } else {
+        SET_VECTOR_ELT(ud->keep, 3, cond);
+        ud->error = cond;
+    }
+    return R_NilValue;
+}
+
+/* R_CheckUserInterrupt would jump over the core's cleanup: catch what it signals and report
+ * instead. */
 static int glue_interrupted(void *ud_)
 {
     glue_ud *ud = ud_;
-    return ud->interrupted || ud->unwinding || !R_ToplevelExec(check_interrupt, NULL);
+    if (!(ud->interrupted || ud->unwinding || ud->error != R_NilValue))
+        R_tryCatch(check_interrupt, NULL, ud->conds, interrupt_caught, ud, NULL, NULL);
+    return ud->interrupted || ud->unwinding || ud->error != R_NilValue;
 }
 
 static void update_bar(void *ud_)
@@ -119,16 +136,11 @@ static void done_bar(void *bar)
 
 som_hooks r_hooks_start(glue_ud *ud, SEXP keep, SEXP progress, const char *name)
 {
-    som_hooks hooks;
+    som_hooks hooks = r_hooks_interrupt_only(ud, keep);
     const int fn = Rf_isFunction(progress);
-    memset(ud, 0, sizeof *ud);
-    ud->bar = ud->fn = ud->conds = ud->cont = R_NilValue;
     if (!fn && Rf_asLogical(progress) == TRUE)
         SET_VECTOR_ELT(keep, 0, ud->bar = progress_bar(name));
     if (fn) {
-        SET_VECTOR_ELT(keep, 1, ud->conds = Rf_allocVector(STRSXP, 2));
-        SET_STRING_ELT(ud->conds, 0, Rf_mkChar("error"));
-        SET_STRING_ELT(ud->conds, 1, Rf_mkChar("interrupt"));
         SET_VECTOR_ELT(keep, 2, ud->cont = R_MakeUnwindCont());
         ud->fn = progress;
         ud->fn_called = som_now_seconds();
@@ -139,22 +151,27 @@ som_hooks r_hooks_start(glue_ud *ud, SEXP keep, SEXP progress, const char *name)
     return hooks;
 }
 
-som_hooks r_hooks_interrupt_only(glue_ud *ud)
+som_hooks r_hooks_interrupt_only(glue_ud *ud, SEXP keep)
 {
     som_hooks hooks;
     memset(ud, 0, sizeof *ud);
-    ud->bar = ud->fn = ud->conds = ud->cont = R_NilValue;
+    ud->bar = ud->fn = ud->cont = ud->error = R_NilValue;
+    ud->keep = keep;
+    SET_VECTOR_ELT(keep, 1, ud->conds = Rf_allocVector(STRSXP, 2));
+    SET_STRING_ELT(ud->conds, 0, Rf_mkChar("error"));
+    SET_STRING_ELT(ud->conds, 1, Rf_mkChar("interrupt"));
     hooks.interrupted = glue_interrupted;
     hooks.progress = NULL;
     hooks.ud = ud;
     return hooks;
 }
 
-void r_hooks_end(glue_ud *ud, som_status *st)
+SEXP r_hooks_end(glue_ud *ud, som_status *st)
 {
     if (ud->bar != R_NilValue) R_ToplevelExec(done_bar, ud->bar);
     if (ud->unwinding) { /* the core has cleaned up: let the progress function's jump go on */
         som_status_clear(st);
         R_ContinueUnwind(ud->cont);
     }
+    return ud->error;
 }

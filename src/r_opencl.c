@@ -21,7 +21,7 @@ SEXP C_ocl_devices(void)
     som_status_init(&st);
     rc = som_ocl_list(&d, &n, &st);
     if (rc != SOM_OK) {
-        out = r_status(&st);
+        out = r_status(&st, R_NilValue);
         som_status_clear(&st);
         return out;
     }
@@ -68,7 +68,7 @@ SEXP C_ocl_open(SEXP spec)
     som_status_init(&st);
     rc = som_ocl_open(r_int(spec, "index") - 1, precision, src, &ctx, &st);
     if (rc != SOM_OK) {
-        out = r_status(&st);
+        out = r_status(&st, R_NilValue);
         som_status_clear(&st);
         return out;
     }

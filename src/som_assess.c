@@ -26,31 +26,49 @@ SOM_INLINE int runner_up(const double *d, int size, int c)
     return s;
 }
 
+/* Where a map's per-row results go (each may be NULL): the winner (1-based), and the
+ * details of som_assess. */
+typedef struct {
+    int *cluster, *second;
+    double *best, *next;
+} row_out;
+
 /* Rows lo .. lo + rows - 1 (in x, tiled: som_tile_rows) against one map's tiled weights:
  * the winner, its squared distance and the runner-up of each row (the winner rule),
- * summed into qe and te in row order, winners into cl (1-based) if given. dist holds SOM_PB
- * rows of ld distances. */
+ * summed into qe and te in row order, per-row results into out. cw: the general path's
+ * column weights (a row's qe is then rescaled by m / its observed values), or NULL. dist
+ * holds SOM_PB rows of ld distances. */
 SOM_INLINE void assess_rows(const double *x, int rows, const double *w, int size, int ld,
-                            const int m, int64_t lo, int *cl, double *sq, double *st,
-                            double *ss, double *dist)
+                            const int m, const double *cw, int64_t lo, const row_out *out,
+                            double *sq, double *st, double *ss, double *dist)
 {
     int i, p, j, jj;
     for (i = 0; i < rows; i += SOM_PB) {
         for (j = 0; j < size; j += SOM_TJB) {
             double acc[SOM_PB][SOM_TJB];
-            som_tile_d2(x + (size_t)i * m, w, ld, j, m, acc);
+            if (cw) som_tile_d2_general(x + (size_t)i * m, w, ld, j, m, cw, acc);
+            else som_tile_d2(x + (size_t)i * m, w, ld, j, m, acc);
             for (p = 0; p < SOM_PB; p++)
                 for (jj = 0; jj < SOM_TJB; jj++) dist[(size_t)p * ld + j + jj] = acc[p][jj];
         }
         for (p = 0; p < SOM_PB && i + p < rows; p++) {
-            double bd = HUGE_VAL;
+            const double *dp = dist + (size_t)p * ld;
+            const int64_t row = lo + i + p;
+            double bd = HUGE_VAL, scale = 1;
             int c = 0, s;
-            SOM_PICK(dist + (size_t)p * ld, size, 0, c, bd);
-            s = runner_up(dist + (size_t)p * ld, size, c);
-            *sq += sqrt(bd);
+            SOM_PICK(dp, size, 0, c, bd);
+            s = runner_up(dp, size, c);
+            if (cw) { /* rescaled to all m columns */
+                const int seen = som_observed(x + (size_t)(i + p) * m, m);
+                scale = seen ? (double)m / seen : 0;
+            }
+            *sq += cw ? sqrt(scale * bd) : sqrt(bd);
             *ss += bd;
             *st += som_ring_dist(c, s, size) > 1;
-            if (cl) cl[lo + i + p] = c + 1;
+            if (out->cluster) out->cluster[row] = c + 1;
+            if (out->second) out->second[row] = s + 1;
+            if (out->best) out->best[row] = sqrt(scale * bd);
+            if (out->next) out->next[row] = size > 1 ? sqrt(scale * dp[s]) : NAN;
         }
     }
 }
@@ -59,38 +77,47 @@ SOM_INLINE void assess_rows(const double *x, int rows, const double *w, int size
  * part[3 * map .. 3 * map + 2]: distances, topographic errors, squared distances. A constant m for the common small dimensions; also
  * compiled for AVX2 where the compiler can pick it at load time. */
 SOM_TARGET_CLONES static void assess_task(const som_data *d, const som_maps *maps,
-                                          double *const *w, int **clusters, int64_t lo,
-                                          int rows, int q0, int q1, double *x, double *dist,
-                                          double *part)
+                                          double *const *w, int **clusters,
+                                          const som_detail *detail, const double *cw,
+                                          int64_t lo, int rows, int q0, int q1, double *x,
+                                          double *dist, double *part)
 {
     const int m = d->m;
     int q;
     som_tile_rows(d->x, d->n, m, lo, rows, x);
     for (q = q0; q < q1; q++) {
         const int size = maps->size[q], ld = som_ld(size, SOM_TJB);
-        int *cl = clusters ? clusters[q] : NULL;
         double *sq = part + 3 * (size_t)q, *st = sq + 1, *ss = sq + 2;
+        row_out out;
+        out.cluster = clusters ? clusters[q] : NULL;
+        out.second = detail && detail->second ? detail->second[q] : NULL;
+        out.best = detail && detail->best ? detail->best[q] : NULL;
+        out.next = detail && detail->next ? detail->next[q] : NULL;
         *sq = *st = *ss = 0;
+        if (cw) { /* the general path: not unrolled by m */
+            assess_rows(x, rows, w[q], size, ld, m, cw, lo, &out, sq, st, ss, dist);
+            continue;
+        }
         switch (m) {
-        case 1: assess_rows(x, rows, w[q], size, ld, 1, lo, cl, sq, st, ss, dist); break;
-        case 2: assess_rows(x, rows, w[q], size, ld, 2, lo, cl, sq, st, ss, dist); break;
-        case 3: assess_rows(x, rows, w[q], size, ld, 3, lo, cl, sq, st, ss, dist); break;
-        case 4: assess_rows(x, rows, w[q], size, ld, 4, lo, cl, sq, st, ss, dist); break;
-        case 8: assess_rows(x, rows, w[q], size, ld, 8, lo, cl, sq, st, ss, dist); break;
-        case 16: assess_rows(x, rows, w[q], size, ld, 16, lo, cl, sq, st, ss, dist); break;
-        default: assess_rows(x, rows, w[q], size, ld, m, lo, cl, sq, st, ss, dist);
+        case 1: assess_rows(x, rows, w[q], size, ld, 1, NULL, lo, &out, sq, st, ss, dist); break;
+        case 2: assess_rows(x, rows, w[q], size, ld, 2, NULL, lo, &out, sq, st, ss, dist); break;
+        case 3: assess_rows(x, rows, w[q], size, ld, 3, NULL, lo, &out, sq, st, ss, dist); break;
+        case 4: assess_rows(x, rows, w[q], size, ld, 4, NULL, lo, &out, sq, st, ss, dist); break;
+        case 8: assess_rows(x, rows, w[q], size, ld, 8, NULL, lo, &out, sq, st, ss, dist); break;
+        case 16: assess_rows(x, rows, w[q], size, ld, 16, NULL, lo, &out, sq, st, ss, dist); break;
+        default: assess_rows(x, rows, w[q], size, ld, m, NULL, lo, &out, sq, st, ss, dist);
         }
     }
 }
 
 int som_assess(const som_data *d, const som_maps *maps, int nthreads, double round_units,
                const som_hooks *hooks, double *qe, double *te, double *sse, int **clusters,
-               som_status *st)
+               const som_detail *detail, som_status *st)
 {
     const int64_t n = d->n;
     const int m = d->m, nmaps = maps->nmaps;
     const int64_t nblocks = (n + SOM_ASSESS_BLOCK - 1) / SOM_ASSESS_BLOCK;
-    double *part = NULL, *wrow = NULL, *buf = NULL;
+    double *part = NULL, *wrow = NULL, *buf = NULL, *cw = NULL;
     double **w = NULL;
     size_t wtot = 0, per_thread;
     int64_t b0, per_round;
@@ -120,7 +147,9 @@ int som_assess(const som_data *d, const som_maps *maps, int nthreads, double rou
     /* per thread: a block of rows, then SOM_PB rows of distances to the largest map */
     buf = malloc((size_t)nthreads * per_thread * sizeof *buf);
     group_start = malloc(((size_t)ngroups + 1) * sizeof *group_start);
-    if (!part || !wrow || !w || !buf || !group_start) {
+    if (som_data_general(d) && (cw = malloc((size_t)m * sizeof *cw)) != NULL)
+        for (i = 0; i < m; i++) cw[i] = d->col_w ? d->col_w[i] : 1;
+    if (!part || !wrow || !w || !buf || !group_start || (som_data_general(d) && !cw)) {
         rc = som_fail(st, SOM_ERR_NOMEM, "could not allocate memory to assess the maps");
         goto done;
     }
@@ -147,8 +176,9 @@ int som_assess(const som_data *d, const som_maps *maps, int nthreads, double rou
             const int64_t b = b0 + task / ngroups, lo = b * SOM_ASSESS_BLOCK;
             const int g = (int)(task % ngroups);
             const int rows = (int)(lo + SOM_ASSESS_BLOCK < n ? SOM_ASSESS_BLOCK : n - lo);
-            assess_task(d, maps, w, clusters, lo, rows, group_start[g], group_start[g + 1], x,
-                        x + (size_t)(SOM_ASSESS_BLOCK + SOM_PB) * m, part + (size_t)b * nmaps * 3);
+            assess_task(d, maps, w, clusters, detail, cw, lo, rows, group_start[g],
+                        group_start[g + 1], x, x + (size_t)(SOM_ASSESS_BLOCK + SOM_PB) * m,
+                        part + (size_t)b * nmaps * 3);
         }
         if (b0 + nb < nblocks && hooks && hooks->interrupted && hooks->interrupted(hooks->ud)) {
             rc = som_fail(st, SOM_ERR_INTERRUPTED, "interrupted");
@@ -169,6 +199,7 @@ int som_assess(const som_data *d, const som_maps *maps, int nthreads, double rou
     }
 
 done:
+    free(cw);
     free(part);
     free(wrow);
     free(w);
@@ -180,7 +211,7 @@ done:
 int som_qe_maps(const som_data *d, const som_maps *maps, int nthreads, double *qe,
                 som_status *st)
 {
-    return som_assess(d, maps, nthreads, 0, NULL, qe, NULL, NULL, NULL, st);
+    return som_assess(d, maps, nthreads, 0, NULL, qe, NULL, NULL, NULL, NULL, st);
 }
 
 void som_assess_plan(const som_family *f, int nthreads, som_plan *plan)
@@ -194,6 +225,7 @@ void som_assess_plan(const som_family *f, int nthreads, som_plan *plan)
                  ((f->size_sum + (SOM_TJB - 1) * (double)f->nmaps) * f->m) * sizeof(double) +
                      f->nmaps * sizeof(double *),
                  SOM_HOST);
+    if (f->general) som_plan_add(plan, "assessment: column weights", f->m * sizeof(double), SOM_HOST);
     som_plan_add(plan, "assessment: rows and distances per thread",
                  nthreads * ((double)(SOM_ASSESS_BLOCK + SOM_PB) * f->m + SOM_PB * ldmax) *
                      sizeof(double),

@@ -151,8 +151,10 @@ void som_init_map(const som_problem *p, int i, double *w, uint32_t *scratch)
                   restart, 0);
         for (j = 0; j < size; j++) {
             int k;
-            for (k = 0; k < m; k++)
-                w[(size_t)j * m + k] = p->data.x[(size_t)k * p->data.n + scratch[j]];
+            for (k = 0; k < m; k++) {
+                const double v = p->data.x[(size_t)k * p->data.n + scratch[j]];
+                w[(size_t)j * m + k] = p->fill && isnan(v) ? p->fill[k] : v;
+            }
         }
         break;
     default: {
@@ -200,6 +202,7 @@ void som_family_of(const som_problem *p, som_family *f)
     f->passes = p->iter_max > 1 ? p->iter_max - 1 : 0;
     f->trace = p->trace != NULL;
     f->batch_block = p->batch_block;
+    f->general = som_data_general(&p->data);
 }
 
 void *som_alloc(double count, size_t size)

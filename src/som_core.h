@@ -40,12 +40,22 @@ typedef struct {
     void *ud;
 } som_hooks;
 
-/* The data: n points of m dimensions, column-major as R stores a matrix. */
+/* The data: n points of m dimensions, column-major as R stores a matrix. Distances are
+ * sums over the dimensions of squared differences; with col_w, each column's term is
+ * multiplied by its weight; with missing values (NaN in x), a row's distance is taken over
+ * its observed columns (and rescaled by m / observed for its quantization error) and the
+ * online rule moves only its observed columns. Data without either take the plain rule's
+ * code path; with either, the general path (som_data_general). */
 typedef struct {
     const double *x;
     int64_t n;
     int m;
+    const double *col_w; /* NULL, or m non-negative column weights                      */
+    int missing;         /* nonzero: x holds NaN (missing values)                       */
 } som_data;
+
+/* The data need the general path: column weights or missing values. */
+#define som_data_general(d) ((d)->col_w != NULL || (d)->missing)
 
 /* A family of maps to train on one data set. Map i has size[i] neurons and restart index
  * restart[i] (0-based); its random streams are keyed by (seed, size[i], restart[i]). */
@@ -59,6 +69,8 @@ typedef struct {
     double eta0;
     int init;                       /* SOM_INIT_*                                     */
     const double *const *init_w;    /* SOM_INIT_GIVEN: per map, size x m column-major  */
+    const double *fill;             /* SOM_INIT_SAMPLE with missing values: m values for
+                                       the missing entries of a drawn row (NULL: none)  */
     uint32_t seed;
     int algorithm;                  /* SOM_ONLINE or SOM_BATCH                         */
     int batch_block;                /* points per block of the batch sums (> 0)        */
@@ -162,6 +174,7 @@ typedef struct {
     int passes;      /* iter_max - 1              */
     int trace;       /* a trace is recorded       */
     int batch_block; /* batch: rows per block     */
+    int general;     /* the general path: column weights or missing values */
 } som_family;
 
 enum { SOM_HOST = 0, SOM_DEVICE = 1 };
@@ -184,13 +197,24 @@ void *som_alloc(double count, size_t size);
 void som_plan_add(som_plan *plan, const char *what, double bytes, int where);
 
 /* --- assessment (som_assess.c) --- */
+/* Per-row details of an assessment, per map (arrays of n, or NULL where not wanted): the
+ * runner-up neuron (1-based), and the distance to the winner and to the runner-up
+ * (Euclidean, in the data's distance: column weights, rescaled for missing values as qe). */
+typedef struct {
+    int **second;
+    double **best, **next;
+} som_detail;
+
 /* qe, te and the sum of squared distances (sse) of every map (each output may be NULL), and,
- * where clusters[i] != NULL, the 1-based winner of every point. Deterministic whatever the
- * thread count: fixed blocks, summed in block order. round_units (<= 0: the default) sets
- * the work per thread between interrupt checks. */
+ * where clusters[i] != NULL, the 1-based winner of every point; detail (NULL: none) the
+ * per-row details. Deterministic whatever the thread count: fixed blocks, summed in block
+ * order. On the general path (som_data_general) distances are weighted and over observed
+ * values; a row's qe is rescaled by m / its observed values, its sse term is not (sse is
+ * over the observed cells). round_units (<= 0: the default) sets the work per thread
+ * between interrupt checks. */
 int som_assess(const som_data *d, const som_maps *maps, int nthreads, double round_units,
                const som_hooks *hooks, double *qe, double *te, double *sse, int **clusters,
-               som_status *st);
+               const som_detail *detail, som_status *st);
 /* The qe alone (the trace's figure), for several maps at once. */
 int som_qe_maps(const som_data *d, const som_maps *maps, int nthreads, double *qe,
                 som_status *st);

@@ -23,8 +23,15 @@ typedef struct {
     double *w;         /* weights, w[k * ld + j]; the padding stays 0                    */
     double *total;     /* the pass's sums: S[c * m + k], then the counts n[c]            */
     size_t slot_off;   /* where this map's sums start in a block's slot                  */
-    size_t slot_len;   /* size * (m + 1)                                                 */
+    size_t slot_len;   /* size * slot_width(m, general)                                  */
 } batch_map;
+
+/* Reals of a neuron's sums: S[c * m + k] and its count n[c], or on the general path a
+ * count per column, n[c * m + k] (the rows where column k is observed). */
+static int slot_width(int m, int general)
+{
+    return general ? 2 * m : m + 1;
+}
 
 /* How a pass is cut: blocks of B rows, per_round blocks per slice; when a round has fewer
  * blocks than threads, the maps are cut into groups and the blocks' rows into segments. */
@@ -37,6 +44,7 @@ typedef struct {
 typedef struct {
     const som_problem *p;
     int threads;
+    double *cw;                      /* the general path: m column weights; else NULL */
     batch_cut cut;
     batch_map *maps;
     size_t slot_len;                 /* all maps' sums, one block                   */
@@ -69,13 +77,13 @@ typedef struct {
 
 static void batch_size(const som_family *f, const batch_cut *c, int threads, batch_sizes *z)
 {
-    const double maps = f->nmaps, slot = f->size_sum * (f->m + 1);
+    const double maps = f->nmaps, slot = f->size_sum * slot_width(f->m, f->general);
     const double rounds = (double)c->per_round;
     /* per map: tiled weights, the pass's totals */
     z->store = (f->size_sum + (SOM_TJB - 1) * maps) * f->m + slot;
     z->slots = rounds * slot;
     z->xr = rounds * (double)c->bpad * f->m;
-    z->num = (double)threads * f->m;
+    z->num = (double)threads * 2 * f->m;
     z->wins = rounds * maps * (double)c->B;
     z->win = rounds * maps;
     z->runs = 2 * (floor(f->size_sum / SOM_SMOOTH_RUN) + maps);
@@ -103,7 +111,7 @@ static void batch_plan(void *cfg_, const som_family *f, som_plan *plan)
                  z.wins * sizeof(int) + z.win * sizeof(int *), SOM_HOST);
     som_plan_add(plan, "cpu batch: smoothing tasks", z.runs * sizeof(int), SOM_HOST);
     som_plan_add(plan, "cpu batch: initial weights",
-                 z.init * sizeof(double) + (double)f->n * sizeof(uint32_t), SOM_HOST);
+                 (z.init + f->m) * sizeof(double) + (double)f->n * sizeof(uint32_t), SOM_HOST);
 }
 
 /* The winners of SOM_PB points (rows of x, m apart) among the neurons of w (tiled, leading
@@ -126,13 +134,33 @@ SOM_INLINE void winners(const double *x, const double *w, int size, int ld, cons
     }
 }
 
+/* The same on the general path: column weights cw, missing values left out. */
+SOM_INLINE void winners_general(const double *x, const double *w, int size, int ld, int m,
+                                const double *cw, int *c)
+{
+    double bd[SOM_PB];
+    int p, j;
+    for (p = 0; p < SOM_PB; p++) {
+        bd[p] = HUGE_VAL;
+        c[p] = 0;
+    }
+    for (j = 0; j < size; j += SOM_TJB) {
+        double acc[SOM_PB][SOM_TJB];
+        const int nb = size - j < SOM_TJB ? size - j : SOM_TJB;
+        som_tile_d2_general(x, w, ld, j, m, cw, acc);
+        SOM_UNROLL
+        for (p = 0; p < SOM_PB; p++) SOM_PICK(acc[p], nb, j, c[p], bd[p]);
+    }
+}
+
 /* Rows of a block (row-major in x, padded to whole tiles) against maps q0 .. q1-1: each
- * row's winner into win[q] (indexed from the block's first row, offset). Also compiled for
- * AVX2 where the compiler can pick the version at load time (the same operations, 4 doubles
- * at a time: -ffp-contract=off keeps them unfused). */
+ * row's winner into win[q] (indexed from the block's first row, offset); cw: the general
+ * path's column weights, or NULL. Also compiled for AVX2 where the compiler can pick the
+ * version at load time (the same operations, 4 doubles at a time: -ffp-contract=off keeps
+ * them unfused). */
 SOM_TARGET_CLONES static void segment_winners(const batch_map *maps, int q0, int q1, int m,
-                                              const double *x, int rows, int offset,
-                                              int *const *win)
+                                              const double *cw, const double *x, int rows,
+                                              int offset, int *const *win)
 {
     const int padded = (rows + SOM_PB - 1) / SOM_PB * SOM_PB;
     int i, q, r;
@@ -142,7 +170,8 @@ SOM_TARGET_CLONES static void segment_winners(const batch_map *maps, int q0, int
         for (i = 0; i < padded; i += SOM_PB) {
             int c[SOM_PB];
             const double *xi = x + (size_t)i * m;
-            switch (m) {
+            if (cw) winners_general(xi, mp->w, mp->size, mp->ld, m, cw, c);
+            else switch (m) {
             case 1: winners(xi, mp->w, mp->size, mp->ld, 1, c); break;
             case 2: winners(xi, mp->w, mp->size, mp->ld, 2, c); break;
             case 3: winners(xi, mp->w, mp->size, mp->ld, 3, c); break;
@@ -157,12 +186,29 @@ SOM_TARGET_CLONES static void segment_winners(const batch_map *maps, int q0, int
 }
 
 /* A block's sums (rows row-major in x), every map at once, each element in row order: into
- * the block's slot, S[c * m + k] then the counts n[c] per map. Each row is read once. */
-static void block_sums(const batch_map *maps, int nmaps, int m, const double *x, int rows,
-                       int *const *win, double *slot)
+ * the block's slot, S[c * m + k] then the counts (slot_width) per map. Each row is read
+ * once. general: missing values are left out of the sums and their columns' counts. */
+static void block_sums(const batch_map *maps, int nmaps, int m, int general, const double *x,
+                       int rows, int *const *win, double *slot)
 {
     int i, q, k;
     for (q = 0; q < nmaps; q++) memset(slot + maps[q].slot_off, 0, maps[q].slot_len * sizeof *slot);
+    if (general) {
+        for (i = 0; i < rows; i++) {
+            const double *xi = x + (size_t)i * m;
+            for (q = 0; q < nmaps; q++) {
+                const int c = win[q][i];
+                double *S = slot + maps[q].slot_off, *Sc = S + (size_t)c * m;
+                double *Nc = S + ((size_t)maps[q].size + c) * m;
+                for (k = 0; k < m; k++)
+                    if (!isnan(xi[k])) {
+                        Sc[k] += xi[k];
+                        Nc[k] += 1;
+                    }
+            }
+        }
+        return;
+    }
     for (i = 0; i < rows; i++) {
         const double *xi = x + (size_t)i * m;
         for (q = 0; q < nmaps; q++) {
@@ -216,20 +262,20 @@ static int batch_advance(void *state, som_slice *slice, int64_t *reached, som_st
         if (whole) /* the task holds the whole block: transpose it here */
             som_tile_rows(p->data.x, n, m, lo, (int)rows, s->xr + (size_t)bi * bpad * m);
         if (rows > 0)
-            segment_winners(s->maps, s->group_start[g], s->group_start[g + 1], m,
+            segment_winners(s->maps, s->group_start[g], s->group_start[g + 1], m, s->cw,
                             s->xr + ((size_t)bi * bpad + (size_t)sg * seg_rows) * m,
                             (int)(rows < (int64_t)seg_rows ? rows : (int64_t)seg_rows),
                             (int)(sg * seg_rows), s->win + bi * nmaps);
         if (whole) /* the task holds the whole block: its sums now, rows in cache */
-            block_sums(s->maps, nmaps, m, s->xr + (size_t)bi * bpad * m, (int)rows,
-                       s->win + bi * nmaps, s->slots + (size_t)bi * slot_len);
+            block_sums(s->maps, nmaps, m, s->cw != NULL, s->xr + (size_t)bi * bpad * m,
+                       (int)rows, s->win + bi * nmaps, s->slots + (size_t)bi * slot_len);
     }
     /* otherwise each block's sums, all maps at once, in row order into its slot */
     if (!whole) {
         SOM_PARALLEL_FOR(nth, static, 1)
         for (task = 0; task < nb; task++) {
             const int64_t lo = (b0 + task) * B;
-            block_sums(s->maps, nmaps, m, s->xr + (size_t)task * bpad * m,
+            block_sums(s->maps, nmaps, m, s->cw != NULL, s->xr + (size_t)task * bpad * m,
                        (int)(lo + B < n ? B : n - lo), s->win + task * nmaps,
                        s->slots + (size_t)task * slot_len);
         }
@@ -247,6 +293,30 @@ static int batch_advance(void *state, som_slice *slice, int64_t *reached, som_st
     }
     *reached = pass0 + ((b0 + nb) * B < n ? (b0 + nb) * B : n);
     return SOM_OK;
+}
+
+/* The same on the general path, column by column: W_jk = sum_c h S_ck / sum_c h n_ck (a
+ * column whose denominator is zero keeps its value); num holds 2 m doubles of scratch. */
+static void smooth_general(batch_map *mp, int m, const double *row, int j0, int j1,
+                           double *num)
+{
+    const int size = mp->size;
+    const double *S = mp->total, *N = S + (size_t)size * m;
+    double *den = num + m;
+    int j, c, k;
+    for (j = j0; j < j1; j++) {
+        for (k = 0; k < m; k++) num[k] = den[k] = 0;
+        for (c = 0; c < size; c++) {
+            const double h = row[som_ring_dist(c, j, size)];
+            const double *Sc = S + (size_t)c * m, *Nc = N + (size_t)c * m;
+            for (k = 0; k < m; k++) {
+                num[k] += h * Sc[k];
+                den[k] += h * Nc[k];
+            }
+        }
+        for (k = 0; k < m; k++)
+            if (den[k] > 0) mp->w[(size_t)k * mp->ld + j] = num[k] / den[k];
+    }
 }
 
 /* Neurons j0 .. j1-1 of a map from the pass's totals and factors by ring distance (row):
@@ -283,8 +353,10 @@ static int batch_end_pass(void *state, int t, const double *row, som_status *st)
     for (i = 0; i < s->nruns; i++) {
         batch_map *mp = s->maps + s->runs[2 * i];
         const int j0 = s->runs[2 * i + 1];
-        smooth(mp, m, row, j0, j0 + SOM_SMOOTH_RUN < mp->size ? j0 + SOM_SMOOTH_RUN : mp->size,
-               s->num + (size_t)som_thread_num() * m);
+        const int j1 = j0 + SOM_SMOOTH_RUN < mp->size ? j0 + SOM_SMOOTH_RUN : mp->size;
+        double *num = s->num + (size_t)som_thread_num() * 2 * m;
+        if (s->cw) smooth_general(mp, m, row, j0, j1, num);
+        else smooth(mp, m, row, j0, j1, num);
     }
     return SOM_OK;
 }
@@ -320,16 +392,19 @@ static int batch_prepare(void *cfg_, const som_problem *p, int factor_rows, void
     s->runs = som_alloc(z.runs, sizeof *s->runs);
     s->group_start = malloc(((size_t)s->cut.ngroups + 1) * sizeof *s->group_start);
     init = som_alloc(z.init, sizeof *init);
+    if (f.general && (s->cw = malloc((size_t)m * sizeof *s->cw)) != NULL)
+        for (i = 0; i < m; i++) s->cw[i] = p->data.col_w ? p->data.col_w[i] : 1;
     if (p->init == SOM_INIT_SAMPLE) scratch = malloc((size_t)p->data.n * sizeof *scratch);
     if (!s->maps || !s->store || !s->slots || !s->xr || !s->num || !s->wins || !s->win ||
-        !s->runs || !s->group_start || !init || (p->init == SOM_INIT_SAMPLE && !scratch))
+        !s->runs || !s->group_start || !init || (p->init == SOM_INIT_SAMPLE && !scratch) ||
+        (f.general && !s->cw))
         goto nomem;
     for (i = 0; i < nmaps; i++) {
         batch_map *mp = s->maps + i;
         int j;
         mp->size = p->size[i];
         mp->ld = som_ld(mp->size, SOM_TJB);
-        mp->slot_len = (size_t)mp->size * (m + 1);
+        mp->slot_len = (size_t)mp->size * slot_width(m, f.general);
         mp->slot_off = s->slot_len;
         s->slot_len += mp->slot_len;
         mp->w = s->store + used;
@@ -370,6 +445,7 @@ static void batch_release(void *state)
     batch_state *s = state;
     if (!s) return;
     free(s->maps);
+    free(s->cw);
     free(s->store);
     free(s->slots);
     free(s->xr);

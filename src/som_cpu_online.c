@@ -43,6 +43,7 @@ typedef struct {
     double round_units;
     double cost;       /* work units of one step of every map                        */
     double *rows;      /* the data, row-major                                        */
+    double *cw;        /* the general path: m column weights (1 without); else NULL  */
     online_map *maps;  /* largest first                                              */
     double *wraw, *craw;
     uint32_t *orders;
@@ -106,6 +107,34 @@ SOM_INLINE void train_points(const double *rows, const uint32_t *order, uint32_t
     }
 }
 
+/* The same for the general path (som_data_general): column weights cw, and missing values
+ * left out of the distance and the update. */
+SOM_INLINE void train_points_general(const double *rows, const uint32_t *order, uint32_t i,
+                                     uint32_t end, double *w, const double *circ, int size,
+                                     int ld, const int m, const double *cw)
+{
+    for (; i < end; i++) {
+        const double *x = rows + (size_t)order[i] * m, *h;
+        double bd = HUGE_VAL;
+        int c = 0, j, jj, k;
+        for (j = 0; j < size; j += SOM_JB) {
+            double acc[1][SOM_JB];
+            som_point_d2_general(x, w, ld, j, m, cw, acc);
+            SOM_PICK(acc[0], size - j < SOM_JB ? size - j : SOM_JB, j, c, bd);
+        }
+        h = circ + (size - c);
+        for (k = 0; k < m; k++) {
+            const double xk = x[k];
+            double *wk = w + (size_t)k * ld;
+            if (isnan(xk)) continue; /* a missing value moves nothing */
+            for (j = 0; j < ld; j += SOM_JB) {
+                SOM_SIMD
+                for (jj = 0; jj < SOM_JB; jj++) wk[j + jj] += h[j + jj] * (xk - wk[j + jj]);
+            }
+        }
+    }
+}
+
 /* Steps from .. end-1 of one map. */
 static void advance_map(const online_state *s, online_map *mp, som_factors *fac, int64_t from,
                         int64_t end)
@@ -124,7 +153,10 @@ static void advance_map(const online_state *s, online_map *mp, som_factors *fac,
             som_order(mp->order, (som_u32)n, p->seed, SOM_STREAM_ORDER, (som_u32)mp->size,
                       (som_u32)p->restart[mp->map], (som_u32)t);
         }
-        switch (m) {
+        if (s->cw) /* the general path: not unrolled by m */
+            train_points_general(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld,
+                                 m, s->cw);
+        else switch (m) {
         case 1: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, 1); break;
         case 2: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, 2); break;
         case 3: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, 3); break;
@@ -185,12 +217,15 @@ static int online_prepare(void *cfg_, const som_problem *p, int factor_rows, voi
     s->threads = som_threads(cfg->threads);
     s->round_units = cfg->round_units > 0 ? cfg->round_units : SOM_ROUND_UNITS;
     s->rows = som_rowmajor(&p->data);
+    if (som_data_general(&p->data) && (s->cw = malloc((size_t)m * sizeof *s->cw)) != NULL)
+        for (i = 0; i < m; i++) s->cw[i] = p->data.col_w ? p->data.col_w[i] : 1;
     s->maps = calloc((size_t)nmaps, sizeof *s->maps);
     s->wraw = som_alloc(z.weights, sizeof *s->wraw);
     s->craw = som_alloc(z.circ, sizeof *s->craw);
     s->orders = som_alloc(z.orders, sizeof *s->orders);
     init = som_alloc(z.init, sizeof *init);
-    if (!s->rows || !s->maps || !s->wraw || !s->craw || !s->orders || !init) {
+    if (!s->rows || !s->maps || !s->wraw || !s->craw || !s->orders || !init ||
+        (som_data_general(&p->data) && !s->cw)) {
         free(init);
         return som_fail(st, SOM_ERR_NOMEM, "could not allocate %.0f MB for training",
                         ((z.rows + z.weights + z.circ + z.init) * 8 + z.orders * 4) / 1e6);
@@ -235,6 +270,7 @@ static void online_release(void *state)
     online_state *s = state;
     if (!s) return;
     free(s->rows);
+    free(s->cw);
     free(s->maps);
     free(s->wraw);
     free(s->craw);

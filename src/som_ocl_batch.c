@@ -78,6 +78,10 @@ static int batch_prepare(void *cfg_, const som_problem *p, int factor_rows, void
     s->step = 4096; /* the first launch; later ones take about launch_target */
     s->launch_target = som_ocl_launch_seconds(cfg);
     if (som_ocl_refuse_forked(st)) return st->code;
+    if (som_data_general(&p->data))
+        return som_fail(st, SOM_ERR_UNAVAILABLE,
+                        "the OpenCL backend does not train with variable weights or missing "
+                        "values yet; use backend = \"cpu\"");
     s->sloth = malloc((size_t)nmaps * sizeof *s->sloth);
     if (!s->sloth) return som_fail(st, SOM_ERR_NOMEM, "out of host memory preparing the OpenCL run");
     for (i = 0; i < nmaps; i++) {

@@ -66,6 +66,10 @@ static int online_prepare(void *cfg_, const som_problem *p, int factor_rows, voi
     s->run.p = p;
     s->launch_target = som_ocl_launch_seconds(cfg);
     if (som_ocl_refuse_forked(st)) return st->code;
+    if (som_data_general(&p->data))
+        return som_fail(st, SOM_ERR_UNAVAILABLE,
+                        "the OpenCL backend does not train with variable weights or missing "
+                        "values yet; use backend = \"cpu\"");
     if (group_min <= 0) group_min = strcmp(ctx->info.type, "CPU") == 0 ? 512 : 32;
     itemh = malloc((size_t)nmaps * sizeof *itemh);
     grouph = malloc((size_t)nmaps * sizeof *grouph);

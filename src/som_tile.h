@@ -56,6 +56,46 @@ SOM_INLINE int som_ld(int size, int jb)
 SOM_TILE_D2(som_point_d2, 1, SOM_JB, SOM_SIMD)        /* one point: online            */
 SOM_TILE_D2(som_tile_d2, SOM_PB, SOM_TJB, SOM_UNROLL)  /* a tile: batch, assessment    */
 
+/* The general path's distances (som_data_general): SOM_TILE_D2_GENERAL(NAME, PB, JB, LANES)
+ * defines NAME(x, w, ld, j, m, cw, acc): acc[p][jj] = sum over the observed k (x not NaN)
+ * of cw[k] * (x[p * m + k] - w[k * ld + j + jj])^2, in order of k (a missing value's term
+ * is 0 * (0 - w)^2 = 0; weights are finite). With cw all 1 and no missing value, the bits
+ * of SOM_TILE_D2: 0 + 1 * d = d exactly. */
+#define SOM_TILE_D2_GENERAL(NAME, PB, JB, LANES)                                           \
+    SOM_INLINE void NAME(const double *x, const double *w, int ld, int j, const int m,     \
+                         const double *cw, double acc[PB][JB])                             \
+    {                                                                                      \
+        int p, jj, k;                                                                      \
+        SOM_UNROLL                                                                         \
+        for (p = 0; p < PB; p++)                                                           \
+            for (jj = 0; jj < JB; jj++) acc[p][jj] = 0;                                    \
+        for (k = 0; k < m; k++) {                                                          \
+            const double *wk = w + (size_t)k * ld + j;                                     \
+            SOM_UNROLL                                                                     \
+            for (p = 0; p < PB; p++) {                                                     \
+                const double v = x[(size_t)p * m + k];                                     \
+                const int seen = !isnan(v);                                                \
+                const double xk = seen ? v : 0, ck = seen ? cw[k] : 0;                     \
+                LANES                                                                      \
+                for (jj = 0; jj < JB; jj++) {                                              \
+                    double t = xk - wk[jj];                                                \
+                    acc[p][jj] += ck * (t * t);                                            \
+                }                                                                          \
+            }                                                                              \
+        }                                                                                  \
+    }
+
+SOM_TILE_D2_GENERAL(som_point_d2_general, 1, SOM_JB, SOM_SIMD)
+SOM_TILE_D2_GENERAL(som_tile_d2_general, SOM_PB, SOM_TJB, SOM_UNROLL)
+
+/* Observed values of a row of m (not NaN). */
+SOM_INLINE int som_observed(const double *x, int m)
+{
+    int k, seen = 0;
+    for (k = 0; k < m; k++) seen += !isnan(x[k]);
+    return seen;
+}
+
 /* The winner rule over distances d[0 .. nb-1] of neurons j .. j + nb - 1, continuing the
  * search in the variables c (int) and bd (double): branch-free, as the comparison is
  * unpredictable. A macro, so that c and bd stay in registers. */

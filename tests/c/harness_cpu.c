@@ -69,7 +69,7 @@ static double *assess_checks(const som_problem *p, double *const *w)
             cl[r][i] = r == 2 && i % 2 ? NULL : malloc((size_t)n * sizeof(int));
         som_status_init(&st);
         rc = som_assess(&p->data, &maps, threads[r], units[r], NULL, qe[r], te[r], sse[r], cl[r],
-                        &st);
+                        NULL, &st);
         check(rc == SOM_OK, "som_assess (%d threads) returned %d: %s", threads[r], rc,
               st.message);
         clear_status(&st);
@@ -375,12 +375,12 @@ void invalid_problem_checks(void)
         set_where("som_assess, invalid input");
         d.n = 0;
         som_status_init(&st);
-        check_fail(som_assess(&d, &maps, 1, 0, NULL, qe, NULL, NULL, NULL, &st), &st,
+        check_fail(som_assess(&d, &maps, 1, 0, NULL, qe, NULL, NULL, NULL, NULL, &st), &st,
                    SOM_ERR_INVALID, "som_assess n = 0");
         clear_status(&st);
         d = v.data;
         d.m = 0;
-        check_fail(som_assess(&d, &maps, 1, 0, NULL, qe, NULL, NULL, NULL, &st), &st,
+        check_fail(som_assess(&d, &maps, 1, 0, NULL, qe, NULL, NULL, NULL, NULL, &st), &st,
                    SOM_ERR_INVALID, "som_assess m = 0");
         clear_status(&st);
         maps.nmaps = 0;
@@ -506,7 +506,7 @@ void cpu_interrupt_checks(void)
             som_hooks hooks = make_hooks(&hs, ka[i]);
             set_where("som_assess interrupted after %d checks", ka[i]);
             som_status_init(&st);
-            rc = som_assess(&p.data, &maps, 2, 1, &hooks, qe, NULL, NULL, cl, &st);
+            rc = som_assess(&p.data, &maps, 2, 1, &hooks, qe, NULL, NULL, cl, NULL, &st);
             check_interrupted(rc, &st, &hs, ka[i], "som_assess");
         }
         for (i = 0; i < 3; i++) free(cl[i]);

@@ -200,7 +200,7 @@ run_fuzz <- function(cases, out) {
         } else {
           r <- if (is.null(cs$sizes)) predict(fit, cs$newdata) else
             predict(fit, cs$newdata, sizes = cs$sizes)
-          bad <- valid_prediction(r, fit, NROW(cs$newdata))
+          bad <- valid_prediction(r, fit, cs$newdata)
         }
         if (is.null(bad)) c("ok", "") else c("bad", bad)
       }, error = function(e) {

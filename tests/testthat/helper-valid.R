@@ -15,8 +15,10 @@ valid_fit <- function(fit) {
     }
     if (!all(is.finite(w))) return(sprintf("weights of size %d are not finite", sizes[k]))
     cl <- fit$clusters[[k]]
-    if (!is.integer(cl) || length(cl) != fit$params$n || anyNA(cl) || any(cl < 1L) ||
-        any(cl > sizes[k])) {
+    # NA exactly for the rows left out for missing values
+    if (!is.integer(cl) || length(cl) != fit$params$n ||
+        !identical(which(is.na(cl)), as.integer(fit$dropped)) ||
+        any(cl < 1L | cl > sizes[k], na.rm = TRUE)) {
       return(sprintf("clusters of size %d are not in 1..%d", sizes[k], sizes[k]))
     }
   }
@@ -26,12 +28,19 @@ valid_fit <- function(fit) {
   NULL
 }
 
-valid_prediction <- function(p, fit, n) {
+# Is `p` a valid prediction of `newdata` by `fit`: a row per row (a vector of the fit's
+# columns is one row), clusters in range, NA only where a row has missing values?
+valid_prediction <- function(p, fit, newdata) {
+  m <- fit$params$m
+  one_row <- is.null(dim(newdata)) && !is.list(newdata) && length(newdata) == m && m > 1L
+  n <- if (one_row) 1L else NROW(newdata)
   if (!is.data.frame(p) || nrow(p) != n) return("not a data frame with a row per new row")
+  complete <- if (one_row) !anyNA(newdata) else
+    stats::complete.cases(if (inherits(newdata, "AsIs")) unclass(newdata) else newdata)
   for (nm in names(p)) {
     size <- as.integer(sub("^N", "", nm))
     v <- p[[nm]]
-    if (!is.integer(v) || anyNA(v) || any(v < 1L | v > size)) {
+    if (!is.integer(v) || any(is.na(v) & complete) || any(v < 1L | v > size, na.rm = TRUE)) {
       return(sprintf("prediction %s is not in 1..%d", nm, size))
     }
   }

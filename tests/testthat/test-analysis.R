@@ -155,8 +155,8 @@ test_that("predict assigns new rows like the training rows, columns matched by n
   expect_error(predict(fit, unname(y[, 1:2])), "has 2 columns; the maps were trained on 3",
                class = "somgpu_input_error")
   bad <- y
-  bad[2, 2] <- NA
-  expect_error(predict(fit, bad), "missing or infinite", class = "somgpu_input_error")
+  bad[2, 2] <- Inf
+  expect_error(predict(fit, bad), "1 infinite value", class = "somgpu_input_error")
   expect_error(predict(fit, y, sizes = 9), "trained sizes of this fit",
                class = "somgpu_input_error")
 })

@@ -5,7 +5,7 @@ plan_of <- function(n, m, sizes, restarts = 1L, algorithm = "online", trace = FA
                     spec = list(name = "cpu", threads = 1L, round_units = 0), passes = 9L) {
   fam <- list(n = n, m = m, nmaps = length(sizes) * restarts, restarts = restarts,
               size_sum = sum(sizes) * restarts, size_max = max(sizes), passes = passes,
-              trace = trace, batch_block = 4096L, algorithm = algorithm)
+              trace = trace, batch_block = 4096L, general = FALSE, algorithm = algorithm)
   p <- .Call(somgpu:::C_memory_plan, fam, spec)
   data.frame(what = p$what, bytes = p$bytes, where = p$where, stringsAsFactors = FALSE)
 }

@@ -161,8 +161,9 @@ test_that("a progress function that fails is dropped and training goes on", {
   fit <- train(y, nmax = 16, iter_max = 300, seed = 2, threads = 1, progress = FALSE)
   x <- fit$data
   problem <- list(size = 2:16, restart = rep(0L, 15), iter_max = 300L, sigma0 = 5, eta0 = 1,
-                  init = "uniform", init_w = NULL, seed = 2, algorithm = "online",
-                  batch_block = 4096L, trace = FALSE)
+                  init = "uniform", init_w = NULL, fill = NULL, seed = 2,
+                  algorithm = "online", batch_block = 4096L, trace = FALSE, col_w = NULL,
+                  missing = FALSE)
   calls <- 0
   failing <- function(fraction) {
     calls <<- calls + 1

@@ -44,19 +44,23 @@ test_that("unsupported data types are refused and named", {
   expect_input_error(train(df3), "`a` \\(Date\\)")
 })
 
-test_that("missing and infinite values are counted and located", {
+test_that("infinite values are counted and located; missing values are allowed", {
   y <- y0
   y[7, 2] <- NA
   y[5, 3] <- Inf
-  y[9, 1] <- NaN
-  err <- expect_input_error(train(y), "3 missing or infinite values")
+  y[9, 1] <- -Inf
+  err <- expect_input_error(train(y), "2 infinite values \\(Inf or -Inf\\)")
   expect_match(conditionMessage(err), "first is in row 5")
+  expect_match(conditionMessage(err), "by NA")
   y <- y0
   y[30, 1] <- -Inf
-  expect_input_error(train(y), "1 missing or infinite value .*row 30")
+  expect_input_error(train(y), "1 infinite value .*row 30")
   df <- as.data.frame(y0)
   df$x2[12] <- NA
-  expect_input_error(train(df), "row 12")
+  df$x1[3] <- NaN
+  fit <- train(df, nmax = 3, iter_max = 5, seed = 1, threads = 1, backend = "cpu")
+  expect_true(all(!is.na(fit$clusters$N3)))
+  expect_identical(fit$dropped, integer(0))
 })
 
 test_that("too few rows or no columns are refused", {

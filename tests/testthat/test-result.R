@@ -3,7 +3,12 @@ test_that("the result has the documented shape and R types", {
   fit <- train(y, nmax = 10, iter_max = 20, seed = 5)
   expect_s3_class(fit, "somgpu")
   expect_named(fit, c("weights", "clusters", "quality", "stability", "trace", "backend",
-                      "seed", "params", "data", "elapsed", "call"))
+                      "seed", "scaling", "scaled_weights", "var_weights", "dropped", "params",
+                      "data", "elapsed", "call"))
+  expect_null(fit$scaling)
+  expect_null(fit$scaled_weights)
+  expect_null(fit$var_weights)
+  expect_identical(fit$dropped, integer(0))
   expect_identical(names(fit$weights), paste0("N", 2:10))
   for (N in 2:10) {
     w <- fit$weights[[paste0("N", N)]]

@@ -1,0 +1,98 @@
+# The fit: the quality of every trained map, the restart kept per size and the stability
+# across restarts (assess_family), the alignment of the rings (align_family), and the
+# somgpu object itself (new_somgpu).
+
+# Quality of every map, the best restart of each size, the clusters of the best maps and,
+# with restarts, the stability of each size (mean adjusted Rand index between its restarts'
+# clusterings: each size's restarts are assessed together, clusters kept, then dropped).
+assess_family <- function(x, weights, map_size, restarts, threads, dist, call) {
+  nmaps <- length(weights)
+  assess <- function(idx) {
+    call_core("assess the maps", call, function() {
+      .Call(C_assess, x, weights[idx],
+            c(list(threads = threads, round_units = cpu_round_units(call),
+                   clusters = rep(TRUE, length(idx)), detail = FALSE), dist))
+    })
+  }
+  groups <- split(seq_len(nmaps), rep(seq_len(nmaps / restarts), each = restarts))
+  qe <- te <- sse <- numeric(nmaps)
+  best <- rep(FALSE, nmaps)
+  clusters <- vector("list", length(groups))
+  stability <- rep(NA_real_, length(groups))
+  parts <- if (restarts == 1L) list(seq_len(nmaps)) else groups
+  for (g in parts) {
+    a <- assess(g)
+    qe[g] <- a$qe
+    te[g] <- a$te
+    sse[g] <- a$sse
+    if (restarts == 1L) {
+      clusters <- a$clusters
+    } else {
+      s <- which(vapply(groups, function(h) identical(h, g), logical(1)))
+      k <- which.min(a$qe) # ties go to the first restart
+      clusters[[s]] <- a$clusters[[k]]
+      stability[s] <- stability_of(a$clusters, map_size[g[1]])
+    }
+  }
+  keep <- vapply(groups, function(g) g[which.min(qe[g])], integer(1))
+  best[keep] <- TRUE
+  list(weights = weights[keep], clusters = clusters, qe = qe, te = te, sse = sse,
+       best = best, stability = stability)
+}
+
+# align = TRUE: each kept ring relabelled (see ring_relabel()), weights and clusters alike.
+align_family <- function(fit, basis) {
+  for (i in seq_along(fit$weights)) {
+    new <- ring_relabel(fit$weights[[i]], basis)
+    w <- fit$weights[[i]]
+    w[new, ] <- w
+    fit$weights[[i]] <- w
+    fit$clusters[[i]] <- new[fit$clusters[[i]]]
+  }
+  fit
+}
+
+# A somgpu fit from its parts (see ?train for the fields): `weights` (in the scaled space the
+# maps trained in) and `clusters` (of the rows used, `keep`; NULL: all n) one per size in
+# the order of `sizes`, `stability` one value per size, `trace` a passes x maps matrix or
+# NULL. Names the sizes (N2, N3, ...) and the maps of the trace (N2.1, ...); reports the
+# weights in the data's units, and keeps the trained ones for predict() when scaled.
+new_somgpu <- function(weights, clusters, keep, n, rownames, sizes, quality, stability, trace,
+                       backend, seed, scaling, var_weights, dropped, params, data, elapsed,
+                       call) {
+  stopifnot(is.list(weights), length(weights) == length(sizes), is.list(clusters),
+            length(clusters) == length(sizes), is.data.frame(quality),
+            length(stability) == length(sizes), is.null(keep) || is.integer(keep))
+  labels <- paste0("N", sizes)
+  names(weights) <- labels
+  if (!is.null(keep)) { # rows left out have no cluster
+    clusters <- lapply(clusters, function(cl) {
+      all <- rep(NA_integer_, n)
+      all[keep] <- cl
+      all
+    })
+  }
+  names(clusters) <- labels
+  clusters <- as.data.frame(clusters, optional = TRUE)
+  if (!is.null(rownames)) row.names(clusters) <- rownames
+  if (!is.null(trace)) {
+    dimnames(trace) <- list(NULL, sprintf("N%d.%d", quality$size, quality$restart))
+  }
+  structure(list(
+    weights = lapply(weights, unscale_weights, scaling),
+    clusters = clusters,
+    quality = quality,
+    stability = data.frame(size = sizes, stability = stability),
+    trace = trace,
+    backend = backend,
+    seed = seed,
+    scaling = scaling,
+    scaled_weights = if (!is.null(scaling)) weights,
+    var_weights = var_weights,
+    dropped = dropped,
+    params = params,
+    data = data,
+    elapsed = elapsed,
+    call = call
+  ), class = "somgpu")
+}

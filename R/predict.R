@@ -1,0 +1,115 @@
+#' Clusters of new rows
+#'
+#' Assigns each row of `newdata` to its nearest neuron in the trained ring of each requested
+#' size, with the distance the fit was trained with: the fit's scaling applied to
+#' `newdata`, its variable weights, and for rows with missing values the distance over the
+#' observed columns (rescaled); ties go to the lowest neuron. Rows missing more than the
+#' fit's `na_max` share of their values (or all of them) get `NA`.
+#'
+#' @param object A `somgpu` fit from [train()].
+#' @param newdata The rows to assign: a data frame (or tibble), a numeric matrix, or a named
+#'   numeric vector (one row). When the fit's data had column names, its columns are taken
+#'   by name and everything else in `newdata` is ignored, whatever its type or missing
+#'   values; otherwise by position. Zero rows give an empty result.
+#' @param sizes Ring sizes to use (default: all trained sizes).
+#' @param threads Number of CPU threads; `NULL` uses [somgpu_threads()].
+#' @param type `"clusters"` (one column per size) or `"detail"` (how sure each assignment
+#'   is; see Value).
+#' @param ... Ignored.
+#' @return With `type = "clusters"`, a data frame with one integer column per size (`N2`,
+#'   `N3`, ...) and one row per row of `newdata` (with its row names), as `fit$clusters`.
+#'   With `type = "detail"`, one long data frame, a row per row of `newdata` and size:
+#'   `row` (its number in `newdata`), `size`, `cluster`, `distance` (Euclidean, to the
+#'   winning neuron, in the fit's distance), `runner_up` (the second nearest neuron) and
+#'   `margin` (the runner-up's distance minus the winner's: near 0, the row sits between
+#'   two neurons).
+#' @seealso [train()]
+#' @examples
+#' set.seed(1)
+#' y <- matrix(runif(600), ncol = 3, dimnames = list(NULL, c("a", "b", "c")))
+#' fit <- train(y, nmax = 5, iter_max = 20, seed = 1, threads = 2)
+#' predict(fit, y[1:5, ])
+#' predict(fit, data.frame(c = 0.5, a = 0.1, b = 0.9, note = "extra"), sizes = c(3, 5))
+#' predict(fit, c(a = 0.2, b = NA, c = 0.7), type = "detail")
+#' @export
+predict.somgpu <- function(object, newdata, sizes = object$params$sizes, threads = NULL,
+                           type = c("clusters", "detail"), ...) {
+  call <- compact_call(sys.call(), "predict")
+  type <- if (missing(type)) "clusters" else
+    check_choice(type, "type", c("clusters", "detail"), call)
+  sizes <- check_fit_sizes(object, sizes, call)
+  threads <- resolve_threads(threads, call)
+  x <- newdata_matrix(newdata, object, call)
+  scan <- scan_data(x, call, name = "newdata")
+  na_max <- if (is.null(object$params$na_max)) 0.5 else object$params$na_max
+  rows <- usable_rows(scan$row_missing, ncol(x), na_max)
+  xt <- prepared_matrix(x, rows$keep, object$scaling)
+  missing <- !is.null(scan$row_missing) &&
+    any(if (is.null(rows$keep)) scan$row_missing > 0 else scan$row_missing[rows$keep] > 0)
+  w <- unname(lapply((if (is.null(object$scaling)) object$weights else
+    object$scaled_weights)[paste0("N", sizes)], unname))
+  a <- NULL
+  if (nrow(xt) > 0L) {
+    max_abs <- if (is.null(object$scaling) && is.null(rows$keep)) scan$max_abs else
+      scan_data(xt, call, name = "newdata")$max_abs
+    check_magnitude(max_abs, distance_factor(object$var_weights, ncol(x), missing), w,
+                    "double", call, name = "newdata", trained = TRUE)
+    a <- call_core("assign the rows to clusters", call, function() {
+      .Call(C_assess, xt, w,
+            c(list(threads = threads, round_units = cpu_round_units(call),
+                   clusters = rep(TRUE, length(w)), detail = type == "detail"),
+              distance_spec(object$var_weights, missing)))
+    })
+  }
+  # every row of newdata: NA where left out
+  all_rows <- function(v, na) {
+    out <- rep(na, nrow(x))
+    if (!length(v)) return(out)
+    if (is.null(rows$keep)) out[] <- v else out[rows$keep] <- v
+    out
+  }
+  if (type == "clusters") {
+    out <- lapply(seq_along(sizes), function(i) all_rows(a$clusters[[i]], NA_integer_))
+    names(out) <- paste0("N", sizes)
+    out <- as.data.frame(out, optional = TRUE)
+    if (!is.null(rownames(x))) row.names(out) <- rownames(x)
+    return(out)
+  }
+  parts <- lapply(seq_along(sizes), function(i) {
+    d <- all_rows(a$distance[[i]], NA_real_)
+    data.frame(row = seq_len(nrow(x)), size = rep(sizes[i], nrow(x)),
+               cluster = all_rows(a$clusters[[i]], NA_integer_), distance = d,
+               runner_up = all_rows(a$second[[i]], NA_integer_),
+               margin = all_rows(a$`next`[[i]], NA_real_) - d)
+  })
+  do.call(rbind, parts)
+}
+
+# newdata as a double matrix of the fit's columns: by name when the fit's data had column
+# names (every other column dropped before any check, whatever its type), else by
+# position. A named numeric vector is one row; so is an unnamed one of the fit's number of
+# columns (for more than one column). Zero rows are allowed.
+newdata_matrix <- function(newdata, object, call, name = "newdata") {
+  names <- object$params$colnames
+  m <- object$params$m
+  if (is.numeric(newdata) && !is.object(newdata) && is.null(dim(newdata)) &&
+      ((!is.null(names(newdata)) && !is.null(names)) || (m > 1L && length(newdata) == m))) {
+    newdata <- matrix(newdata, nrow = 1L, dimnames = list(NULL, names(newdata)))
+  }
+  have <- if (is.data.frame(newdata)) names(newdata) else colnames(newdata)
+  if (!is.null(names) && !is.null(have)) {
+    absent <- setdiff(names, have)
+    if (length(absent)) {
+      abort_input(sprintf("`%s` lacks the column%s %s of the training data.", name,
+                          if (length(absent) == 1L) "" else "s",
+                          paste0("`", absent, "`", collapse = ", ")), call)
+    }
+    newdata <- if (is.data.frame(newdata)) newdata[names] else newdata[, names, drop = FALSE]
+  }
+  x <- as_data_matrix(newdata, call, min_rows = 0L, name = name)
+  if (ncol(x) != m) {
+    abort_input(sprintf("`%s` has %d column%s; the maps were trained on %d.", name, ncol(x),
+                        if (ncol(x) == 1L) "" else "s", m), call)
+  }
+  x
+}
