@@ -37,9 +37,9 @@ future_workers <- function(nmaps) {
 # Train the maps of `problem` (see new_problem()) on future workers: list(weights, trace,
 # record) as train_on_backend() plus backend_record() give for one process. `args`:
 # backend, device and precision as the user gave them (checked); `threads`: the user's
-# count or NULL (each worker's own); `progress`: signal progressr updates (when progressr is
-# installed).
-train_future <- function(x, problem, args, threads, progress, call) {
+# count or NULL (each worker's own); `options`: this session's backend options
+# (backend_options()); `progress`: signal progressr updates (when progressr is installed).
+train_future <- function(x, problem, args, threads, options, progress, call) {
   nmaps <- length(problem$size)
   sizes <- problem$size
   chunks <- future_chunks(sizes, future_workers(nmaps))
@@ -64,6 +64,7 @@ train_future <- function(x, problem, args, threads, progress, call) {
   res <- tryCatch(
     future.apply::future_lapply(
       work, chunk_entry(), x = x, problem = problem, args = args, threads = threads,
+      options = options,
       progress = p, future.packages = "somgpu", future.scheduling = 1,
       future.label = "somgpu-%d"),
     error = function(e) workers_lost(e, chunks, sizes, plan, call))
@@ -90,7 +91,7 @@ chunk_entry <- function() {
 # this worker's best backend for `args` and report what ran and where. Errors come back as
 # values, so that every worker finishes and the main process can name the sizes of the
 # ones that failed and keep the maps of the others.
-train_chunk <- function(work, x, problem, args, threads, progress) {
+train_chunk <- function(work, x, problem, args, threads, options, progress) {
   started <- proc.time()[["elapsed"]]
   where <- list(host = Sys.info()[["nodename"]], pid = Sys.getpid())
   tryCatch({
@@ -99,7 +100,7 @@ train_chunk <- function(work, x, problem, args, threads, progress) {
       resolve_threads(threads, NULL)
     report <- if (is.function(progress)) chunk_progress(progress, work$steps) else FALSE
     problem[c("size", "restart", "init_w")] <- work[c("size", "restart", "init_w")]
-    out <- train_on_backend(x, problem, be, backend_spec(be, nth, NULL), report, NULL)
+    out <- train_on_backend(x, problem, be, backend_spec(be, nth, options, NULL), report, NULL)
     if (is.function(report)) report(1)
     out$record <- c(backend_record(be, nth, out$kernels), where,
                     seconds = proc.time()[["elapsed"]] - started)

@@ -225,9 +225,25 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
   progress_given <- !missing(progress)
   given <- c(nmin = !missing(nmin), nmax = !missing(nmax), sizes = !missing(sizes))
 
-  # validate; the rows used, scaled
+  # validate: the data and the rows used (not copied yet), then the arguments in the order
+  # of earlier versions; the backend is resolved last, its context built (OpenCL kernels)
+  # only once everything else is checked
   data <- check_data(y, call)
   x <- data$x
+  na_max <- check_number(na_max, "na_max", 0, 1, call = call)
+  scaling <- check_scale(scale, x, call)
+  var_weights <- check_var_weights(var_weights, x, call)
+  rows <- usable_rows(data$row_missing, ncol(x), na_max)
+  n_used <- if (is.null(rows$keep)) nrow(x) else length(rows$keep)
+  if (n_used < 2L) {
+    abort_input(sprintf(
+      "`y` has %d row%s with enough observed values (na_max = %g: at most that share missing); at least 2 are needed.",
+      n_used, if (n_used == 1L) "" else "s", na_max), call)
+  }
+  missing <- !is.null(data$row_missing) &&
+    any(if (is.null(rows$keep)) data$row_missing > 0 else data$row_missing[rows$keep] > 0)
+  dist <- distance_spec(var_weights, missing)
+  general <- !is.null(dist$col_w) || missing
   iter_max <- check_whole(iter_max, "iter_max", 1, call = call)
   sigma0 <- check_positive(sigma0, "sigma0", call = call)
   eta0 <- check_positive(eta0, "eta0", max = 1, call = call)
@@ -238,39 +254,34 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
   batch_block <- batch_block_size(call)
   worker_threads <- threads # as given: each future worker resolves it (NULL: its own default)
   threads <- resolve_threads(threads, call)
+  options <- backend_options(call) # read here, shipped to future workers
   size_spec <- check_sizes(nmin, nmax, sizes, given, call)
+  # refused before the sizes exist: the CPU backend's plan (or, with future workers, what
+  # this process keeps)
+  check_memory(family_shape(size_spec, n_used, ncol(x), restarts, iter_max, FALSE, algorithm,
+                            batch_block, general),
+               backend_spec(list(name = "cpu"), threads, options, NULL, parallel == "none"),
+               call)
   progress <- check_flag(progress, "progress", call)
   trace <- check_flag(trace, "trace", call)
   align <- check_flag(align, "align", call)
   keep_data <- check_flag(keep_data, "keep_data", call)
-  backend_args <- check_backend_args(backend, device, precision, call)
-  na_max <- check_number(na_max, "na_max", 0, 1, call = call)
-  scaling <- check_scale(scale, x, call)
-  var_weights <- check_var_weights(var_weights, x, call)
-  rows <- usable_rows(data$row_missing, ncol(x), na_max)
   xt <- prepared_matrix(x, rows$keep, scaling)
-  if (nrow(xt) < 2L) {
-    abort_input(sprintf(
-      "`y` has %d row%s with enough observed values (na_max = %g: at most that share missing); at least 2 are needed.",
-      nrow(xt), if (nrow(xt) == 1L) "" else "s", na_max), call)
-  }
-  missing <- !is.null(data$row_missing) &&
-    any(if (is.null(rows$keep)) data$row_missing > 0 else data$row_missing[rows$keep] > 0)
-  dist <- distance_spec(var_weights, missing)
-
-  # resolve the backend: here, or on each future worker
-  be <- if (parallel == "none") resolve_backend(backend_args, call)
-  spec <- if (parallel == "none") backend_spec(be, threads, call)
-  check_memory(family_shape(size_spec, xt, restarts, iter_max, trace, algorithm, batch_block,
-                            !is.null(dist$col_w) || missing), spec, call)
   sizes <- family_sizes(size_spec)
   basis <- if (align || identical(init, "pca")) pca_basis(xt)
   init <- check_init(init, sizes, xt, call, basis, scaling)
+  backend_args <- check_backend_args(backend, device, precision, call)
+  be <- if (parallel == "none") resolve_backend(backend_args, call)
   max_abs <- if (is.null(scaling) && is.null(rows$keep)) data$max_abs else
     scan_data(xt, call)$max_abs
   check_magnitude(max_abs, distance_factor(var_weights, ncol(xt), missing), init$weights,
                   backend_args$precision, call)
   seed <- check_seed(seed, call)
+  if (parallel == "none") { # the backend's own plan, trace included
+    spec <- backend_spec(be, threads, options, call)
+    check_memory(family_shape(size_spec, n_used, ncol(x), restarts, iter_max, trace,
+                              algorithm, batch_block, general), spec, call)
+  }
   problem <- new_problem(sizes, restarts, iter_max, sigma0, eta0, init, seed, algorithm,
                          batch_block, trace, dist,
                          fill = if (init$type == "sample") sample_fill(xt, missing))
@@ -282,7 +293,8 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
     out$record <- backend_record(be, threads, out$kernels)
     out
   } else {
-    train_future(xt, problem, backend_args, worker_threads, progress || !progress_given, call)
+    train_future(xt, problem, backend_args, worker_threads, options, progress || !progress_given,
+                 call)
   }
 
   # assess
@@ -339,16 +351,24 @@ train_on_backend <- function(x, problem, be, spec, progress, call) {
     somgpu_opencl_error = function(e) opencl_forget(be$device$index, be$precision))
 }
 
-# The settings of a resolved backend as C_train reads them: threads, the CPU's work per
-# round between interrupt checks, or the OpenCL context (built here on first use) and the
-# OpenCL options.
-backend_spec <- function(be, threads, call) {
+# The settings of a resolved backend as C_train and C_memory_plan read them: threads, the
+# CPU's work per round between interrupt checks, or the OpenCL context (built here on
+# first use) and the OpenCL options; `options` from backend_options(). here: the maps train
+# in this process (FALSE: on future workers; for memory plans).
+backend_spec <- function(be, threads, options, call, here = TRUE) {
   if (be$name == "cpu") {
-    return(list(name = "cpu", threads = threads, round_units = cpu_round_units(call)))
+    return(list(name = "cpu", threads = threads, round_units = options$round_units,
+                here = here))
   }
-  c(list(name = "opencl", threads = threads,
+  c(list(name = "opencl", threads = threads, here = here,
          context = opencl_context(be$device$index, be$precision, call)),
-    opencl_options(call))
+    options$opencl)
+}
+
+# The somgpu.* options the backends run with, checked: the CPU's round units and the
+# OpenCL options.
+backend_options <- function(call) {
+  list(round_units = cpu_round_units(call), opencl = opencl_options(call))
 }
 
 # What ran, for fit$backend.

@@ -291,18 +291,18 @@ check_seed <- function(seed, call) {
 
 # The shape of a family for the memory plan (C_memory_plan): rows, columns, maps, neurons;
 # general: the data need the general distance (variable weights, missing values).
-family_shape <- function(sizes, x, restarts, iter_max, trace, algorithm, batch_block,
+family_shape <- function(sizes, n, m, restarts, iter_max, trace, algorithm, batch_block,
                          general) {
-  list(n = as.double(nrow(x)), m = ncol(x), nmaps = sizes$count * restarts,
+  list(n = as.double(n), m = m, nmaps = sizes$count * restarts,
        restarts = restarts, size_sum = sizes$sum * restarts, size_max = sizes$max,
        passes = iter_max - 1L, trace = trace, batch_block = batch_block, general = general,
        algorithm = algorithm)
 }
 
 # Refuse jobs that could not be allocated, before any allocation: the compiled code plans
-# every buffer a call makes (R's results, the training buffers of the backend `spec` (NULL
-# when future workers train), the assessment's), next to the code that allocates them; the
-# host's share must fit the machine's memory (see memory_limit()).
+# every buffer a call makes (R's results, the training buffers of the backend `spec` (none
+# when future workers train: spec$here is FALSE), the assessment's), next to the code that
+# allocates them; the host's share must fit the machine's memory (see memory_limit()).
 check_memory <- function(family, spec, call) {
   nsizes <- family$nmaps / family$restarts
   refuse <- function(bytes, limit) {

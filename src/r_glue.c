@@ -312,8 +312,9 @@ SEXP C_assess(SEXP data, SEXP weights, SEXP options)
 
 /* What a call of train() allocates, buffer by buffer, for a family of this shape:
  * family = list(n, m, nmaps, restarts, size_sum, size_max, passes, trace, batch_block,
- * general, algorithm); backend as for C_train, or NULL when training happens elsewhere (future
- * workers). Returns list(what, bytes, where = "host" | "device") or a somgpu_status. */
+ * general, algorithm); backend as for C_train, with here = FALSE when the maps train
+ * elsewhere (future workers: this process only assesses them). Returns list(what, bytes,
+ * where = "host" | "device") or a somgpu_status. */
 SEXP C_memory_plan(SEXP family, SEXP backend)
 {
     const char *names[] = {"what", "bytes", "where", ""};
@@ -351,13 +352,8 @@ SEXP C_memory_plan(SEXP family, SEXP backend)
                                            ((f.restarts > 1 ? f.restarts : f.nmaps) + nsizes),
                  SOM_HOST);
     som_status_init(&st);
-    if (Rf_isNull(backend)) {
-        som_train_plan(&f, algorithm, NULL, &plan);
-    } else {
-        if (backend_of(backend, &be, &cpu, &ocl, &st) != SOM_OK)
-            return status_out(&st, R_NilValue);
-        som_train_plan(&f, algorithm, &be, &plan);
-    }
+    if (backend_of(backend, &be, &cpu, &ocl, &st) != SOM_OK) return status_out(&st, R_NilValue);
+    som_train_plan(&f, algorithm, r_flag(backend, "here") ? &be : NULL, be.threads, &plan);
     out = PROTECT(Rf_mkNamed(VECSXP, names));
     SET_VECTOR_ELT(out, 0, Rf_allocVector(STRSXP, plan.count));
     SET_VECTOR_ELT(out, 1, Rf_allocVector(REALSXP, plan.count));

@@ -154,6 +154,13 @@ void som_split_maps(const int *size, int nmaps, int ngroups, int *start);
 /* How many groups of maps to cut a round of blocks into, so that every thread has work. */
 int som_map_groups(int64_t blocks_per_round, int nthreads, int nmaps);
 
+/* Reals of a neuron's sums in the batch rule: S[c * m + k] and its count n[c], or on the
+ * general path a count per column, n[c * m + k] (the rows where column k is observed). */
+SOM_INLINE int som_slot_width(int m, int general)
+{
+    return general ? 2 * m : m + 1;
+}
+
 /* Cost units (neuron x dimension steps) per thread between two interrupt checks, about
  * 10-30 ms, and the fixed cost of one point in the same units. */
 #define SOM_ROUND_UNITS ((double)(1 << 25))

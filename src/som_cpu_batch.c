@@ -23,15 +23,8 @@ typedef struct {
     double *w;         /* weights, w[k * ld + j]; the padding stays 0                    */
     double *total;     /* the pass's sums: S[c * m + k], then the counts n[c]            */
     size_t slot_off;   /* where this map's sums start in a block's slot                  */
-    size_t slot_len;   /* size * slot_width(m, general)                                  */
+    size_t slot_len;   /* size * som_slot_width(m, general)                              */
 } batch_map;
-
-/* Reals of a neuron's sums: S[c * m + k] and its count n[c], or on the general path a
- * count per column, n[c * m + k] (the rows where column k is observed). */
-static int slot_width(int m, int general)
-{
-    return general ? 2 * m : m + 1;
-}
 
 /* How a pass is cut: blocks of B rows, per_round blocks per slice; when a round has fewer
  * blocks than threads, the maps are cut into groups and the blocks' rows into segments. */
@@ -77,7 +70,7 @@ typedef struct {
 
 static void batch_size(const som_family *f, const batch_cut *c, int threads, batch_sizes *z)
 {
-    const double maps = f->nmaps, slot = f->size_sum * slot_width(f->m, f->general);
+    const double maps = f->nmaps, slot = f->size_sum * som_slot_width(f->m, f->general);
     const double rounds = (double)c->per_round;
     /* per map: tiled weights, the pass's totals */
     z->store = (f->size_sum + (SOM_TJB - 1) * maps) * f->m + slot;
@@ -404,7 +397,7 @@ static int batch_prepare(void *cfg_, const som_problem *p, int factor_rows, void
         int j;
         mp->size = p->size[i];
         mp->ld = som_ld(mp->size, SOM_TJB);
-        mp->slot_len = (size_t)mp->size * slot_width(m, f.general);
+        mp->slot_len = (size_t)mp->size * som_slot_width(m, f.general);
         mp->slot_off = s->slot_len;
         s->slot_len += mp->slot_len;
         mp->w = s->store + used;

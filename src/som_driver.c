@@ -189,16 +189,21 @@ int som_train(const som_problem *p, const som_backend *be, double *const *weight
     return rc;
 }
 
-void som_train_plan(const som_family *f, int algorithm, const som_backend *be,
+void som_train_plan(const som_family *f, int algorithm, const som_backend *be, int threads,
                     som_plan *plan)
 {
     const som_engine *e = be ? be->engine[algorithm == SOM_BATCH] : NULL;
     const int width = f->size_max / 2 + 1;
-    som_plan_add(plan, "neighbourhood factors", (double)som_factor_rows(width, f->passes) * width *
-                                                    sizeof(double), SOM_HOST);
-    if (f->trace)
-        som_plan_add(plan, "trace: the maps' weights and qe",
-                     (f->size_sum * f->m + f->nmaps) * sizeof(double), SOM_HOST);
-    if (e && e->plan) e->plan(be->cfg, f, plan);
-    som_assess_plan(f, be ? be->threads : 1, plan);
+    if (e) { /* training here: the driver's buffers and the engine's */
+        som_plan_add(plan, "neighbourhood factors",
+                     (double)som_factor_rows(width, f->passes) * width * sizeof(double),
+                     SOM_HOST);
+        if (f->trace)
+            som_plan_add(plan, "trace: qe of the maps",
+                         (e->trace ? 0 : f->size_sum * f->m + f->nmaps) * sizeof(double) +
+                             f->nmaps * sizeof(double),
+                         SOM_HOST);
+        if (e->plan) e->plan(be->cfg, f, plan);
+    }
+    som_assess_plan(f, threads, plan);
 }

@@ -81,8 +81,9 @@ int som_train(const som_problem *p, const som_backend *be, double *const *weight
               const som_hooks *hooks, som_status *st);
 
 /* What training and assessing a family of this shape allocates, buffer by buffer: the
- * driver's, the backend's (engine of the algorithm) and som_assess's. */
-void som_train_plan(const som_family *f, int algorithm, const som_backend *be,
+ * driver's and the backend's (engine of the algorithm; none when be is NULL: the maps train
+ * elsewhere), and som_assess's with `threads` threads. */
+void som_train_plan(const som_family *f, int algorithm, const som_backend *be, int threads,
                     som_plan *plan);
 
 /* The CPU backend (som_cpu_online.c, som_cpu_batch.c): nthreads threads, round_units (<= 0:

@@ -76,4 +76,52 @@ SOM_MATH_FN int som_ring_dist(int a, int b, int size)
         return c;                                                                          \
     }
 
+/* The general path (column weights, missing values: som_data_general):
+ * SOM_SQDIST_GENERAL(NAME, REAL, XSPACE, WSPACE) defines
+ *   REAL NAME(XSPACE const REAL *x, WSPACE const REAL *w, __global const REAL *c, int m)
+ * (no address space for c in C), the sum over the observed k (x_k not NaN) of
+ * c[k] * (x_k - w_k)^2 in order of k; with every c[k] = 1 and no missing value, SOM_SQDIST's
+ * bits. SOM_NEAREST_GENERAL(NAME, SQDIST, REAL, XSPACE, WSPACE) defines
+ *   int NAME(XSPACE const REAL *x, WSPACE const REAL *w, __global const REAL *c, int size,
+ *            int m, REAL *best)
+ * the winner with that distance. */
+#ifdef __OPENCL_VERSION__
+#define SOM_CSPACE __global
+#else
+#define SOM_CSPACE
+#endif
+
+#define SOM_SQDIST_GENERAL(NAME, REAL, XSPACE, WSPACE)                                     \
+    SOM_MATH_FN REAL NAME(XSPACE const REAL *x, WSPACE const REAL *w,                      \
+                          SOM_CSPACE const REAL *c, int m)                                 \
+    {                                                                                      \
+        REAL d2 = 0;                                                                       \
+        int k;                                                                             \
+        for (k = 0; k < m; k++) {                                                          \
+            const REAL xk = x[k];                                                          \
+            if (!isnan(xk)) {                                                              \
+                REAL diff = xk - w[k];                                                     \
+                d2 += c[k] * (diff * diff);                                                \
+            }                                                                              \
+        }                                                                                  \
+        return d2;                                                                         \
+    }
+
+#define SOM_NEAREST_GENERAL(NAME, SQDIST, REAL, XSPACE, WSPACE)                            \
+    SOM_MATH_FN int NAME(XSPACE const REAL *x, WSPACE const REAL *w,                       \
+                         SOM_CSPACE const REAL *c, int size, int m, REAL *best)            \
+    {                                                                                      \
+        REAL bd = INFINITY;                                                                \
+        int j, cw = 0;                                                                     \
+        for (j = 0; j < size; j++) {                                                       \
+            const REAL d2 = SQDIST(x, w + (som_index)j * m, c, m);                         \
+            if (SOM_CLOSER(d2, bd)) {                                                      \
+                bd = d2;                                                                   \
+                cw = j;                                                                    \
+            }                                                                              \
+        }                                                                                  \
+        *best = bd;                                                                        \
+        return cw;                                                                         \
+    }
+
 #endif

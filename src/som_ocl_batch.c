@@ -30,7 +30,8 @@ static void batch_plan(void *cfg_, const som_family *f, som_plan *plan)
 {
     const som_ocl_cfg *cfg = cfg_;
     const double rs = (double)som_ocl_real(cfg->ctx), n = (double)f->n;
-    const double slot = f->size_sum * (f->m + 1), width = f->size_max / 2 + 1;
+    const double slot = f->size_sum * som_slot_width(f->m, f->general);
+    const double width = f->size_max / 2 + 1;
     som_family g = *f;
     double chunk_rows;
     if (g.batch_block > g.n) g.batch_block = (int)g.n;
@@ -69,6 +70,8 @@ static int batch_prepare(void *cfg_, const som_problem *p, int factor_rows, void
     int i, rc, maxN = 0, streamed;
     (void)factor_rows;
 
+    *state = NULL;
+    if (som_ocl_refuse_forked(st)) return st->code; /* before any OpenCL call */
     *state = s = calloc(1, sizeof *s);
     if (!s) return som_fail(st, SOM_ERR_NOMEM, "out of host memory preparing the OpenCL run");
     s->run.cfg = cfg;
@@ -77,16 +80,11 @@ static int batch_prepare(void *cfg_, const som_problem *p, int factor_rows, void
     s->run.used = SOM_RAN_BATCH;
     s->step = 4096; /* the first launch; later ones take about launch_target */
     s->launch_target = som_ocl_launch_seconds(cfg);
-    if (som_ocl_refuse_forked(st)) return st->code;
-    if (som_data_general(&p->data))
-        return som_fail(st, SOM_ERR_UNAVAILABLE,
-                        "the OpenCL backend does not train with variable weights or missing "
-                        "values yet; use backend = \"cpu\"");
     s->sloth = malloc((size_t)nmaps * sizeof *s->sloth);
     if (!s->sloth) return som_fail(st, SOM_ERR_NOMEM, "out of host memory preparing the OpenCL run");
     for (i = 0; i < nmaps; i++) {
         s->sloth[i] = s->slot_len;
-        s->slot_len += (size_t)p->size[i] * (m + 1);
+        s->slot_len += (size_t)p->size[i] * som_slot_width(m, som_data_general(&p->data));
         wtot += (double)p->size[i] * m;
         if (p->size[i] > maxN) maxN = p->size[i];
     }
@@ -160,14 +158,16 @@ static int batch_advance(void *state, som_slice *slice, int64_t *reached, som_st
         const cl_ulong wtot = s->run.maps.wtot;
         rc = SOM_OCL_ARGS(assign, 0, st, SOM_ARG(s->x), SOM_ARG(done), SOM_ARG(count),
                           SOM_ARG(m), SOM_ARG(s->run.maps.index), SOM_ARG(nmaps),
-                          SOM_ARG(s->run.maps.size), SOM_ARG(s->run.maps.woff), SOM_ARG(s->run.maps.w),
-                          SOM_ARG(s->win), SOM_ARG(chunk_rows),
+                          SOM_ARG(s->run.maps.size), SOM_ARG(s->run.maps.woff),
+                          SOM_ARG(s->run.maps.w), SOM_ARG(s->win), SOM_ARG(chunk_rows),
+                          SOM_ARG(s->run.data.general), SOM_ARG(s->run.data.colw),
                           SOM_LOCAL(s->run.maps.wtot * som_ocl_real(ctx)), SOM_ARG(wtot));
     } else {
         rc = SOM_OCL_ARGS(assign, 0, st, SOM_ARG(s->x), SOM_ARG(done), SOM_ARG(count),
                           SOM_ARG(m), SOM_ARG(s->run.maps.index), SOM_ARG(nmaps),
-                          SOM_ARG(s->run.maps.size), SOM_ARG(s->run.maps.woff), SOM_ARG(s->run.maps.w),
-                          SOM_ARG(s->win), SOM_ARG(chunk_rows));
+                          SOM_ARG(s->run.maps.size), SOM_ARG(s->run.maps.woff),
+                          SOM_ARG(s->run.maps.w), SOM_ARG(s->win), SOM_ARG(chunk_rows),
+                          SOM_ARG(s->run.data.general), SOM_ARG(s->run.data.colw));
     }
     if (rc ||
         (rc = som_ocl_launch(ctx, assign, 1, &global, &local,
@@ -177,7 +177,8 @@ static int batch_advance(void *state, som_slice *slice, int64_t *reached, som_st
     done += count;
     dt = som_now_seconds() - t0;
     s->step = (cl_uint)fmax((double)local,
-                            fmin(8.0 * count, count * (dt > 0 ? s->launch_target / dt : 8.0)));
+                            fmin(fmin(8.0 * count, (double)chunk_rows),
+                                 count * (dt > 0 ? s->launch_target / dt : 8.0)));
     if (done == chunk_len) {
         /* the chunk's block sums, then the totals: from 0 with the pass's first chunk, each
          * chunk adding its blocks' slots in block order */
@@ -188,7 +189,8 @@ static int batch_advance(void *state, som_slice *slice, int64_t *reached, som_st
                                SOM_ARG(m), SOM_ARG(block), SOM_ARG(s->run.maps.index),
                                SOM_ARG(nmaps), SOM_ARG(s->run.maps.size), SOM_ARG(s->win),
                                SOM_ARG(chunk_rows), SOM_ARG(s->partial), SOM_ARG(slot_len),
-                               SOM_ARG(s->slot_off), SOM_ARG(nblocks))) ||
+                               SOM_ARG(s->slot_off), SOM_ARG(nblocks),
+                               SOM_ARG(s->run.data.general))) ||
             (rc = som_ocl_launch(ctx, ctx->batch_sums, 2, blocks_maps, NULL,
                                  "clEnqueueNDRangeKernel (batch sums)", st)) ||
             (rc = SOM_OCL_ARGS(ctx->batch_reduce, 0, st, SOM_ARG(s->partial), SOM_ARG(slot_len),
@@ -219,7 +221,8 @@ static int batch_end_pass(void *state, int t, const double *row, som_status *st)
                             st)) ||
         (rc = SOM_OCL_ARGS(ctx->batch_smooth, 0, st, SOM_ARG(s->run.maps.index), SOM_ARG(nmaps),
                            SOM_ARG(s->run.maps.size), SOM_ARG(s->run.maps.woff), SOM_ARG(s->run.maps.w),
-                           SOM_ARG(m), SOM_ARG(s->total), SOM_ARG(s->slot_off), SOM_ARG(s->h))) ||
+                           SOM_ARG(m), SOM_ARG(s->total), SOM_ARG(s->slot_off), SOM_ARG(s->h),
+                           SOM_ARG(s->run.data.general))) ||
         (rc = som_ocl_launch(ctx, ctx->batch_smooth, 2, maps_neurons, NULL,
                              "clEnqueueNDRangeKernel (batch smoothing)", st)))
         return rc;
@@ -245,4 +248,6 @@ const som_engine som_ocl_batch = {"opencl batch", som_ocl_group, batch_prepare, 
                                   batch_end_pass, som_ocl_run_trace, som_ocl_run_read,
                                   batch_release, batch_plan};
 
+#else
+typedef int som_ocl_batch_unused; /* without OpenCL: nothing here (ISO C wants a declaration) */
 #endif /* SOMGPU_HAVE_OPENCL */

@@ -214,4 +214,6 @@ double som_ocl_get(const void *src, size_t i, int precision)
     return precision == SOM_DOUBLE ? ((const double *)src)[i] : (double)((const float *)src)[i];
 }
 
+#else
+typedef int som_ocl_context_unused; /* without OpenCL: nothing here (ISO C wants a declaration) */
 #endif /* SOMGPU_HAVE_OPENCL */

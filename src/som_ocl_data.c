@@ -1,6 +1,7 @@
 /* som_ocl_data.c: the data on the device, row-major in the device's precision, in chunks of
  * whole rows: resident (a buffer per chunk, uploaded once) or streamed (one buffer, filled
- * with each chunk when its turn comes, for data that do not leave room for the rest). */
+ * with each chunk when its turn comes, for data that do not leave room for the rest); and
+ * their distance: on the general path, the column weights (missing values stay NaN). */
 #ifdef SOMGPU_HAVE_OPENCL
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,18 @@ int som_ocl_data_open(som_ocl_ctx *ctx, const som_problem *p, int64_t chunk_rows
     if (!d->xs || !d->stage)
         return som_fail(st, SOM_ERR_NOMEM, "out of host memory preparing the OpenCL run");
     d->nxs = streamed ? 1 : (int)d->nchunks; /* som_ocl_data_close walks what exists */
+    d->general = som_data_general(&p->data);
+    if (d->general) { /* the column weights, in the device's precision */
+        const int m = p->data.m;
+        void *cw = malloc((size_t)m * som_ocl_real(ctx));
+        int k;
+        if (!cw) return som_fail(st, SOM_ERR_NOMEM, "out of host memory preparing the OpenCL run");
+        for (k = 0; k < m; k++)
+            som_ocl_put(cw, (size_t)k, p->data.col_w ? p->data.col_w[k] : 1, ctx->precision);
+        rc = som_ocl_buffer(ctx, &d->colw, CL_MEM_READ_ONLY, (size_t)m * som_ocl_real(ctx), cw, st);
+        free(cw);
+        if (rc) return rc;
+    }
     for (i = 0; i < d->nxs; i++) {
         if (!streamed) stage_rows(p, ctx->precision, (int64_t)i * chunk_rows, chunk_len(d, i),
                                   d->stage);
@@ -71,9 +84,12 @@ void som_ocl_data_close(som_ocl_data *d)
 {
     int i;
     for (i = 0; i < d->nxs; i++) som_ocl_release(&d->xs[i]);
+    som_ocl_release(&d->colw);
     free(d->xs);
     free(d->stage);
     memset(d, 0, sizeof *d);
 }
 
+#else
+typedef int som_ocl_data_unused; /* without OpenCL: nothing here (ISO C wants a declaration) */
 #endif /* SOMGPU_HAVE_OPENCL */

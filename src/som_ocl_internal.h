@@ -93,6 +93,9 @@ typedef struct {
     cl_mem *xs;                  /* chunk buffers (one when streamed)                    */
     int nxs;
     void *stage;                 /* rows row-major in the device's precision             */
+    cl_int general;              /* the general path (som_data_general): the kernels'
+                                    `general` argument                                   */
+    cl_mem colw;                 /* then the m column weights (1 without); else NULL     */
 } som_ocl_data;
 
 int som_ocl_data_open(som_ocl_ctx *ctx, const som_problem *p, int64_t chunk_rows,

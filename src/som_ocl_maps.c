@@ -134,7 +134,8 @@ int som_ocl_trace_qe(som_ocl_ctx *ctx, som_ocl_trace *tr, som_ocl_data *d,
         if ((rc = SOM_OCL_ARGS(ctx->trace_qe, 0, st, SOM_ARG(x), SOM_ARG(rows_u), SOM_ARG(m),
                                SOM_ARG(maps->index), SOM_ARG(count), SOM_ARG(maps->size),
                                SOM_ARG(maps->woff), SOM_ARG(maps->w), SOM_ARG(tr->partial),
-                               SOM_ARG(first_u), SOM_ARG(nb))) ||
+                               SOM_ARG(first_u), SOM_ARG(nb), SOM_ARG(d->general),
+                               SOM_ARG(d->colw))) ||
             (rc = som_ocl_launch(ctx, ctx->trace_qe, 2, g, NULL,
                                  "clEnqueueNDRangeKernel (trace)", st)))
             return rc;
@@ -176,4 +177,6 @@ void som_ocl_run_close(som_ocl_run *run)
     som_ocl_trace_close(&run->trace);
 }
 
+#else
+typedef int som_ocl_maps_unused; /* without OpenCL: nothing here (ISO C wants a declaration) */
 #endif /* SOMGPU_HAVE_OPENCL */

@@ -59,17 +59,14 @@ static int online_prepare(void *cfg_, const som_problem *p, int factor_rows, voi
     double wtot = 0;
     online_state *s;
 
+    *state = NULL;
+    if (som_ocl_refuse_forked(st)) return st->code; /* before any OpenCL call */
     *state = s = calloc(1, sizeof *s);
     if (!s) return som_fail(st, SOM_ERR_NOMEM, "out of host memory preparing the OpenCL run");
     s->run.cfg = cfg;
     s->run.ctx = ctx;
     s->run.p = p;
     s->launch_target = som_ocl_launch_seconds(cfg);
-    if (som_ocl_refuse_forked(st)) return st->code;
-    if (som_data_general(&p->data))
-        return som_fail(st, SOM_ERR_UNAVAILABLE,
-                        "the OpenCL backend does not train with variable weights or missing "
-                        "values yet; use backend = \"cpu\"");
     if (group_min <= 0) group_min = strcmp(ctx->info.type, "CPU") == 0 ? 512 : 32;
     itemh = malloc((size_t)nmaps * sizeof *itemh);
     grouph = malloc((size_t)nmaps * sizeof *grouph);
@@ -160,15 +157,16 @@ static int launch(online_state *s, cl_kernel k, cl_mem list, size_t global, size
                            SOM_ARG(s->run.maps.size), SOM_ARG(s->run.maps.restart),
                            SOM_ARG(s->run.maps.woff), SOM_ARG(s->run.maps.w), SOM_ARG(s->orders),
                            SOM_ARG(s->tab), SOM_ARG(tw), SOM_ARG(tf), SOM_ARG(seed),
-                           SOM_ARG(from), SOM_ARG(count))))
+                           SOM_ARG(from), SOM_ARG(count), SOM_ARG(s->run.data.general),
+                           SOM_ARG(s->run.data.colw))))
         return rc;
     if (extra == SOM_RAN_ITEM)
-        rc = SOM_OCL_ARGS(k, 15, st, SOM_ARG(ni));
+        rc = SOM_OCL_ARGS(k, 17, st, SOM_ARG(ni));
     else if (extra == SOM_RAN_GROUP_LOCAL)
-        rc = SOM_OCL_ARGS(k, 15, st, SOM_LOCAL(s->L * rs), SOM_LOCAL(s->L * sizeof(cl_int)),
+        rc = SOM_OCL_ARGS(k, 17, st, SOM_LOCAL(s->L * rs), SOM_LOCAL(s->L * sizeof(cl_int)),
                           SOM_LOCAL((size_t)s->gmax_nm * rs));
     else
-        rc = SOM_OCL_ARGS(k, 15, st, SOM_LOCAL(s->L * rs), SOM_LOCAL(s->L * sizeof(cl_int)));
+        rc = SOM_OCL_ARGS(k, 17, st, SOM_LOCAL(s->L * rs), SOM_LOCAL(s->L * sizeof(cl_int)));
     if (rc) return rc;
     rc = som_ocl_launch(s->run.ctx, k, 1, &global, extra == SOM_RAN_ITEM ? NULL : &local,
                         extra == SOM_RAN_ITEM ? "clEnqueueNDRangeKernel (work-item kernel)"
@@ -239,4 +237,6 @@ const som_engine som_ocl_online = {"opencl online", som_ocl_group, online_prepar
                                    online_advance, NULL, som_ocl_run_trace, som_ocl_run_read,
                                    online_release, online_plan};
 
+#else
+typedef int som_ocl_online_unused; /* without OpenCL: nothing here (ISO C wants a declaration) */
 #endif /* SOMGPU_HAVE_OPENCL */

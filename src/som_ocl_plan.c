@@ -46,7 +46,7 @@ int som_ocl_check_fits(const som_ocl_ctx *ctx, double limit, double bytes, const
 }
 
 /* Online, each map holds a visiting order of n indices; batch, its block sums (size x
- * (m + 1)) and a block's winners; both, their weights. */
+ * som_slot_width) and a block's winners; both, their weights. */
 int som_ocl_group(void *cfg_, const som_problem *p, int first, int *last, som_status *st)
 {
     const som_ocl_cfg *cfg = cfg_;
@@ -59,7 +59,8 @@ int som_ocl_group(void *cfg_, const som_problem *p, int first, int *last, som_st
     if (som_ocl_refuse_forked(st)) return st->code;
     while (i < p->nmaps) {
         const double N = (double)p->size[i];
-        double na = a + (batch ? N * (m + 1) * rs : (double)p->data.n * sizeof(cl_uint));
+        double na = a + (batch ? N * som_slot_width(m, som_data_general(&p->data)) * rs
+                               : (double)p->data.n * sizeof(cl_uint));
         double nb = b + (batch ? block * sizeof(cl_int) : 0);
         double nw = part * m * rs + N * m * rs;
         if (i > first && (na > limit || nb > limit || nw > limit)) break;
@@ -75,7 +76,8 @@ int som_ocl_group(void *cfg_, const som_problem *p, int first, int *last, som_st
 int64_t som_ocl_chunk_blocks(const som_ocl_cfg *cfg, const som_family *f)
 {
     const size_t rs = som_ocl_real(cfg->ctx);
-    const double limit = som_ocl_limit(cfg), slot_len = f->size_sum * (f->m + 1);
+    const double limit = som_ocl_limit(cfg);
+    const double slot_len = f->size_sum * som_slot_width(f->m, f->general);
     const int64_t B = f->batch_block, nblocks = (f->n + B - 1) / B;
     int64_t chunk_blocks = (int64_t)fmin((double)SOM_BATCH_CHUNK_BLOCKS, (double)nblocks);
     while (chunk_blocks > 1 &&
@@ -129,4 +131,6 @@ double som_ocl_launch_seconds(const som_ocl_cfg *cfg)
     return cfg->opts.launch_seconds > 0 ? cfg->opts.launch_seconds : SOM_LAUNCH_SECONDS;
 }
 
+#else
+typedef int som_ocl_plan_unused; /* without OpenCL: nothing here (ISO C wants a declaration) */
 #endif /* SOMGPU_HAVE_OPENCL */

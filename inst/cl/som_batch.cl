@@ -11,7 +11,8 @@
 __kernel void k_batch_assign(__global const real *x, uint first, uint rows, int m,
                              __global const int *maps, int nmaps, __global const int *size,
                              __global const ulong *woff, __global const real *W,
-                             __global int *win, uint chunk_rows)
+                             __global int *win, uint chunk_rows, int general,
+                             __global const real *colw)
 {
     uint i = get_global_id(0);
     int q;
@@ -21,7 +22,9 @@ __kernel void k_batch_assign(__global const real *x, uint first, uint rows, int 
         int map = maps[q];
         real bd;
         win[(ulong)q * chunk_rows + i] =
-            som_nearest(x + (ulong)i * m, W + woff[map], size[map], m, &bd);
+            general ? som_nearest_general(x + (ulong)i * m, W + woff[map], colw, size[map], m,
+                                          &bd)
+                    : som_nearest(x + (ulong)i * m, W + woff[map], size[map], m, &bd);
     }
 }
 
@@ -31,6 +34,7 @@ __kernel void k_batch_assign_local(__global const real *x, uint first, uint rows
                                    __global const int *maps, int nmaps,
                                    __global const int *size, __global const ulong *woff,
                                    __global const real *W, __global int *win, uint chunk_rows,
+                                   int general, __global const real *colw,
                                    __local real *wl, ulong wtot)
 {
     uint i = get_global_id(0);
@@ -44,18 +48,21 @@ __kernel void k_batch_assign_local(__global const real *x, uint first, uint rows
         int map = maps[q];
         real bd;
         win[(ulong)q * chunk_rows + i] =
-            som_nearest_local(x + (ulong)i * m, wl + woff[map], size[map], m, &bd);
+            general ? som_nearest_general_local(x + (ulong)i * m, wl + woff[map], colw,
+                                                size[map], m, &bd)
+                    : som_nearest_local(x + (ulong)i * m, wl + woff[map], size[map], m, &bd);
     }
 }
 
 /* Work-item (b, q): block b of the chunk and map q: the block's sums per winner, in row
  * order, into the block's slot at partial + b * slot_len + slot_off[q] (S[c * m + k], then
- * the counts n[c]). Whole rows at a time: the data are read in order. */
+ * the counts n[c], or on the general path a count per column, n[c * m + k], over the rows
+ * where the column is observed). Whole rows at a time: the data are read in order. */
 __kernel void k_batch_sums(__global const real *x, uint rows, int m, uint block,
                            __global const int *maps, int nmaps, __global const int *size,
                            __global const int *win, uint chunk_rows,
                            __global real *partial, ulong slot_len,
-                           __global const ulong *slot_off, uint nblocks)
+                           __global const ulong *slot_off, uint nblocks, int general)
 {
     uint b = get_global_id(0), i, lo, hi;
     int q = get_global_id(1), k, N;
@@ -67,9 +74,21 @@ __kernel void k_batch_sums(__global const real *x, uint rows, int m, uint block,
     S = partial + (ulong)b * slot_len + slot_off[q];
     cnt = S + (ulong)N * m;
     wq = win + (ulong)q * chunk_rows;
-    for (i = 0; i < (uint)N * (uint)(m + 1); i++) S[i] = 0;
+    for (i = 0; i < (uint)N * (uint)(general ? 2 * m : m + 1); i++) S[i] = 0;
     lo = b * block;
     hi = lo + block < rows ? lo + block : rows;
+    if (general) {
+        for (i = lo; i < hi; i++) {
+            __global const real *xi = x + (ulong)i * m;
+            __global real *Sc = S + (ulong)wq[i] * m, *Nc = cnt + (ulong)wq[i] * m;
+            for (k = 0; k < m; k++)
+                if (!isnan(xi[k])) {
+                    Sc[k] += xi[k];
+                    Nc[k] += 1;
+                }
+        }
+        return;
+    }
     for (i = lo; i < hi; i++) {
         __global const real *xi = x + (ulong)i * m;
         __global real *Sc = S + (ulong)wq[i] * m;
@@ -93,12 +112,13 @@ __kernel void k_batch_reduce(__global const real *partial, ulong slot_len, uint 
 }
 
 /* Work-item (q, j): neuron j of map q from the totals: W_j = sum_c h(d(c, j)) S_c /
- * sum_c h(d(c, j)) n_c, summed over c in order; unchanged when the denominator is 0.
- * h holds the pass's factors by ring distance. */
+ * sum_c h(d(c, j)) n_c, summed over c in order; unchanged when the denominator is 0; on the
+ * general path column by column, with each column's counts. h holds the pass's factors by
+ * ring distance. */
 __kernel void k_batch_smooth(__global const int *maps, int nmaps, __global const int *size,
                              __global const ulong *woff, __global real *W, int m,
                              __global const real *total, __global const ulong *slot_off,
-                             __global const real *h)
+                             __global const real *h, int general)
 {
     int q = get_global_id(0), j = get_global_id(1), c, k;
     int N;
@@ -112,6 +132,18 @@ __kernel void k_batch_smooth(__global const int *maps, int nmaps, __global const
     S = total + slot_off[q];
     cnt = S + (ulong)N * m;
     wj = W + woff[maps[q]] + (ulong)j * m;
+    if (general) {
+        for (k = 0; k < m; k++) {
+            real num = 0, dk = 0;
+            for (c = 0; c < N; c++) {
+                const real hc = h[som_ring_dist(c, j, N)];
+                num += hc * S[(ulong)c * m + k];
+                dk += hc * cnt[(ulong)c * m + k];
+            }
+            if (dk > 0) wj[k] = num / dk;
+        }
+        return;
+    }
     for (c = 0; c < N; c++) den += h[som_ring_dist(c, j, N)] * cnt[c];
     if (!(den > 0)) return;
     for (k = 0; k < m; k++) {
@@ -131,7 +163,7 @@ __kernel void k_batch_smooth(__global const int *maps, int nmaps, __global const
 __kernel void k_trace_qe(__global const real *x, uint rows, int m, __global const int *maps,
                          int nmaps, __global const int *size, __global const ulong *woff,
                          __global const real *W, __global real *partial, uint first_row,
-                         uint nblocks)
+                         uint nblocks, int general, __global const real *colw)
 {
     uint b = get_global_id(0), i, lo, hi, blk;
     int q = get_global_id(1), map;
@@ -144,9 +176,19 @@ __kernel void k_trace_qe(__global const real *x, uint rows, int m, __global cons
              ? blk * SOM_ASSESS_BLOCK + SOM_ASSESS_BLOCK - first_row : rows;
     s = blk * SOM_ASSESS_BLOCK < first_row ? partial[(ulong)blk * nmaps + q] : 0;
     for (i = lo; i < hi; i++) {
+        __global const real *xi = x + (ulong)i * m;
         real bd;
-        som_nearest(x + (ulong)i * m, W + woff[map], size[map], m, &bd);
-        s += sqrt(bd);
+        if (general) { /* rescaled to all m columns, as som_assess */
+            int k, seen = 0;
+            real scale;
+            som_nearest_general(xi, W + woff[map], colw, size[map], m, &bd);
+            for (k = 0; k < m; k++) seen += !isnan(xi[k]);
+            scale = seen ? (real)m / seen : 0;
+            s += sqrt(scale * bd);
+        } else {
+            som_nearest(xi, W + woff[map], size[map], m, &bd);
+            s += sqrt(bd);
+        }
     }
     partial[(ulong)blk * nmaps + q] = s;
 }

@@ -21,16 +21,24 @@ SOM_SQDIST(som_sqdist, real, __global, __global)
 SOM_SQDIST(som_sqdist_local, real, __global, __local)
 SOM_NEAREST(som_nearest, som_sqdist, real, __global, __global)
 SOM_NEAREST(som_nearest_local, som_sqdist_local, real, __global, __local)
+/* The same on the general path: column weights colw, missing values (NaN) left out. */
+SOM_SQDIST_GENERAL(som_sqdist_general, real, __global, __global)
+SOM_SQDIST_GENERAL(som_sqdist_general_local, real, __global, __local)
+SOM_NEAREST_GENERAL(som_nearest_general, som_sqdist_general, real, __global, __global)
+SOM_NEAREST_GENERAL(som_nearest_general_local, som_sqdist_general_local, real, __global,
+                    __local)
 
 /* The arguments both training kernels start with: the data, the maps this launch trains
  * (maps), every map's size, restart, weight offset, weights and order buffer, the
  * neighbourhood rows of passes t_first, t_first + 1, ... (tab_width factors each, indexed by
- * ring distance), the seed and the steps [start, start + count). */
+ * ring distance), the seed, the steps [start, start + count), and for the general path
+ * (general != 0) the column weights. */
 #define SOM_STEP_ARGS                                                                      \
     __global const real *y, uint n, int m, __global const int *maps,                       \
     __global const int *size, __global const int *restart, __global const ulong *woff,     \
     __global real *W, __global uint *orders, __global const real *tab, int tab_width,      \
-    int t_first, uint seed, ulong start, ulong count
+    int t_first, uint seed, ulong start, ulong count, int general,                         \
+    __global const real *colw
 
 /* One work-item per map: maps[get_global_id(0)], for the first nmaps work-items. */
 __kernel void k_online_item(SOM_STEP_ARGS, int nmaps)
@@ -49,11 +57,21 @@ __kernel void k_online_item(SOM_STEP_ARGS, int nmaps)
         if (i == 0) som_order(ord, n, seed, SOM_STREAM_ORDER, (uint)N, (uint)restart[map], (uint)t);
         real bd;
         x = y + (ulong)ord[i] * m;
-        c = som_nearest(x, w, N, m, &bd);
-        for (j = 0; j < N; j++) {
-            real hj = h[som_ring_dist(c, j, N)];
-            __global real *wj = w + (ulong)j * m;
-            for (k = 0; k < m; k++) wj[k] += hj * (x[k] - wj[k]);
+        if (general) { /* missing values move nothing */
+            c = som_nearest_general(x, w, colw, N, m, &bd);
+            for (j = 0; j < N; j++) {
+                real hj = h[som_ring_dist(c, j, N)];
+                __global real *wj = w + (ulong)j * m;
+                for (k = 0; k < m; k++)
+                    if (!isnan(x[k])) wj[k] += hj * (x[k] - wj[k]);
+            }
+        } else {
+            c = som_nearest(x, w, N, m, &bd);
+            for (j = 0; j < N; j++) {
+                real hj = h[som_ring_dist(c, j, N)];
+                __global real *wj = w + (ulong)j * m;
+                for (k = 0; k < m; k++) wj[k] += hj * (x[k] - wj[k]);
+            }
         }
         if (++i == n) {
             i = 0;
@@ -90,7 +108,8 @@ __kernel void k_online_item(SOM_STEP_ARGS, int nmaps)
         }                                                                                  \
         x = y + (ulong)ord[i] * m;                                                         \
         for (j = lid; j < N; j += L) {                                                     \
-            const real d2 = SOM_W_SQDIST(x, w + (ulong)j * m, m);                          \
+            const real d2 = general ? SOM_W_SQDIST_GENERAL(x, w + (ulong)j * m, colw, m)   \
+                                    : SOM_W_SQDIST(x, w + (ulong)j * m, m);                \
             if (SOM_CLOSER(d2, bd)) {                                                      \
                 bd = d2;                                                                   \
                 bi = j;                                                                    \
@@ -115,7 +134,7 @@ __kernel void k_online_item(SOM_STEP_ARGS, int nmaps)
             real hj = h[som_ring_dist(c, j, N)];                                       \
             for (k = 0; k < m; k++) {                                                      \
                 ulong o = (ulong)j * m + k;                                                \
-                w[o] += hj * (x[k] - w[o]);                                                \
+                if (!general || !isnan(x[k])) w[o] += hj * (x[k] - w[o]);                  \
             }                                                                              \
         }                                                                                  \
         /* everyone has read best_i[0] and the order before they change */                 \
@@ -134,12 +153,14 @@ __kernel void k_online_item(SOM_STEP_ARGS, int nmaps)
 __kernel void k_online_group_local(SOM_GROUP_ARGS, __local real *w)
 {
 #define SOM_W_SQDIST som_sqdist_local
+#define SOM_W_SQDIST_GENERAL som_sqdist_general_local
 #define SOM_W_PREPARE for (e = lid; e < ne; e += L) w[e] = wg[e];
 #define SOM_W_FINISH                                                                       \
     barrier(CLK_LOCAL_MEM_FENCE);                                                          \
     for (e = lid; e < ne; e += L) wg[e] = w[e];
     SOM_GROUP_BODY
 #undef SOM_W_SQDIST
+#undef SOM_W_SQDIST_GENERAL
 #undef SOM_W_PREPARE
 #undef SOM_W_FINISH
 }
@@ -148,10 +169,12 @@ __kernel void k_online_group_local(SOM_GROUP_ARGS, __local real *w)
 __kernel void k_online_group_global(SOM_GROUP_ARGS)
 {
 #define SOM_W_SQDIST som_sqdist
+#define SOM_W_SQDIST_GENERAL som_sqdist_general
 #define SOM_W_PREPARE __global real *w = wg; (void)e; (void)ne;
 #define SOM_W_FINISH
     SOM_GROUP_BODY
 #undef SOM_W_SQDIST
+#undef SOM_W_SQDIST_GENERAL
 #undef SOM_W_PREPARE
 #undef SOM_W_FINISH
 }

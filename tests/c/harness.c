@@ -190,12 +190,42 @@ void gen_problem(rng *r, int idx, prob *pr)
     }
     p->trace = NULL;
     pr->want_trace = runif(r) < 0.5;
+    /* the general path: missing values (every row keeps an observed one), column weights
+     * (some 0) */
+    if (runif(r) < 0.3 && m > 1) {
+        int k;
+        for (i = 0; i < n; i++)
+            for (k = 1; k < m; k++) /* column 0 stays observed */
+                if (runif(r) < 0.2) pr->x[(size_t)k * n + i] = NAN;
+        for (i = 0; i < n; i++) /* and, in some rows, column 0 is the missing one */
+            if (runif(r) < 0.1 && !isnan(pr->x[(size_t)(m - 1) * n + i])) pr->x[i] = NAN;
+        p->data.missing = 1;
+        pr->fill = malloc((size_t)m * sizeof *pr->fill);
+        for (k = 0; k < m; k++) { /* the observed values' mean */
+            double sum = 0;
+            int seen = 0;
+            for (i = 0; i < n; i++)
+                if (!isnan(pr->x[(size_t)k * n + i])) {
+                    sum += pr->x[(size_t)k * n + i];
+                    seen++;
+                }
+            pr->fill[k] = seen ? sum / seen : 0;
+        }
+        if (p->init == SOM_INIT_SAMPLE) p->fill = pr->fill;
+    }
+    if (runif(r) < 0.3) {
+        int k;
+        pr->col_w = malloc((size_t)m * sizeof *pr->col_w);
+        for (k = 0; k < m; k++) pr->col_w[k] = runif(r) < 0.2 ? 0 : 3 * runif(r);
+        p->data.col_w = pr->col_w;
+    }
     snprintf(pr->desc, sizeof pr->desc,
              "problem %d: n=%d m=%d maps=%d (sizes %d..) iter_max=%d %s init=%s block=%d "
-             "trace=%d data=%s",
+             "trace=%d data=%s%s%s",
              idx, n, m, nmaps, pr->size[0], p->iter_max,
              p->algorithm == SOM_BATCH ? "batch" : "online", init_name(p->init),
-             p->batch_block, pr->want_trace, kinds[kind]);
+             p->batch_block, pr->want_trace, kinds[kind], p->data.missing ? " missing" : "",
+             p->data.col_w ? " weighted" : "");
 }
 
 double **alloc_weights(const som_problem *p)
@@ -235,6 +265,8 @@ void free_problem(prob *pr)
     free_weights(pr->ref_w, pr->p.nmaps);
     free(pr->ref_trace);
     free(pr->x);
+    free(pr->col_w);
+    free(pr->fill);
     free(pr->size);
     free(pr->restart);
 }

@@ -15,6 +15,7 @@
 #include "som_core.h"
 #include "som_engine.h"
 #include "som_ocl.h"
+#include "som_omp.h"
 
 #ifdef SOMGPU_HAVE_OPENCL
 #include "som_ocl_internal.h" /* white box: the context's own OpenCL objects */
@@ -49,6 +50,7 @@ typedef struct {
     double *x;         /* n x m, column-major */
     int *size, *restart;
     double **iw;       /* SOM_INIT_GIVEN: per map, size x m column-major */
+    double *col_w, *fill; /* the general path: column weights; init "sample"'s fill values */
     int want_trace;
     double **ref_w;    /* the CPU result (1 thread), for the other runs to match */
     double *ref_trace;

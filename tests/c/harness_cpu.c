@@ -3,21 +3,28 @@
  * interrupts of CPU runs (see harness.c). */
 #include "harness.h"
 
-/* The kernels' nearest-neuron search (som_math.h), compiled as C. */
+/* The kernels' nearest-neuron searches (som_math.h), compiled as C. */
 SOM_SQDIST(kernel_sqdist, double, , )
 SOM_NEAREST(kernel_nearest, kernel_sqdist, double, , )
+SOM_SQDIST_GENERAL(kernel_sqdist_general, double, , )
+SOM_NEAREST_GENERAL(kernel_nearest_general, kernel_sqdist_general, double, , )
 
 /* A plain winner search written here, apart from the package's: the nearest neuron of x
  * among the size neurons of w (row-major), the lowest index among equals, with the squared
- * distance and the runner-up (the lowest index among equals but the winner). */
-static int ref_winner(const double *x, const double *w, int size, int m, double *best_d2,
-                      int *second)
+ * distance and the runner-up (the lowest index among equals but the winner). cw: NULL, or
+ * column weights; missing values (NaN) are left out. */
+static int ref_winner(const double *x, const double *w, int size, int m, const double *cw,
+                      double *best_d2, int *second)
 {
     int j, k, best = 0, next = -1;
     double bd = HUGE_VAL, nd = HUGE_VAL, *d = malloc((size_t)size * sizeof *d);
     for (j = 0; j < size; j++) {
         d[j] = 0;
-        for (k = 0; k < m; k++) d[j] += (x[k] - w[(size_t)j * m + k]) * (x[k] - w[(size_t)j * m + k]);
+        for (k = 0; k < m; k++) {
+            const double t = x[k] - w[(size_t)j * m + k];
+            if (isnan(x[k])) continue;
+            d[j] += cw ? cw[k] * (t * t) : t * t;
+        }
         if (d[j] < bd) {
             bd = d[j];
             best = j;
@@ -99,20 +106,35 @@ static double *assess_checks(const som_problem *p, double *const *w)
           "som_qe_maps differs from som_assess");
     clear_status(&st);
     free(qm);
-    /* a plain winner search */
+    /* a plain winner search (the general path: column weights, missing values left out,
+     * qe rescaled by m / the observed values) */
     xr = som_rowmajor(&p->data);
+    {
+        const int general = som_data_general(&p->data);
+        double *ones = malloc((size_t)m * sizeof *ones);
+        const double *cw = p->data.col_w;
+        int k;
+        for (k = 0; k < m; k++) ones[k] = 1;
+        if (general && !cw) cw = ones;
     for (i = 0; i < nmaps; i++) {
         double *wr = malloc((size_t)p->size[i] * m * sizeof *wr), sq = 0, ss = 0;
         int64_t wrong = 0, kwrong = 0, topo = 0;
         som_rowmajor_weights(w[i], p->size[i], m, wr);
         for (j = 0; j < n; j++) {
-            double bd, kd;
-            int second, c = ref_winner(xr + (size_t)j * m, wr, p->size[i], m, &bd, &second);
-            int kc = kernel_nearest(xr + (size_t)j * m, wr, p->size[i], m, &kd);
+            const double *x = xr + (size_t)j * m;
+            double bd, kd, scale = 1;
+            int second, c = ref_winner(x, wr, p->size[i], m, general ? cw : NULL, &bd, &second);
+            int kc = general ? kernel_nearest_general(x, wr, cw, p->size[i], m, &kd)
+                             : kernel_nearest(x, wr, p->size[i], m, &kd);
+            if (general) {
+                int seen = 0;
+                for (k = 0; k < m; k++) seen += !isnan(x[k]);
+                scale = seen ? (double)m / seen : 0;
+            }
             wrong += cl[0][i][j] != c + 1;
             kwrong += kc != c || kd != bd;
             topo += som_ring_dist(c, second, p->size[i]) > 1;
-            sq += sqrt(bd);
+            sq += general ? sqrt(scale * bd) : sqrt(bd);
             ss += bd;
         }
         check(wrong == 0, "map %d: %ld winners differ from a plain search", i, (long)wrong);
@@ -125,6 +147,8 @@ static double *assess_checks(const som_problem *p, double *const *w)
         check(close_rel(sse[0][i], ss, 1e-12), "map %d: sse %.17g, plain %.17g", i, sse[0][i],
               ss);
         free(wr);
+    }
+        free(ones);
     }
     free(xr);
     for (r = 0; r < 3; r++) {
@@ -164,13 +188,15 @@ static void check_initial(const prob *pr, double *const *w)
             bad = memcmp(w[i], pr->iw[i], (size_t)N * m * sizeof(double)) != 0;
         } else if (p->init == SOM_INIT_UNIFORM) {
             for (j = 0; j < N * m; j++) bad += !(w[i][j] >= -0.5 && w[i][j] < 0.5);
-        } else { /* every neuron a row of the data */
+        } else { /* every neuron a row of the data (missing values: the fill values) */
             for (j = 0; j < N; j++) {
                 int64_t row, found = 0;
                 for (row = 0; row < p->data.n && !found; row++) {
-                    for (k = 0; k < m; k++)
-                        if (w[i][(size_t)k * N + j] != p->data.x[(size_t)k * p->data.n + row])
-                            break;
+                    for (k = 0; k < m; k++) {
+                        double v = p->data.x[(size_t)k * p->data.n + row];
+                        if (isnan(v) && p->fill) v = p->fill[k];
+                        if (w[i][(size_t)k * N + j] != v) break;
+                    }
                     found = k == m;
                 }
                 bad += !found;

@@ -85,7 +85,7 @@ static double small_alloc(const som_problem *p, size_t rs, int factor)
         need = fmax(n * m * rs, n * 4.0);
     } else {
         need = fmax(bc * m * rs, bc * 4.0);
-        need = fmax(need, (double)maxN * (m + 1) * rs);
+        need = fmax(need, (double)maxN * som_slot_width(m, som_data_general(&p->data)) * rs);
     }
     need = fmax(need, (double)maxN * m * rs);
     return need * factor;

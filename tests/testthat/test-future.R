@@ -171,8 +171,8 @@ test_that("a progress function that fails is dropped and training goes on", {
   }
   be <- list(name = "cpu", precision = "double")
   run <- function(threads, progress) {
-    somgpu:::train_on_backend(x, problem, be, somgpu:::backend_spec(be, threads, NULL),
-                              progress, NULL)
+    spec <- somgpu:::backend_spec(be, threads, somgpu:::backend_options(NULL), NULL)
+    somgpu:::train_on_backend(x, problem, be, spec, progress, NULL)
   }
   out <- run(1L, failing)
   expect_identical(unname(out$weights[14]), list(unname(fit$weights$N15)))
