@@ -212,3 +212,99 @@ ref_batch_map <- function(y, w0, iter_max = 150, sigma0 = 5, block = 4096) {
   }
   w
 }
+
+# --- missing values and column weights (the general rule) --------------------------------
+# Squared distances of row x to every neuron of w over its observed columns, each column's
+# term times its weight v, summed in column order (as somgpu sums them).
+ref_d2_general <- function(x, w, v) {
+  d2 <- numeric(nrow(w))
+  for (k in seq_along(x)) {
+    if (is.na(x[k])) next
+    t <- x[k] - w[, k]
+    d2 <- d2 + v[k] * (t * t)
+  }
+  d2
+}
+
+# The online rule with missing values and column weights: the winner by the weighted
+# distance over the observed columns, and only the observed columns move.
+ref_train_map_general <- function(y, w0, v = rep(1, ncol(y)), iter_max = 150, sigma0 = 5,
+                                  eta0 = 1, seed, restart = 0, passes = iter_max - 1) {
+  w <- w0
+  size <- nrow(w)
+  if (passes > 0) for (t in seq_len(passes)) {
+    sigma <- sigma0 - (sigma0 / (iter_max + 1)) * t
+    eta <- eta0 - (eta0 / (iter_max + 1)) * t
+    for (i in ref_order(nrow(y), seed, "order", size, restart, t) + 1) {
+      x <- y[i, ]
+      c <- which.min(ref_d2_general(x, w, v))
+      d <- pmin(abs(c - seq_len(size)), size - abs(c - seq_len(size)))
+      h <- ifelse(d == 0, eta, eta * exp(-(d^2) / (2 * sigma^2)))
+      h[d > 0 & h < 1e-30] <- 0
+      for (k in which(!is.na(x))) w[, k] <- w[, k] + h * (x[k] - w[, k])
+    }
+  }
+  w
+}
+
+# The batch rule with missing values and column weights: winners by the weighted distance
+# over the observed columns; sums and counts column by column over the rows where the
+# column is observed, in row order within blocks of `block` rows, added block by block;
+# W_jk = sum_c h S_ck / sum_c h n_ck, a zero denominator keeping the value.
+ref_batch_map_general <- function(y, w0, v = rep(1, ncol(y)), iter_max = 150, sigma0 = 5,
+                                  block = 4096) {
+  w <- w0
+  size <- nrow(w)
+  n <- nrow(y)
+  m <- ncol(y)
+  ring <- function(a, b) pmin(abs(a - b), size - abs(a - b))
+  if (iter_max > 1) for (t in seq_len(iter_max - 1)) {
+    sigma <- sigma0 - (sigma0 / (iter_max + 1)) * t
+    win <- vapply(seq_len(n), function(i) which.min(ref_d2_general(y[i, ], w, v)), integer(1))
+    S <- N <- matrix(0, size, m)
+    for (b0 in seq(1, n, by = block)) {
+      Sb <- Nb <- matrix(0, size, m)
+      for (i in b0:min(n, b0 + block - 1)) {
+        seen <- !is.na(y[i, ])
+        Sb[win[i], seen] <- Sb[win[i], seen] + y[i, seen]
+        Nb[win[i], seen] <- Nb[win[i], seen] + 1
+      }
+      S <- S + Sb
+      N <- N + Nb
+    }
+    h <- function(d) {
+      r <- ifelse(d == 0, 1, exp(-(d^2) / (2 * sigma^2)))
+      ifelse(d > 0 & r < 1e-30, 0, r)
+    }
+    for (j in seq_len(size)) {
+      for (k in seq_len(m)) {
+        num <- 0
+        den <- 0
+        for (c in seq_len(size)) {
+          hh <- h(ring(c, j))
+          num <- num + hh * S[c, k]
+          den <- den + hh * N[c, k]
+        }
+        if (den > 0) w[j, k] <- num / den
+      }
+    }
+  }
+  w
+}
+
+# Winners, qe (rescaled by m / the observed columns) and te of a ring on data with missing
+# values and column weights.
+ref_assess_general <- function(y, w, v = rep(1, ncol(y))) {
+  m <- ncol(y)
+  res <- t(vapply(seq_len(nrow(y)), function(i) {
+    d2 <- ref_d2_general(y[i, ], w, v)
+    best <- which.min(d2)
+    d2b <- d2
+    d2b[best] <- Inf
+    second <- which.min(d2b)
+    c(best, second, sqrt(m / sum(!is.na(y[i, ])) * d2[best]))
+  }, numeric(3)))
+  size <- nrow(w)
+  ring <- pmin(abs(res[, 1] - res[, 2]), size - abs(res[, 1] - res[, 2]))
+  list(clusters = as.integer(res[, 1]), qe = mean(res[, 3]), te = mean(ring > 1))
+}
