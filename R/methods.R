@@ -86,7 +86,9 @@ print.summary.somgpu <- function(x, ...) {
 #' `type = "quality"` (the default): quantization and topographic error against ring size,
 #' every restart as a point and the kept restarts joined by a line. `type = "codes"`: the
 #' data on their first two principal components (at most `max_points` rows, sampled
-#' reproducibly) with the ring of the given `size` drawn through its neurons, numbered.
+#' reproducibly) with the ring of the given `size` drawn through its neurons, numbered; in
+#' the space the maps trained in (scaled, for a fit with `scale`), a row's missing values
+#' drawn at their column's mean.
 #' `type = "trace"`: quantization error after every pass, one line per size (fits trained
 #' with `trace = TRUE`). Base graphics.
 #'
@@ -138,6 +140,9 @@ plot_codes <- function(x, size, data, max_points, call, ...) {
     size <- if (is.na(s)) max(sizes) else s
   }
   size <- check_fit_sizes(x, size, call)[1]
+  # in the space the maps trained in: scaled data and weights
+  data <- prepared_matrix(data, NULL, x$scaling)
+  codes <- (if (is.null(x$scaling)) x$weights else x$scaled_weights)[[paste0("N", size)]]
   basis <- pca_basis(data)
   k <- min(2L, ncol(data))
   keep <- if (nrow(data) > max_points) {
@@ -146,11 +151,13 @@ plot_codes <- function(x, size, data, max_points, call, ...) {
     seq_len(nrow(data))
   }
   project <- function(m) {
-    p <- sweep(m, 2, basis$center) %*% basis$rotation[, seq_len(k), drop = FALSE]
+    m <- sweep(m, 2, basis$center)
+    m[is.na(m)] <- 0 # a missing value drawn at its column's mean
+    p <- m %*% basis$rotation[, seq_len(k), drop = FALSE]
     if (k == 1L) cbind(p, 0) else p
   }
   pts <- project(data[keep, , drop = FALSE])
-  w <- project(x$weights[[paste0("N", size)]])
+  w <- project(codes)
   cl <- x$clusters[[paste0("N", size)]][keep]
   pal <- grDevices::hcl.colors(size, "Dark 3")
   graphics::plot(pts, col = grDevices::adjustcolor(pal[cl], 0.5), pch = 16, cex = 0.6,
