@@ -5,7 +5,8 @@
 # are not ours to fix and are only counted. Sourced by tools/run-tests.R.
 
 valgrind_files <- c("test-input.R", "test-result.R", "test-reproducibility.R",
-                    "test-reference.R", "test-batch.R", "test-analysis.R", "test-rng.R")
+                    "test-reference.R", "test-batch.R", "test-analysis.R", "test-rng.R",
+                    "test-missing.R", "test-scale.R")
 
 # One valgrind report block is ours when a frame of its stack is in somgpu.so: named by
 # the library (no debug information) or by one of its source files.
