@@ -108,9 +108,10 @@ static void batch_plan(void *cfg_, const som_family *f, som_plan *plan)
 }
 
 /* The winners of SOM_PB points (rows of x, m apart) among the neurons of w (tiled, leading
- * dimension ld), by the winner rule. */
+ * dimension ld), by the winner rule; cw: the general path's column weights, or NULL (a
+ * constant NULL where inlined takes the plain path's code). */
 SOM_INLINE void winners(const double *x, const double *w, int size, int ld, const int m,
-                        int *c)
+                        const double *cw, int *c)
 {
     double bd[SOM_PB];
     int p, j;
@@ -121,26 +122,8 @@ SOM_INLINE void winners(const double *x, const double *w, int size, int ld, cons
     for (j = 0; j < size; j += SOM_TJB) {
         double acc[SOM_PB][SOM_TJB];
         const int nb = size - j < SOM_TJB ? size - j : SOM_TJB;
-        som_tile_d2(x, w, ld, j, m, acc);
-        SOM_UNROLL
-        for (p = 0; p < SOM_PB; p++) SOM_PICK(acc[p], nb, j, c[p], bd[p]);
-    }
-}
-
-/* The same on the general path: column weights cw, missing values left out. */
-SOM_INLINE void winners_general(const double *x, const double *w, int size, int ld, int m,
-                                const double *cw, int *c)
-{
-    double bd[SOM_PB];
-    int p, j;
-    for (p = 0; p < SOM_PB; p++) {
-        bd[p] = HUGE_VAL;
-        c[p] = 0;
-    }
-    for (j = 0; j < size; j += SOM_TJB) {
-        double acc[SOM_PB][SOM_TJB];
-        const int nb = size - j < SOM_TJB ? size - j : SOM_TJB;
-        som_tile_d2_general(x, w, ld, j, m, cw, acc);
+        if (cw) som_tile_d2_general(x, w, ld, j, m, cw, acc);
+        else som_tile_d2(x, w, ld, j, m, acc);
         SOM_UNROLL
         for (p = 0; p < SOM_PB; p++) SOM_PICK(acc[p], nb, j, c[p], bd[p]);
     }
@@ -163,15 +146,15 @@ SOM_TARGET_CLONES static void segment_winners(const batch_map *maps, int q0, int
         for (i = 0; i < padded; i += SOM_PB) {
             int c[SOM_PB];
             const double *xi = x + (size_t)i * m;
-            if (cw) winners_general(xi, mp->w, mp->size, mp->ld, m, cw, c);
+            if (cw) winners(xi, mp->w, mp->size, mp->ld, m, cw, c); /* not unrolled by m */
             else switch (m) {
-            case 1: winners(xi, mp->w, mp->size, mp->ld, 1, c); break;
-            case 2: winners(xi, mp->w, mp->size, mp->ld, 2, c); break;
-            case 3: winners(xi, mp->w, mp->size, mp->ld, 3, c); break;
-            case 4: winners(xi, mp->w, mp->size, mp->ld, 4, c); break;
-            case 8: winners(xi, mp->w, mp->size, mp->ld, 8, c); break;
-            case 16: winners(xi, mp->w, mp->size, mp->ld, 16, c); break;
-            default: winners(xi, mp->w, mp->size, mp->ld, m, c);
+            case 1: winners(xi, mp->w, mp->size, mp->ld, 1, NULL, c); break;
+            case 2: winners(xi, mp->w, mp->size, mp->ld, 2, NULL, c); break;
+            case 3: winners(xi, mp->w, mp->size, mp->ld, 3, NULL, c); break;
+            case 4: winners(xi, mp->w, mp->size, mp->ld, 4, NULL, c); break;
+            case 8: winners(xi, mp->w, mp->size, mp->ld, 8, NULL, c); break;
+            case 16: winners(xi, mp->w, mp->size, mp->ld, 16, NULL, c); break;
+            default: winners(xi, mp->w, mp->size, mp->ld, m, NULL, c);
             }
             for (r = 0; r < SOM_PB && i + r < rows; r++) wq[i + r] = c[r];
         }
