@@ -116,9 +116,13 @@
 #' @param eta0 Initial learning rate, in (0, 1].
 #' @param init Initial weights: `"uniform"` (`U(0, 1) - 0.5`, the original script's),
 #'   `"sample"` (distinct random rows of `y`), `"pca"` (each ring on the ellipse of the data's
-#'   first two principal components, one standard deviation along each; deterministic), or a
+#'   first two principal components, one standard deviation along each; deterministic), a
 #'   list of matrices, one per size in the order of `sizes`, each `size x ncol(y)` in the
-#'   data's units (scaled like the data with `scale`), used exactly.
+#'   data's units (scaled like the data with `scale`), used exactly; or a fit from
+#'   `train()`: training continues from its weights for the sizes it has (the other sizes
+#'   start from `"uniform"`). To fine-tune a fit on new or more data, continue it with a
+#'   small neighbourhood and learning rate, e.g.
+#'   `train(y, sizes = fit$params$sizes, init = fit, sigma0 = 0.5, eta0 = 0.05)`.
 #' @param restarts Number of maps per size, each with its own random streams. `weights` and
 #'   `clusters` keep, per size, the restart with the lowest quantization error. With a
 #'   user-supplied `init` all restarts of a size start from the same matrix and differ only
@@ -330,7 +334,7 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
 # C_train, read by name).
 new_problem <- function(sizes, restarts, iter_max, sigma0, eta0, init, seed, algorithm,
                         batch_block, trace, dist, fill = NULL) {
-  given <- init$type %in% c("user", "pca")
+  given <- init$type %in% c("user", "pca", "fit")
   c(list(size = rep(sizes, each = restarts),
          restart = rep(seq_len(restarts) - 1L, times = length(sizes)),
          iter_max = iter_max, sigma0 = sigma0, eta0 = eta0,

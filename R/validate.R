@@ -152,6 +152,30 @@ scan_data <- function(x, call, name = "y") {
   list(max_abs = scan$max_abs, missing = scan$missing, row_missing = scan$row_missing)
 }
 
+# init = a fit from train(): its weights (in the data's units, columns matched by name)
+# for the sizes it has, NULL (that map's uniform initial weights) for the others.
+fit_init <- function(fit, sizes, x, call, scaling) {
+  names <- fit$params$colnames
+  same <- fit$params$m == ncol(x) &&
+    (is.null(names) || is.null(colnames(x)) || setequal(names, colnames(x)))
+  if (!same) {
+    abort_input(sprintf(
+      "`init` is a fit of %d column%s (%s); `y` has %d (%s). Continue a fit on data with its columns.",
+      fit$params$m, if (fit$params$m == 1L) "" else "s",
+      paste(if (is.null(names)) "unnamed" else names, collapse = ", "), ncol(x),
+      paste(if (is.null(colnames(x))) "unnamed" else colnames(x), collapse = ", ")), call)
+  }
+  weights <- lapply(sizes, function(N) {
+    w <- fit$weights[[paste0("N", N)]]
+    if (is.null(w)) return(NULL)
+    if (!is.null(names) && !is.null(colnames(x))) w <- w[, colnames(x), drop = FALSE]
+    w <- scale_weights(unname(w), scaling)
+    storage.mode(w) <- "double"
+    w
+  })
+  list(type = "fit", weights = weights)
+}
+
 # Squared distances must neither overflow nor vanish in the working precision: refuse data
 # (largest absolute value data_max, from scan_data()) and weights (user initial weights; a
 # trained model's, for predict) whose magnitude is out of range, with the fix. m: what a
@@ -159,7 +183,8 @@ scan_data <- function(x, call, name = "y") {
 # columns; with variable weights their sum; times the columns again with missing values).
 check_magnitude <- function(data_max, m, weights, precision, call, name = "y",
                             trained = FALSE) {
-  w_max <- max(0, vapply(weights, function(w) max(abs(w)), numeric(1)))
+  w_max <- max(0, vapply(Filter(Negate(is.null), weights), function(w) max(abs(w)),
+                         numeric(1)))
   # before training, weights start within +-0.5 unless given; a trained model's weights are
   # what the rows are compared with
   scale <- max(data_max, w_max, if (!trained) 0.5)
@@ -244,9 +269,10 @@ check_init <- function(init, sizes, x, call, basis = NULL, scaling = NULL) {
     }
     return(list(type = init, weights = NULL))
   }
+  if (inherits(init, "somgpu")) return(fit_init(init, sizes, x, call, scaling))
   if (!is.list(init) || is.data.frame(init)) {
     abort_input(sprintf(
-      "`init` must be \"uniform\", \"sample\", \"pca\" or a list of matrices (one per size), not %s.",
+      "`init` must be \"uniform\", \"sample\", \"pca\", a list of matrices (one per size) or a fit from train(), not %s.",
       describe(init)), call)
   }
   if (length(init) != length(sizes)) {

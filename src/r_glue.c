@@ -130,7 +130,8 @@ static void problem_of(SEXP data, SEXP spec, som_problem *p)
         int i;
         if (TYPEOF(iw) != VECSXP || LENGTH(iw) != p->nmaps)
             Rf_error("somgpu: internal error: init_w must hold a matrix per map");
-        for (i = 0; i < p->nmaps; i++) w[i] = REAL(VECTOR_ELT(iw, i));
+        for (i = 0; i < p->nmaps; i++) /* NULL: that map's uniform initial weights */
+            w[i] = Rf_isNull(VECTOR_ELT(iw, i)) ? NULL : REAL(VECTOR_ELT(iw, i));
         p->init_w = w;
     }
 }

@@ -85,7 +85,7 @@ int som_check_problem(const som_problem *p, som_status *st)
             return som_fail(st, SOM_ERR_INVALID,
                             "init 'sample' needs at least %d rows for a ring of %d neurons",
                             p->size[i], p->size[i]);
-        if (p->init == SOM_INIT_GIVEN && (p->init_w == NULL || p->init_w[i] == NULL))
+        if (p->init == SOM_INIT_GIVEN && p->init_w == NULL)
             return som_fail(st, SOM_ERR_INVALID, "map %d: missing initial weights", i + 1);
     }
     if (p->algorithm != SOM_ONLINE && p->algorithm != SOM_BATCH)
@@ -141,7 +141,7 @@ void som_init_map(const som_problem *p, int i, double *w, uint32_t *scratch)
 {
     int size = p->size[i], m = p->data.m, j;
     uint32_t restart = (uint32_t)p->restart[i];
-    switch (p->init) {
+    switch (p->init == SOM_INIT_GIVEN && p->init_w[i] == NULL ? SOM_INIT_UNIFORM : p->init) {
     case SOM_INIT_GIVEN:
         som_rowmajor_weights(p->init_w[i], size, m, w);
         break;

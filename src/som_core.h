@@ -68,7 +68,8 @@ typedef struct {
     double sigma0;
     double eta0;
     int init;                       /* SOM_INIT_*                                     */
-    const double *const *init_w;    /* SOM_INIT_GIVEN: per map, size x m column-major  */
+    const double *const *init_w;    /* SOM_INIT_GIVEN: per map, size x m column-major;
+                                       a NULL entry: that map's uniform initial weights */
     const double *fill;             /* SOM_INIT_SAMPLE with missing values: m values for
                                        the missing entries of a drawn row (NULL: none)  */
     uint32_t seed;

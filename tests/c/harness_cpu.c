@@ -333,7 +333,6 @@ int bad_cases(bad_case *c)
     BAD("eta0 = -Inf", p->eta0 = -INFINITY);
     BAD("init sample, size > n", (p->init = SOM_INIT_SAMPLE, p->size = bad_sizebig));
     BAD("init given, init_w NULL", p->init = SOM_INIT_GIVEN);
-    BAD("init given, a map's init_w NULL", (p->init = SOM_INIT_GIVEN, p->init_w = bad_iw_hole));
     BAD("algorithm 2", p->algorithm = 2);
     BAD("algorithm -1", p->algorithm = -1);
     BAD("batch, batch_block 0", (p->algorithm = SOM_BATCH, p->batch_block = 0));
@@ -371,6 +370,23 @@ void invalid_problem_checks(void)
         rc = cpu_train(&g, bad_out, 1, 0, NULL, &st);
         check(rc == SOM_OK && all_finite(&g, bad_out), "training the valid problem: %d", rc);
         clear_status(&st);
+        /* a given init with a hole: that map starts from its uniform initial weights */
+        set_where("init given, a map's init_w NULL");
+        {
+            som_problem h = v, u = v;
+            double a0[2 * 3], a1[5 * 3], b0[2 * 3], b1[5 * 3];
+            double *const wa[2] = {a0, a1}, *const wb[2] = {b0, b1};
+            int rc2;
+            h.init = SOM_INIT_GIVEN;
+            h.init_w = bad_iw_hole;
+            h.iter_max = u.iter_max = 1;
+            rc = cpu_train(&h, wa, 1, 0, NULL, &st);
+            rc2 = cpu_train(&u, wb, 1, 0, NULL, &st);
+            check(rc == SOM_OK && rc2 == SOM_OK, "training: %d, %d (%s)", rc, rc2, st.message);
+            check(memcmp(a0, bad_w0, sizeof a0) == 0, "the given map is not its init");
+            check(memcmp(a1, b1, sizeof a1) == 0, "the map without init is not uniform");
+            clear_status(&st);
+        }
         /* an online problem need not have a batch block */
         set_where("online problem with batch_block 0");
         g = v;

@@ -1,0 +1,122 @@
+# Output for reports: plots that take graphical parameters, tidy tables, saved and
+# continued fits.
+
+report_fit <- function(...) {
+  train(iris[, 1:4], sizes = c(8, 3, 5), iter_max = 15, restarts = 2, seed = 1,
+        trace = TRUE, backend = "cpu", ...)
+}
+
+test_that("every plot type takes main, labels and marks from ..., without a warning", {
+  fit <- report_fit()
+  all <- list(main = "a title", xlab = "x", ylab = "y", col = "red", pch = 2, cex = 1.2,
+              lwd = 2, lty = 2)
+  png(tempfile(fileext = ".png"))
+  on.exit(dev.off())
+  for (type in c("quality", "trace", "codes", "neighbours", "profiles", "counts")) {
+    size <- if (type %in% c("quality", "trace")) NULL else 5
+    expect_silent(do.call(plot, c(list(fit, type = type, size = size), all)))
+    expect_silent(plot(fit, type = type, size = size))
+    for (one in names(all)) {
+      expect_silent(do.call(plot, c(list(fit, type = type, size = size), all[one])))
+    }
+  }
+})
+
+test_that("quality joins the kept restarts in order of size; trace stays compact", {
+  fit <- report_fit()
+  png(tempfile(fileext = ".png"))
+  on.exit(dev.off())
+  kept <- somgpu:::plot_quality(fit, list())
+  expect_identical(kept$size, c(3L, 5L, 8L))
+  big <- train(iris[, 1:4], sizes = 2:31, iter_max = 4, seed = 1, trace = TRUE,
+               backend = "cpu")
+  expect_silent(plot(big, type = "trace"))
+})
+
+test_that("types match partially; size is one trained size", {
+  fit <- report_fit()
+  png(tempfile(fileext = ".png"))
+  on.exit(dev.off())
+  expect_silent(plot(fit, "cod", size = 3))
+  expect_silent(plot(fit, type = "prof", size = 8))
+  expect_error(plot(fit, "zz"), "`type` must be one of", class = "somgpu_input_error")
+  expect_error(plot(fit, "c"), "`type` must be one of", class = "somgpu_input_error") # codes or counts
+  expect_error(plot(fit, "codes", size = c(3, 5)), "`size` must be one trained size",
+               class = "somgpu_input_error")
+  expect_error(plot(fit, "counts", size = 4), "`size` must be one trained size",
+               class = "somgpu_input_error")
+})
+
+test_that("the ring's neighbour distances are the distances between adjacent neurons", {
+  fit <- train(iris[, 1:4], sizes = 6, iter_max = 10, seed = 2, backend = "cpu",
+               var_weights = c(1, 2, 1, 0.5))
+  w <- fit$weights$N6
+  nxt <- c(2:6, 1)
+  ref <- sqrt(rowSums(sweep((w - w[nxt, ])^2, 2, c(1, 2, 1, 0.5), "*")))
+  expect_equal(unname(somgpu:::ring_gaps(fit, 6)), unname(ref), tolerance = 1e-12)
+})
+
+test_that("tidy, glance and augment give report-ready data frames", {
+  skip_if_not_installed("generics")
+  fit <- report_fit()
+  td <- generics::tidy(fit)
+  expect_identical(names(td), c("size", "restart", "qe", "te", "explained_var", "best"))
+  expect_identical(nrow(td), 6L)
+  expect_identical(td$qe, fit$quality$qe)
+  gl <- generics::glance(fit)
+  expect_identical(names(gl), c("size", "qe", "te", "explained_var", "stability", "rows"))
+  expect_identical(gl$size, c(8L, 3L, 5L))
+  expect_identical(gl$stability, fit$stability$stability)
+  expect_identical(gl$rows, rep(150L, 3))
+  au <- generics::augment(fit, iris)
+  expect_identical(names(au), c(names(iris), ".cluster_N8", ".cluster_N3", ".cluster_N5"))
+  expect_identical(au$.cluster_N5, fit$clusters$N5)
+  expect_identical(au$Species, iris$Species)
+  expect_identical(generics::augment(fit)$.cluster_N3, fit$clusters$N3)
+  skip_if_not_installed("knitr")
+  expect_true(any(grepl("explained_var", knitr::kable(td))))
+})
+
+test_that("a saved fit predicts and plots in a new R session", {
+  skip_if_not_installed("processx")
+  fit <- train(airquality, nmax = 4, iter_max = 15, seed = 1, scale = TRUE, backend = "cpu")
+  file <- tempfile(fileext = ".rds")
+  saveRDS(fit, file)
+  png <- tempfile(fileext = ".png")
+  code <- sprintf('
+    .libPaths(c(%s, .libPaths()))
+    library(somgpu)
+    fit <- readRDS(%s)
+    p <- predict(fit, airquality)
+    cat("SAME", identical(p, fit$clusters), "\\n")
+    png(%s); plot(fit); plot(fit, "codes", size = 3); dev.off()
+    cat("PLOTTED\\n")
+  ', deparse(dirname(find.package("somgpu"))), deparse(file), deparse(png))
+  res <- processx::run(file.path(R.home("bin"), "Rscript"), c("-e", code), error_on_status = FALSE)
+  expect_identical(res$status, 0L)
+  expect_match(res$stdout, "SAME TRUE")
+  expect_match(res$stdout, "PLOTTED")
+  expect_true(file.exists(png))
+})
+
+test_that("init = fit continues from the fit's weights for the sizes it has", {
+  y <- as.matrix(iris[, 1:4])
+  first <- train(y, nmax = 5, iter_max = 20, seed = 1, backend = "cpu")
+  # no pass: the weights a continued run starts from
+  start <- train(y, sizes = 3:7, init = first, iter_max = 1, seed = 4, backend = "cpu")
+  expect_identical(start$weights[c("N3", "N4", "N5")], first$weights[c("N3", "N4", "N5")])
+  fresh <- train(y, sizes = 6:7, iter_max = 1, seed = 4, backend = "cpu")
+  expect_identical(start$weights[c("N6", "N7")], fresh$weights)
+  expect_identical(start$params$init, "fit")
+  # columns by name; scaled data continue in the data's units
+  shuffled <- train(y[, 4:1], sizes = 3, init = first, iter_max = 1, backend = "cpu")
+  expect_identical(shuffled$weights$N3, first$weights$N3[, 4:1])
+  scaled <- train(y, sizes = 3, init = first, iter_max = 1, scale = TRUE, backend = "cpu")
+  expect_equal(scaled$weights$N3, first$weights$N3, tolerance = 1e-14)
+  # fine-tuning: a small neighbourhood and learning rate keep the map and lower its qe
+  tuned <- train(y, sizes = 2:5, init = first, iter_max = 10, sigma0 = 0.5, eta0 = 0.05,
+                 seed = 2, backend = "cpu")
+  expect_true(all(tuned$quality$qe <= first$quality$qe * 1.01))
+  expect_error(train(y[, 1:3], init = first), "`init` is a fit of 4 columns",
+               class = "somgpu_input_error")
+})
