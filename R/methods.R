@@ -32,7 +32,8 @@ fit_data <- function(object, data, call) {
 #' index between the restarts' clusterings; `NA` with one restart), and the smallest and
 #' largest cluster. The suggested size is the elbow of qe against size: the size whose point
 #' lies farthest below the straight line from the smallest to the largest size, both axes
-#' scaled to \[0, 1\] (at least three sizes; `NA` otherwise).
+#' scaled to \[0, 1\] (at least three sizes; `NA` otherwise). For a choice backed by
+#' held-out error and bootstrap stability, see [select_size()].
 #'
 #' @param object A `somgpu` fit from [train()].
 #' @param x A `summary.somgpu` object.
@@ -40,7 +41,7 @@ fit_data <- function(object, data, call) {
 #' @return A list of class `summary.somgpu`: `table` (a data frame with columns `size`, `qe`,
 #'   `te`, `explained_var`, `stability`, `smallest`, `largest`), `suggested` (a size), and
 #'   `dropped` (the number of rows left out for missing values) of `n` rows.
-#' @seealso [train()], [plot.somgpu()]
+#' @seealso [train()], [plot.somgpu()], [select_size()]
 #' @examples
 #' set.seed(1)
 #' y <- rbind(matrix(rnorm(300, 0, 0.1), ncol = 3), matrix(rnorm(300, 1, 0.1), ncol = 3))

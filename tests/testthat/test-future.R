@@ -75,6 +75,19 @@ test_that("a cluster of workers gives the maps of one process, with given initia
   expect_match(fut$backend$device, "^2 workers \\(cluster\\)")
 })
 
+test_that("select_size() with parallel = \"future\" gives the criteria of one process", {
+  skip_if_no_future()
+  y <- seed_data(300, 3)
+  local_plan(future::multisession, workers = 2)
+  args <- list(y, sizes = 2:6, restarts = 2, bootstrap = 3, iter_max = 20, seed = 5,
+               backend = "cpu")
+  one <- do.call(select_size, c(args, threads = 2))
+  fut <- do.call(select_size, c(args, parallel = "future"))
+  expect_identical(fut$criteria, one$criteria)
+  expect_identical(fut$recommended, one$recommended)
+  expect_identical(fut$fit$backend$name, "future")
+})
+
 test_that("a failing worker gives one error naming its sizes, with its own error inside", {
   skip_if_no_future()
   y <- seed_data(200, 2)
