@@ -7,7 +7,10 @@
 #' `unit.classif` and `distances` (squared distance of each row to its unit, in the fit's
 #' distance: scaled and weighted as in training, over the observed values) come from
 #' [predict.somgpu()]; rows left out for missing values are `NA` and listed in `na.rows`.
-#' Requires the kohonen package.
+#' When the fit has a trace (`train(trace = TRUE)`), `changes` is the kept map's
+#' quantization error after every pass (a one-column matrix), so that
+#' `plot(as_kohonen(fit, N), type = "changes")` shows its training progress; otherwise
+#' `NULL`. Requires the kohonen package.
 #'
 #' @param fit A `somgpu` fit from [train()].
 #' @param size The ring size to convert.
@@ -22,6 +25,8 @@
 #'   k <- as_kohonen(fit, 5)
 #'   k
 #'   table(k$unit.classif)
+#'   traced <- train(y, sizes = 5, iter_max = 20, trace = TRUE, seed = 1, threads = 2)
+#'   plot(as_kohonen(traced, 5), type = "changes")
 #' }
 #' @export
 as_kohonen <- function(fit, size, data = NULL) {
@@ -37,6 +42,12 @@ as_kohonen <- function(fit, size, data = NULL) {
   codes <- fit$weights[[paste0("N", size)]]
   dimnames(codes) <- list(paste0("V", seq_len(size)), colnames(x))
   d <- stats::predict(fit, x, sizes = size, type = "detail")
+  changes <- NULL
+  if (!is.null(fit$trace)) {
+    q <- fit$quality
+    kept <- q$restart[q$size == size & q$best]
+    changes <- matrix(fit$trace[, sprintf("N%d.%d", size, kept)], ncol = 1L)
+  }
   structure(list(
     data = list(x),
     unit.classif = as.numeric(d$cluster),
@@ -44,7 +55,7 @@ as_kohonen <- function(fit, size, data = NULL) {
     grid = kohonen::somgrid(size, 1, "rectangular", neighbourhood.fct = "gaussian",
                             toroidal = TRUE),
     codes = list(codes),
-    changes = NULL,
+    changes = changes,
     alpha = c(fit$params$eta0, 0),
     radius = c(fit$params$sigma0, 0),
     na.rows = which(is.na(d$cluster)),

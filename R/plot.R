@@ -180,7 +180,7 @@ plot_neighbours <- function(x, size, dots) {
   gaps <- ring_gaps(x, size)
   labels <- sprintf("%d-%d", seq_len(size), c(seq_len(size)[-1L], 1L))
   bars(gaps, labels, list(xlab = "neighbouring neurons", ylab = "distance",
-                          main = sprintf("distances around the ring of %d neurons", size)),
+                          main = sprintf("neighbour distances, N = %d", size)),
        dots)
   invisible(gaps)
 }
@@ -206,7 +206,7 @@ plot_profiles <- function(x, size, dots) {
   draw(graphics::image, list(x = seq_len(size), y = seq_len(m), z = span, zlim = c(0, 1),
                              col = grDevices::hcl.colors(32, "Blues 3", rev = TRUE),
                              xlab = "neuron (ring order)", ylab = "", axes = FALSE,
-                             main = sprintf("profiles of the ring of %d neurons", size)),
+                             main = sprintf("profiles, N = %d", size)),
        area_dots(dots))
   graphics::axis(1, at = seq_len(size))
   graphics::axis(2, at = seq_len(m), labels = vars, las = 1)
@@ -222,7 +222,7 @@ plot_profiles <- function(x, size, dots) {
 plot_counts <- function(x, size, dots) {
   counts <- tabulate(x$clusters[[paste0("N", size)]], size)
   bars(counts, seq_len(size), list(xlab = "neuron", ylab = "rows",
-                                   main = sprintf("rows per neuron, ring of %d", size)), dots)
+                                   main = sprintf("rows per neuron, N = %d", size)), dots)
   invisible(counts)
 }
 

@@ -217,6 +217,24 @@ test_that("as_kohonen gives an object kohonen's own tools accept", {
   expect_error(as_kohonen(fit, 9), "trained sizes", class = "somgpu_input_error")
 })
 
+test_that("as_kohonen fills changes from the trace, for kohonen's changes plot", {
+  skip_if_not_installed("kohonen")
+  y <- two_blobs(seed = 9)
+  fit <- train(y, nmax = 5, iter_max = 15, restarts = 3, trace = TRUE, seed = 2)
+  k <- as_kohonen(fit, 4)
+  kept <- fit$quality[fit$quality$size == 4 & fit$quality$best, ]
+  expect_identical(dim(k$changes), c(14L, 1L))
+  # the kept restart's own stream, trained alone (streams are keyed by size and restart)
+  alone <- train(y, sizes = 4, iter_max = 15, restarts = kept$restart, trace = TRUE, seed = 2)
+  expect_identical(k$changes[, 1], unname(alone$trace[, kept$restart]))
+  # after the last pass the trace is the kept map's qe
+  expect_equal(k$changes[14, 1], kept$qe, tolerance = 1e-12)
+  pdf(NULL)
+  on.exit(dev.off())
+  expect_silent(plot(k, type = "changes"))
+  expect_null(as_kohonen(train(y, sizes = 4, iter_max = 5, seed = 1), 4)$changes)
+})
+
 test_that("the clusters work as a clustree-style table: prefix N, then the size", {
   y <- two_blobs(seed = 10)
   fit <- train(y, nmax = 4, iter_max = 5, seed = 1)
