@@ -211,10 +211,13 @@ plot_profiles <- function(x, size, dots) {
   graphics::axis(1, at = seq_len(size))
   graphics::axis(2, at = seq_len(m), labels = vars, las = 1)
   graphics::box()
-  if (size * m <= 150) {
-    graphics::text(rep(seq_len(size), m), rep(seq_len(m), each = size),
-                   labels = formatC(signif(as.vector(w), 3), format = "g"), cex = 0.8,
-                   col = ifelse(as.vector(span) > 0.6, "white", "black"))
+  # the values in the cells, where they fit (cells are one unit wide and high)
+  labels <- formatC(signif(as.vector(w), 3), format = "g")
+  fits <- max(graphics::strwidth(labels, cex = 0.8)) < 0.95 &&
+    graphics::strheight("0", cex = 0.8) < 0.8
+  if (fits) {
+    graphics::text(rep(seq_len(size), m), rep(seq_len(m), each = size), labels = labels,
+                   cex = 0.8, col = ifelse(as.vector(span) > 0.6, "white", "black"))
   }
   invisible(w)
 }
