@@ -29,9 +29,9 @@ backends <- function() {
   data.frame(
     backend = c("cpu", "opencl"),
     available = c(TRUE, info$opencl && !startsWith(ocl, "built, but")),
-    detail = c(sprintf("C, %s, up to %d thread%s",
+    detail = c(sprintf("C, %s, up to %d thread%s, %s vectors",
                        if (info$openmp) "OpenMP" else "serial (no OpenMP)", nth,
-                       if (nth == 1L) "" else "s"),
+                       if (nth == 1L) "" else "s", info$simd),
                ocl),
     stringsAsFactors = FALSE
   )

@@ -8,6 +8,7 @@
 #include <R.h>
 
 #include "r_glue.h"
+#include "som_lanes.h"
 #include "som_omp.h"
 
 /* --- named lists ------------------------------------------------------------------- */
@@ -441,12 +442,13 @@ SEXP C_data_scan(SEXP x)
  * whether this is a forked child that must leave OpenCL alone. */
 SEXP C_build_info(void)
 {
-    const char *names[] = {"openmp", "max_threads", "opencl", "opencl_forked", ""};
+    const char *names[] = {"openmp", "max_threads", "opencl", "opencl_forked", "simd", ""};
     SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
     SET_VECTOR_ELT(out, 0, Rf_ScalarLogical(som_have_openmp()));
     SET_VECTOR_ELT(out, 1, Rf_ScalarInteger(som_max_threads()));
     SET_VECTOR_ELT(out, 2, Rf_ScalarLogical(som_ocl_built()));
     SET_VECTOR_ELT(out, 3, Rf_ScalarLogical(som_ocl_forked()));
+    SET_VECTOR_ELT(out, 4, Rf_mkString(som_lanes_isa()));
     UNPROTECT(1);
     return out;
 }

@@ -96,8 +96,10 @@ typedef struct {
  * (GCC's function multi-versioning: x86-64 with glibc's ifunc). */
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 6 && defined(__x86_64__) && \
     defined(__linux__)
+#define SOM_CLONES 1
 #define SOM_TARGET_CLONES __attribute__((target_clones("avx2", "default")))
 #else
+#define SOM_CLONES 0
 #define SOM_TARGET_CLONES
 #endif
 

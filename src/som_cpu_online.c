@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "som_engine.h"
+#include "som_lanes.h"
 #include "som_rng.h"
 #include "som_tile.h"
 
@@ -31,6 +32,7 @@ static double *align_line(double *raw)
 typedef struct {
     int map;         /* index in the problem                                        */
     int size, ld;    /* neurons, and neurons rounded up to whole blocks (SOM_JB)   */
+    int pack, lane;  /* its pack and lane (som_lanes.h), or pack -1: trained alone  */
     uint32_t *order; /* the current pass's visiting order, n indices                */
     double *w;       /* working weights, w[k * ld + j] (padding neurons never win)  */
     double *circ;    /* the pass's factors, 2 x size (som_neighbourhood_circ), then
@@ -45,7 +47,10 @@ typedef struct {
     double *rows;      /* the data, row-major                                        */
     double *cw;        /* the general path: m column weights (1 without); else NULL  */
     online_map *maps;  /* largest first                                              */
-    double *wraw, *craw;
+    som_lane_pack *packs;
+    int npacks, nunits;
+    int *units;        /* what a thread takes: a map alone (i >= 0) or pack -i-1        */
+    double *wraw, *craw, *lraw;
     uint32_t *orders;
 } online_state;
 
@@ -53,7 +58,7 @@ typedef struct {
 /* Element counts of the buffers, from the family's shape: bounds for the per-map padding
  * (whole blocks of neurons, whole cache lines per map, 8 spare doubles for alignment). */
 typedef struct {
-    double weights, circ, order_stride, orders, rows, init;
+    double weights, circ, lanes, order_stride, orders, rows, init;
 } online_sizes;
 
 static void online_size(const som_family *f, online_sizes *z)
@@ -61,6 +66,10 @@ static void online_size(const som_family *f, online_sizes *z)
     const double maps = f->nmaps;
     z->weights = (f->size_sum + (SOM_JB - 1) * maps) * f->m + 7 * maps + 8;
     z->circ = 2 * f->size_sum + (SOM_JB + 7) * maps + 8;
+    /* packs of consecutive maps, largest first: each pack's S is at most the smallest ring
+     * of the full pack before it, so the packs' weights and factors (S m and 2 S per lane)
+     * take at most SOM_LANES times the first pack's S plus the sum of the sizes. */
+    z->lanes = (SOM_LANES * (double)SOM_LANE_MAX_SIZE + f->size_sum) * (f->m + 2) + 8;
     z->order_stride = (double)(((size_t)f->n + 15) & ~(size_t)15); /* whole cache lines */
     z->orders = maps * z->order_stride;
     z->rows = (double)f->n * f->m;
@@ -75,6 +84,7 @@ static void online_plan(void *cfg, const som_family *f, som_plan *plan)
     som_plan_add(plan, "cpu online: the data, row-major", z.rows * sizeof(double), SOM_HOST);
     som_plan_add(plan, "cpu online: tiled weights", z.weights * sizeof(double), SOM_HOST);
     som_plan_add(plan, "cpu online: factors", z.circ * sizeof(double), SOM_HOST);
+    som_plan_add(plan, "cpu online: packs of small maps", z.lanes * sizeof(double), SOM_HOST);
     som_plan_add(plan, "cpu online: visiting orders", z.orders * sizeof(uint32_t), SOM_HOST);
     som_plan_add(plan, "cpu online: initial weights", z.init * sizeof(double), SOM_HOST);
 }
@@ -135,38 +145,60 @@ SOM_INLINE void train_points_general(const double *rows, const uint32_t *order, 
     }
 }
 
-/* Steps from .. end-1 of one map. */
-static void advance_map(const online_state *s, online_map *mp, som_factors *fac, int64_t from,
-                        int64_t end)
+/* A new pass t of one map: its factors and visiting order. */
+static void start_pass(const som_problem *p, som_factors *fac, int t, int map, int size,
+                       double *circ, uint32_t *order)
 {
-    const som_problem *p = s->p;
-    const int64_t n = p->data.n;
-    const int m = p->data.m;
+    som_neighbourhood_circ(fac->tab + (size_t)(t - fac->t_first) * fac->width, size, circ);
+    som_order(order, (som_u32)p->data.n, p->seed, SOM_STREAM_ORDER, (som_u32)size,
+              (som_u32)p->restart[map], (som_u32)t);
+}
+
+/* Points i .. stop-1 of pass t of one map alone. */
+static void train_map(const online_state *s, online_map *mp, som_factors *fac, int t,
+                      uint32_t i, uint32_t stop)
+{
+    const int m = s->p->data.m;
+    if (i == 0) start_pass(s->p, fac, t, mp->map, mp->size, mp->circ, mp->order);
+    if (s->cw) /* the general path: not unrolled by m */
+        train_points_general(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, m,
+                             s->cw);
+    else switch (m) {
+    case 1: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, 1); break;
+    case 2: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, 2); break;
+    case 3: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, 3); break;
+    case 4: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, 4); break;
+    case 5: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, 5); break;
+    case 6: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, 6); break;
+    case 7: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, 7); break;
+    case 8: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, 8); break;
+    default: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, m);
+    }
+}
+
+/* Points i .. stop-1 of pass t of a pack's maps, side by side. */
+static void train_pack(const online_state *s, som_lane_pack *pk, som_factors *fac, int t,
+                       uint32_t i, uint32_t stop)
+{
+    int l;
+    if (i == 0)
+        for (l = 0; l < pk->nl; l++)
+            start_pass(s->p, fac, t, pk->map[l], pk->size[l], pk->circ[l], pk->order[l]);
+    som_lanes_train(pk, s->rows, s->p->data.m, i, stop);
+}
+
+/* Steps from .. end-1 of a unit: a map alone (u >= 0) or pack -u-1. */
+static void advance_unit(const online_state *s, int u, som_factors *fac, int64_t from,
+                         int64_t end)
+{
+    const int64_t n = s->p->data.n;
     while (from < end) {
         const int t = (int)(from / n) + 1;
         const uint32_t i = (uint32_t)(from % n);
         const uint32_t stop = end - (int64_t)(t - 1) * n < n ? (uint32_t)(end - (t - 1) * n)
                                                               : (uint32_t)n;
-        if (i == 0) { /* a new pass: its factors and visiting order */
-            som_neighbourhood_circ(fac->tab + (size_t)(t - fac->t_first) * fac->width,
-                                   mp->size, mp->circ);
-            som_order(mp->order, (som_u32)n, p->seed, SOM_STREAM_ORDER, (som_u32)mp->size,
-                      (som_u32)p->restart[mp->map], (som_u32)t);
-        }
-        if (s->cw) /* the general path: not unrolled by m */
-            train_points_general(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld,
-                                 m, s->cw);
-        else switch (m) {
-        case 1: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, 1); break;
-        case 2: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, 2); break;
-        case 3: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, 3); break;
-        case 4: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, 4); break;
-        case 5: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, 5); break;
-        case 6: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, 6); break;
-        case 7: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, 7); break;
-        case 8: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, 8); break;
-        default: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, m);
-        }
+        if (u >= 0) train_map(s, s->maps + u, fac, t, i, stop);
+        else train_pack(s, s->packs + (-u - 1), fac, t, i, stop);
         from += stop - i;
     }
 }
@@ -175,7 +207,7 @@ static int online_advance(void *state, som_slice *slice, int64_t *reached, som_s
 {
     online_state *s = state;
     const int64_t n = s->p->data.n;
-    const int nmaps = s->p->nmaps, nth = s->threads < nmaps ? s->threads : nmaps;
+    const int nunits = s->nunits, nth = s->threads < nunits ? s->threads : nunits;
     int64_t steps = (int64_t)(s->round_units * s->threads / s->cost), end;
     int i;
     (void)st;
@@ -184,7 +216,7 @@ static int online_advance(void *state, som_slice *slice, int64_t *reached, som_s
     som_factor_row(slice->factors, (int)((end - 1) / n) + 1); /* made here, read by the threads */
     (void)nth; /* unused without OpenMP */
     SOM_PARALLEL_FOR(nth, dynamic, 1)
-    for (i = 0; i < nmaps; i++) advance_map(s, s->maps + i, slice->factors, slice->from, end);
+    for (i = 0; i < nunits; i++) advance_unit(s, s->units[i], slice->factors, slice->from, end);
     *reached = end;
     return SOM_OK;
 }
@@ -196,11 +228,70 @@ static int by_size_desc(const void *a, const void *b)
     return x->map - y->map;
 }
 
+/* Cut the maps (largest first) into packs: consecutive maps that may share a pack
+ * (som_lanes.h: the plain path, small rings and dimensions), SOM_LANES at a time; a pack
+ * of one map trains alone. Sets each map's pack and lane, and the packs' shapes. */
+static int make_packs(online_state *s, int general)
+{
+    const int m = s->p->data.m, nmaps = s->p->nmaps;
+    int i = 0, np = 0, l;
+    for (i = 0; i < nmaps; i++) s->maps[i].pack = -1;
+    if (!SOM_HAVE_LANES || general || m > SOM_LANE_MAX_DIM) return 0;
+    for (i = 0; i < nmaps && s->maps[i].size > SOM_LANE_MAX_SIZE; i++) {}
+    for (; i + 1 < nmaps; i += SOM_LANES) {
+        som_lane_pack *pk = s->packs + np;
+        pk->nl = nmaps - i < SOM_LANES ? nmaps - i : SOM_LANES;
+        pk->S = s->maps[i].size;
+        for (l = 0; l < pk->nl; l++) {
+            online_map *mp = s->maps + i + l;
+            mp->pack = np;
+            mp->lane = l;
+            pk->map[l] = mp->map;
+            pk->size[l] = mp->size;
+            pk->order[l] = mp->order;
+        }
+        np++;
+    }
+    return np;
+}
+
+/* Weights and factors of the packs, from one block (the bound in online_size). */
+static void place_packs(online_state *s, double *buf)
+{
+    const int m = s->p->data.m;
+    int q, l;
+    for (q = 0; q < s->npacks; q++) {
+        som_lane_pack *pk = s->packs + q;
+        pk->w = buf;
+        buf += SOM_LANE_WEIGHTS(pk->S, m);
+        for (l = 0; l < SOM_LANES; l++) {
+            pk->circ[l] = buf;
+            memset(buf, 0, 2 * (size_t)pk->S * sizeof *buf);
+            buf += 2 * (size_t)pk->S;
+        }
+        for (l = pk->nl; l < SOM_LANES; l++) som_lanes_fill(pk, l, m);
+    }
+}
+
+/* Work units largest first: packs cost their largest ring's, maps alone their own. */
+static void order_units(online_state *s)
+{
+    int a = 0, b = 0, k = 0;
+    const int nmaps = s->p->nmaps;
+    while (k < s->nunits) {
+        while (b < nmaps && s->maps[b].pack >= 0) b++; /* the next map alone */
+        if (a < s->npacks && (b >= nmaps || s->packs[a].S >= s->maps[b].size))
+            s->units[k++] = -(a++) - 1;
+        else
+            s->units[k++] = b++;
+    }
+}
+
 static int online_prepare(void *cfg_, const som_problem *p, int factor_rows, void **state,
                           som_status *st)
 {
     const som_cpu_cfg *cfg = cfg_;
-    const int m = p->data.m, nmaps = p->nmaps;
+    const int m = p->data.m, nmaps = p->nmaps, general = som_data_general(&p->data);
     som_family f;
     online_sizes z;
     online_state *s;
@@ -217,39 +308,55 @@ static int online_prepare(void *cfg_, const som_problem *p, int factor_rows, voi
     s->threads = som_threads(cfg->threads);
     s->round_units = cfg->round_units > 0 ? cfg->round_units : SOM_ROUND_UNITS;
     s->rows = som_rowmajor(&p->data);
-    if (som_data_general(&p->data) && (s->cw = malloc((size_t)m * sizeof *s->cw)) != NULL)
+    if (general && (s->cw = malloc((size_t)m * sizeof *s->cw)) != NULL)
         for (i = 0; i < m; i++) s->cw[i] = p->data.col_w ? p->data.col_w[i] : 1;
     s->maps = calloc((size_t)nmaps, sizeof *s->maps);
+    s->packs = calloc((size_t)nmaps, sizeof *s->packs);
+    s->units = calloc((size_t)nmaps, sizeof *s->units);
     s->wraw = som_alloc(z.weights, sizeof *s->wraw);
     s->craw = som_alloc(z.circ, sizeof *s->craw);
+    s->lraw = som_alloc(z.lanes, sizeof *s->lraw);
     s->orders = som_alloc(z.orders, sizeof *s->orders);
     init = som_alloc(z.init, sizeof *init);
-    if (!s->rows || !s->maps || !s->wraw || !s->craw || !s->orders || !init ||
-        (som_data_general(&p->data) && !s->cw)) {
+    if (!s->rows || !s->maps || !s->packs || !s->units || !s->wraw || !s->craw || !s->lraw ||
+        !s->orders || !init || (general && !s->cw)) {
         free(init);
         return som_fail(st, SOM_ERR_NOMEM, "could not allocate %.0f MB for training",
-                        ((z.rows + z.weights + z.circ + z.init) * 8 + z.orders * 4) / 1e6);
+                        ((z.rows + z.weights + z.circ + z.lanes + z.init) * 8 + z.orders * 4) /
+                            1e6);
     }
-    wbuf = align_line(s->wraw);
-    cbuf = align_line(s->craw);
     for (i = 0; i < nmaps; i++) {
         online_map *mp = s->maps + i;
         mp->map = i;
         mp->size = p->size[i];
         mp->ld = som_ld(mp->size, SOM_JB);
+        mp->order = s->orders + (size_t)i * (size_t)z.order_stride;
+        s->cost += (double)mp->size * (m + 1) + SOM_POINT_UNITS;
+    }
+    qsort(s->maps, (size_t)nmaps, sizeof *s->maps, by_size_desc);
+    s->npacks = make_packs(s, general);
+    place_packs(s, align_line(s->lraw));
+    wbuf = align_line(s->wraw);
+    cbuf = align_line(s->craw);
+    for (i = 0; i < nmaps; i++) {
+        online_map *mp = s->maps + i;
+        som_init_map(p, mp->map, init, mp->order);
+        if (mp->pack >= 0) {
+            som_lanes_put(s->packs + mp->pack, mp->lane, init, m);
+            continue;
+        }
+        s->nunits++;
         mp->w = wbuf + wtot;
         mp->circ = cbuf + ctot;
-        mp->order = s->orders + (size_t)i * (size_t)z.order_stride;
         wtot += pad_line((size_t)mp->ld * m);
         ctot += pad_line((size_t)mp->size * 2 + SOM_JB);
         memset(mp->circ, 0, ((size_t)mp->size * 2 + SOM_JB) * sizeof *mp->circ);
         memset(mp->w, 0, (size_t)mp->ld * m * sizeof *mp->w);
-        som_init_map(p, i, init, mp->order);
         som_tile_weights(init, mp->size, m, mp->ld, mp->w);
-        s->cost += (double)mp->size * (m + 1) + SOM_POINT_UNITS;
     }
     free(init);
-    qsort(s->maps, (size_t)nmaps, sizeof *s->maps, by_size_desc);
+    s->nunits += s->npacks;
+    order_units(s);
     return SOM_OK;
 }
 
@@ -260,7 +367,8 @@ static int online_read(void *state, double *const *w, som_status *st)
     (void)st;
     for (i = 0; i < s->p->nmaps; i++) {
         const online_map *mp = s->maps + i;
-        som_untile_weights(mp->w, mp->size, s->p->data.m, mp->ld, w[mp->map]);
+        if (mp->pack >= 0) som_lanes_get(s->packs + mp->pack, mp->lane, s->p->data.m, w[mp->map]);
+        else som_untile_weights(mp->w, mp->size, s->p->data.m, mp->ld, w[mp->map]);
     }
     return SOM_OK;
 }
@@ -272,6 +380,9 @@ static void online_release(void *state)
     free(s->rows);
     free(s->cw);
     free(s->maps);
+    free(s->packs);
+    free(s->units);
+    free(s->lraw);
     free(s->wraw);
     free(s->craw);
     free(s->orders);
