@@ -79,11 +79,38 @@ type_rank <- function(type) match(type, c("GPU", "ACCELERATOR", "CPU", "OTHER"))
 
 # Where a call runs, from the checked arguments of check_backend_args(): list(name = "cpu"
 # | "opencl", precision, and for OpenCL the device row).
-resolve_backend <- function(args, call) {
+# work: the job's size for "auto" (auto_work()), or NULL (large enough for any device).
+resolve_backend <- function(args, call, work = NULL) {
   if (args$backend == "cpu") return(list(name = "cpu", precision = "double"))
   built <- build_info()$opencl
   table <- if (built) device_table(call) else NULL
-  choose_device(table, built, args$backend, args$device, args$precision, call)
+  choose_device(table, built, args$backend, args$device, args$precision, call, work)
+}
+
+# What "auto" weighs: the CPU backend's estimated seconds for a family (family_shape()) on
+# `threads` threads (the compiled code's work units, as it cuts its slices, at
+# SOM_CPU_UNITS_PER_SECOND per thread), and the number of maps.
+auto_work <- function(family, threads) {
+  k <- constants()
+  units <- family$passes * family$n *
+    (family$size_sum * (family$m + 1) + k$point_units * family$nmaps)
+  list(seconds = units / (k$cpu_units_per_second * threads), maps = family$nmaps,
+       algorithm = family$algorithm)
+}
+
+# Whether a job is big enough for a GPU (see ?train, backend): the CPU backend would take
+# at least somgpu.auto_gpu_seconds, and online training has at least somgpu.auto_gpu_maps
+# maps (a GPU trains the maps of an online family side by side, each map's points in order:
+# a few maps leave it idle).
+gpu_pays_off <- function(work, call = NULL) {
+  if (is.null(work)) return(TRUE)
+  secs <- option_value("somgpu.auto_gpu_seconds", 1, function(v, name) {
+    check_number(v, name, 0, Inf, call = call)
+  })
+  maps <- option_value("somgpu.auto_gpu_maps", 32, function(v, name) {
+    check_whole(v, name, 1, call = call)
+  })
+  work$seconds >= secs && (work$algorithm == "batch" || work$maps >= maps)
 }
 
 # The checks of backend, device and precision that need no device: train() makes them
@@ -113,16 +140,18 @@ check_backend_args <- function(backend, device, precision, call) {
 }
 
 # The pure part of resolve_backend(): pick from a device table (as device_table() returns).
-# "auto" without a device takes a GPU or accelerator that supports the precision, else the
-# CPU backend: an OpenCL CPU device (PoCL) does the CPU backend's work, more slowly, after a
-# kernel build, so "auto" leaves it to backend = "opencl".
-choose_device <- function(table, built, backend, device, precision, call) {
+# "auto" without a device takes a GPU or accelerator that supports the precision when the
+# job is big enough for it (gpu_pays_off(work)), else the CPU backend: an OpenCL CPU device
+# (PoCL) does the CPU backend's work, more slowly, after a kernel build, so "auto" leaves it
+# to backend = "opencl".
+choose_device <- function(table, built, backend, device, precision, call, work = NULL) {
   if (backend == "auto" && is.null(device)) {
     fast <- !is.null(table) && nrow(table) > 0L
     if (fast) {
       usable <- table[table$type %in% c("GPU", "ACCELERATOR") &
                         (precision == "single" | table$fp64), , drop = FALSE]
-      fast <- nrow(usable) > 0L
+      # the CPU backend computes in double only: single precision takes the device anyway
+      fast <- nrow(usable) > 0L && (precision == "single" || gpu_pays_off(work, call))
     }
     if (!fast) {
       if (precision == "single") {

@@ -135,9 +135,18 @@
 #'   algorithm of choice for large data. `eta0` does not apply to it.
 #' @param seed `NULL` (draw one from R's random number generator) or a whole number.
 #' @param backend `"auto"`, `"cpu"` or `"opencl"`. `"auto"` uses an OpenCL GPU or accelerator
-#'   that supports `precision` when there is one, else the CPU backend (an OpenCL CPU device,
-#'   such as PoCL's, is slower than the CPU backend on the same cores); the fit records what
-#'   ran. See [backends()] and [devices()].
+#'   that supports `precision` when there is one and the job is big enough for it, else the
+#'   CPU backend (an OpenCL CPU device, such as PoCL's, is slower than the CPU backend on the
+#'   same cores). Big enough: the CPU backend would take at least
+#'   `getOption("somgpu.auto_gpu_seconds", 1)` seconds by its estimate (passes x rows x
+#'   (sum of sizes x (columns + 1) + 16 per map) work units at 3e9 units per second per
+#'   thread, what the benchmarks measure on a 2-core AMD EPYC), and online training has at
+#'   least `getOption("somgpu.auto_gpu_maps", 32)` maps: a GPU trains an online family's
+#'   maps side by side but each map's points in order, so a few small rings train faster on
+#'   the CPU (the seed case, 9 maps, takes about 0.02 s there). Set the option to 0 (or 1
+#'   map) to take the GPU whenever there is one. `precision = "single"` takes the GPU
+#'   whatever the size (the CPU backend computes in double). The fit records what ran. See
+#'   [backends()] and [devices()].
 #' @param device The OpenCL device: `NULL` (the best one), an index or a pattern matching a
 #'   name in [devices()].
 #' @param precision `"double"` or `"single"` (OpenCL only; faster on most GPUs). In double
@@ -275,7 +284,11 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
   basis <- if (align || identical(init, "pca")) pca_basis(xt)
   init <- check_init(init, sizes, xt, call, basis, scaling)
   backend_args <- check_backend_args(backend, device, precision, call)
-  be <- if (parallel == "none") resolve_backend(backend_args, call)
+  be <- if (parallel == "none") {
+    resolve_backend(backend_args, call,
+                    auto_work(family_shape(size_spec, n_used, ncol(x), restarts, iter_max,
+                                           FALSE, algorithm, batch_block, general), threads))
+  }
   max_abs <- if (is.null(scaling) && is.null(rows$keep)) data$max_abs else
     scan_data(xt, call)$max_abs
   check_magnitude(max_abs, distance_factor(var_weights, ncol(xt), missing), init$weights,

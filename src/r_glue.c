@@ -373,7 +373,8 @@ SEXP C_memory_plan(SEXP family, SEXP backend)
 /* The constants R needs: status codes, default block sizes, the kernel kinds. */
 SEXP C_constants(void)
 {
-    const char *names[] = {"status", "batch_block", "assess_block", "kernels", ""};
+    const char *names[] = {"status", "batch_block", "assess_block", "kernels", "point_units",
+                           "cpu_units_per_second", ""};
     const char *codes[] = {"ok", "invalid", "nomem", "interrupted", "unavailable", "backend"};
     const int values[] = {SOM_OK, SOM_ERR_INVALID, SOM_ERR_NOMEM, SOM_ERR_INTERRUPTED,
                           SOM_ERR_UNAVAILABLE, SOM_ERR_BACKEND};
@@ -390,6 +391,8 @@ SEXP C_constants(void)
     SET_VECTOR_ELT(out, 1, Rf_ScalarInteger(SOM_BATCH_BLOCK));
     SET_VECTOR_ELT(out, 2, Rf_ScalarInteger(SOM_ASSESS_BLOCK));
     SET_VECTOR_ELT(out, 3, kernels_ran((1 << SOM_RAN_KINDS) - 1));
+    SET_VECTOR_ELT(out, 4, Rf_ScalarReal(SOM_POINT_UNITS));
+    SET_VECTOR_ELT(out, 5, Rf_ScalarReal(SOM_CPU_UNITS_PER_SECOND));
     UNPROTECT(1);
     return out;
 }

@@ -168,6 +168,10 @@ SOM_INLINE int som_slot_width(int m, int general)
  * 10-30 ms, and the fixed cost of one point in the same units. */
 #define SOM_ROUND_UNITS ((double)(1 << 25))
 #define SOM_POINT_UNITS 16.0
+/* Work units the CPU backend gets through per second per thread, about (measured on a 2-core
+ * AMD EPYC, Zen 4, with AVX2: 3e9 to 6e9 across the online and batch benchmarks; the lower
+ * end). backend = "auto" estimates a call's CPU time from it (R asks: constants()). */
+#define SOM_CPU_UNITS_PER_SECOND 3e9
 
 /* --- memory plans (som_core.c) ---
  * What a call will allocate, buffer by buffer, from the family's shape alone (so that R can

@@ -14,8 +14,10 @@
 
 #include "som_engine.h"
 #include "som_tile.h"
+#include "som_vec.h"
 
 /* Neurons per smoothing task: maps are cut into runs of this many neurons. */
+#define SOM_LANE_DIM 64 /* the most dimensions of the winner search with points in lanes */
 #define SOM_SMOOTH_RUN 32
 
 typedef struct {
@@ -129,34 +131,102 @@ SOM_INLINE void winners(const double *x, const double *w, int size, int ld, cons
     }
 }
 
+#if SOM_HAVE_VEC
+/* Neurons j .. j + nb - 1 (nb a constant where inlined) for the points in the lanes of xv
+ * (xv[k]: their k-th values): each distance summed over k in order, then the winner rule
+ * in each lane over these neurons in order, continuing from bd, bc (jv: j in every lane). */
+SOM_INLINE void lanes_block(const som_vd *xv, const double *w, int ld, int j, const int m,
+                            const int nb, som_vd *bd, som_vd *bc, som_vd jv)
+{
+    som_vd acc[SOM_TJB], t;
+    int jj, k;
+    SOM_UNROLL_ALL
+    for (jj = 0; jj < nb; jj++) {
+        t = xv[0] - w[j + jj];
+        acc[jj] = t * t;
+    }
+    for (k = 1; k < m; k++) {
+        const double *wk = w + (size_t)k * ld + j;
+        SOM_UNROLL_ALL
+        for (jj = 0; jj < nb; jj++) {
+            t = xv[k] - wk[jj];
+            acc[jj] += t * t;
+        }
+    }
+    SOM_UNROLL_ALL
+    for (jj = 0; jj < nb; jj++, jv += 1) {
+        const som_vm lt = SOM_CLOSER(acc[jj], *bd);
+        *bd = SOM_SELECT(lt, acc[jj], *bd);
+        *bc = SOM_SELECT(lt, jv, *bc);
+    }
+}
+
+/* The winners of the SOM_PB = SOM_VW points of a tile (xv, one point per lane) among the
+ * neurons of w: each lane runs the winner rule over the neurons in order, in blocks of
+ * SOM_TJB, 4 and 1 neurons (no padded neuron computed): the bits and winners of winners(),
+ * with vector compares in place of a scalar chain per point. */
+SOM_INLINE void winners_lanes(const som_vd *xv, const double *w, int size, int ld,
+                              const int m, int *c)
+{
+    som_vd bd = (som_vd){0} + HUGE_VAL, bc = (som_vd){0};
+    int j = 0, l;
+    for (; j + SOM_TJB <= size; j += SOM_TJB)
+        lanes_block(xv, w, ld, j, m, SOM_TJB, &bd, &bc, (som_vd){0} + j);
+    if (j + 4 <= size) {
+        lanes_block(xv, w, ld, j, m, 4, &bd, &bc, (som_vd){0} + j);
+        j += 4;
+    }
+    for (; j < size; j++) lanes_block(xv, w, ld, j, m, 1, &bd, &bc, (som_vd){0} + j);
+    for (l = 0; l < SOM_VW; l++) c[l] = (int)bc[l];
+}
+#endif
+
 /* Rows of a block (row-major in x, padded to whole tiles) against maps q0 .. q1-1: each
  * row's winner into win[q] (indexed from the block's first row, offset); cw: the general
- * path's column weights, or NULL. Also compiled for AVX2 where the compiler can pick the
- * version at load time (the same operations, 4 doubles at a time: -ffp-contract=off keeps
- * them unfused). */
+ * path's column weights, or NULL. A tile of points at a time against every map (their
+ * weights stay in the first-level cache); on the plain path with vectors, the tile's
+ * points side by side in the lanes (winners_lanes). Also compiled for AVX2 where the
+ * compiler can pick the version at load time (the same operations, 4 doubles at a time:
+ * -ffp-contract=off keeps them unfused). */
 SOM_TARGET_CLONES static void segment_winners(const batch_map *maps, int q0, int q1, int m,
                                               const double *cw, const double *x, int rows,
                                               int offset, int *const *win)
 {
     const int padded = (rows + SOM_PB - 1) / SOM_PB * SOM_PB;
+    const int lanes = SOM_HAVE_VEC && SOM_PB == SOM_VW && !cw && m <= SOM_LANE_DIM;
     int i, q, r;
-    for (q = q0; q < q1; q++) {
-        const batch_map *mp = maps + q;
-        int *wq = win[q] + offset;
-        for (i = 0; i < padded; i += SOM_PB) {
+    for (i = 0; i < padded; i += SOM_PB) {
+        const double *xi = x + (size_t)i * m;
+#if SOM_HAVE_VEC
+        som_vd xv[SOM_LANE_DIM];
+        if (lanes) { /* the tile's points side by side */
+            int k;
+            for (k = 0; k < m; k++)
+                xv[k] = (som_vd){xi[k], xi[(size_t)m + k], xi[2 * (size_t)m + k],
+                                 xi[3 * (size_t)m + k]};
+        }
+#endif
+        for (q = q0; q < q1; q++) {
+            const batch_map *mp = maps + q;
             int c[SOM_PB];
-            const double *xi = x + (size_t)i * m;
+#if SOM_HAVE_VEC
+            if (lanes) switch (m) {
+            case 2: winners_lanes(xv, mp->w, mp->size, mp->ld, 2, c); break;
+            case 3: winners_lanes(xv, mp->w, mp->size, mp->ld, 3, c); break;
+            case 4: winners_lanes(xv, mp->w, mp->size, mp->ld, 4, c); break;
+            case 8: winners_lanes(xv, mp->w, mp->size, mp->ld, 8, c); break;
+            case 16: winners_lanes(xv, mp->w, mp->size, mp->ld, 16, c); break;
+            default: winners_lanes(xv, mp->w, mp->size, mp->ld, m, c);
+            }
+            else
+#endif
             if (cw) winners(xi, mp->w, mp->size, mp->ld, m, cw, c); /* not unrolled by m */
             else switch (m) {
             case 1: winners(xi, mp->w, mp->size, mp->ld, 1, NULL, c); break;
-            case 2: winners(xi, mp->w, mp->size, mp->ld, 2, NULL, c); break;
-            case 3: winners(xi, mp->w, mp->size, mp->ld, 3, NULL, c); break;
-            case 4: winners(xi, mp->w, mp->size, mp->ld, 4, NULL, c); break;
             case 8: winners(xi, mp->w, mp->size, mp->ld, 8, NULL, c); break;
-            case 16: winners(xi, mp->w, mp->size, mp->ld, 16, NULL, c); break;
             default: winners(xi, mp->w, mp->size, mp->ld, m, NULL, c);
             }
-            for (r = 0; r < SOM_PB && i + r < rows; r++) wq[i + r] = c[r];
+            for (r = 0; r < SOM_PB && i + r < rows; r++) win[q][offset + i + r] = c[r];
         }
     }
 }
@@ -164,8 +234,9 @@ SOM_TARGET_CLONES static void segment_winners(const batch_map *maps, int q0, int
 /* A block's sums (rows row-major in x), every map at once, each element in row order: into
  * the block's slot, S[c * m + k] then the counts (slot_width) per map. Each row is read
  * once. general: missing values are left out of the sums and their columns' counts. */
-static void block_sums(const batch_map *maps, int nmaps, int m, int general, const double *x,
-                       int rows, int *const *win, double *slot)
+static void block_sums(const batch_map *maps, int nmaps, int m, int general,
+                       const double *restrict x, int rows, int *const *win,
+                       double *restrict slot)
 {
     int i, q, k;
     for (q = 0; q < nmaps; q++) memset(slot + maps[q].slot_off, 0, maps[q].slot_len * sizeof *slot);

@@ -8,17 +8,12 @@
 #include "som_lanes.h"
 
 #if SOM_HAVE_LANES
-typedef double som_vd __attribute__((vector_size(SOM_LANES * sizeof(double))));
-typedef long long som_vm __attribute__((vector_size(SOM_LANES * sizeof(long long))));
-
-/* Lanes of a where mask is set, of b elsewhere (the comparison's mask: all bits or none). */
-#define SOM_SELECT(mask, a, b) ((som_vd)(((som_vm)(a) & (mask)) | ((som_vm)(b) & ~(mask))))
 
 /* The vector {F(0), .., F(3)} of a macro F of the lane, built in registers (element
  * stores into a vector go through memory and stall the load that follows). */
 #define SOM_GATHER(F) ((som_vd){F(0), F(1), F(2), F(3)})
-#if SOM_LANES != 4
-#error "SOM_GATHER is written for 4 lanes"
+#if SOM_LANES != 4 || SOM_VW != 4
+#error "SOM_GATHER is written for 4 lanes, one vector"
 #endif
 
 #define X_K(l) x[l][k]  /* lane l's point, dimension k  */

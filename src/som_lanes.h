@@ -10,17 +10,14 @@
 #define SOM_LANES_H
 
 #include "som_core.h"
+#include "som_vec.h"
 
 #define SOM_LANES 4          /* maps per pack: one AVX2 register of doubles            */
 #define SOM_LANE_MAX_SIZE 48 /* the largest ring trained in a pack                       */
 #define SOM_LANE_MAX_DIM 64  /* the most dimensions trained in packs                     */
 
-/* GCC and clang's vector extension; without it every map takes the one-map path. */
-#if defined(__GNUC__) || defined(__clang__)
-#define SOM_HAVE_LANES 1
-#else
-#define SOM_HAVE_LANES 0
-#endif
+/* Without vectors (som_vec.h) every map takes the one-map path. */
+#define SOM_HAVE_LANES SOM_HAVE_VEC
 
 typedef struct {
     int nl;                          /* maps in the pack                                */

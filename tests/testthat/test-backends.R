@@ -44,6 +44,53 @@ test_that("auto prefers a GPU or accelerator, else the CPU backend", {
                class = "somgpu_backend_error")
 })
 
+test_that("auto takes a GPU only for jobs big enough for it, by options", {
+  choose <- function(table, precision, work) {
+    somgpu:::choose_device(table, TRUE, "auto", NULL, precision, call = NULL, work = work)
+  }
+  gpu <- fake_devices(c("CPU", "GPU"))
+  job <- function(seconds, maps, algorithm = "online") {
+    list(seconds = seconds, maps = maps, algorithm = algorithm)
+  }
+  withr::local_options(somgpu.auto_gpu_seconds = NULL, somgpu.auto_gpu_maps = NULL)
+  expect_identical(choose(gpu, "double", job(0.1, 500))$name, "cpu")        # too short
+  expect_identical(choose(gpu, "double", job(5, 9))$name, "cpu")           # too few maps
+  expect_identical(choose(gpu, "double", job(5, 500))$device$index, 2L)
+  expect_identical(choose(gpu, "double", job(5, 1, "batch"))$device$index, 2L) # rows fill it
+  expect_identical(choose(gpu, "single", job(0.1, 1))$device$index, 2L)   # CPU has no single
+  expect_identical(choose(gpu, "double", NULL)$device$index, 2L)          # no estimate
+  withr::with_options(list(somgpu.auto_gpu_seconds = 0, somgpu.auto_gpu_maps = 1), {
+    expect_identical(choose(gpu, "double", job(0.001, 1))$device$index, 2L)
+  })
+  withr::with_options(list(somgpu.auto_gpu_seconds = 60), {
+    expect_identical(choose(gpu, "double", job(5, 500))$name, "cpu")
+  })
+  withr::with_options(list(somgpu.auto_gpu_seconds = "soon"), {
+    expect_error(choose(gpu, "double", job(5, 500)), "auto_gpu_seconds",
+                 class = "somgpu_input_error")
+  })
+  withr::with_options(list(somgpu.auto_gpu_maps = 0.5), {
+    expect_error(choose(gpu, "double", job(5, 500)), "auto_gpu_maps",
+                 class = "somgpu_input_error")
+  })
+})
+
+test_that("auto's work estimate grows with rows, passes, sizes and threads", {
+  shape <- function(n = 1000, sizes = 2:10, iter_max = 150, restarts = 1) {
+    spec <- somgpu:::check_sizes(2, 10, sizes, c(nmin = FALSE, nmax = FALSE, sizes = TRUE),
+                                 NULL)
+    somgpu:::family_shape(spec, n, 3L, restarts, iter_max, FALSE, "online", 4096L, FALSE)
+  }
+  w <- function(...) somgpu:::auto_work(shape(...), 1)$seconds
+  expect_equal(w(n = 2000), 2 * w(n = 1000))
+  expect_equal(w(iter_max = 299), 2 * w(iter_max = 150))
+  expect_gt(w(sizes = 2:30), w(sizes = 2:10))
+  expect_equal(somgpu:::auto_work(shape(), 2)$seconds, w() / 2)
+  expect_identical(somgpu:::auto_work(shape(restarts = 4), 1)$maps, 36)
+  # the seed case is far below a second on the CPU: "auto" keeps it there
+  expect_lt(w(n = 2000), 0.5)
+})
+
 test_that("backend = 'opencl' picks, matches and checks devices", {
   pick <- function(table, device, precision = "double", built = TRUE) {
     somgpu:::choose_device(table, built, "opencl", device, precision, call = NULL)

@@ -169,8 +169,9 @@ test_that("progress reaches progressr from the workers, unless progress = FALSE"
 })
 
 test_that("a progress function that fails is dropped and training goes on", {
-  # a run of well over the 0.2 s between calls of a progress function
-  y <- seed_data(5000, 3)
+  # a run of well over the 0.2 s between calls of a progress function (about 1 s on one
+  # thread of a 2-core AMD EPYC)
+  y <- seed_data(15000, 3)
   fit <- train(y, nmax = 16, iter_max = 300, seed = 2, threads = 1, progress = FALSE)
   x <- fit$data
   problem <- list(size = 2:16, restart = rep(0L, 15), iter_max = 300L, sigma0 = 5, eta0 = 1,

@@ -44,3 +44,18 @@ test_that("packs give the same bits with one thread and two, and sliced finely",
   expect_identical(a$weights, c$weights)
   expect_identical(a$quality, c$quality)
 })
+
+test_that("batch winners with points in lanes follow the reference to the bit", {
+  # blocks of 8, 4 and 1 neurons; unrolled (3, 16) and generic (5) dimensions; m = 1 takes
+  # the scalar search
+  for (m in c(1, 3, 5, 16)) {
+    y <- seed_data(90, m, rng_seed = 4)
+    sizes <- c(3, 7, 13, 21)
+    fit <- train(y, sizes = sizes, iter_max = 5, seed = 2, algorithm = "batch", threads = 2)
+    for (N in sizes) {
+      ref <- ref_batch_map(y, ref_init_uniform(2, N, 0, m), iter_max = 5)
+      expect_identical(unname(fit$weights[[paste0("N", N)]]), ref,
+                       info = sprintf("m = %d, N = %d", m, N))
+    }
+  }
+})
