@@ -134,11 +134,11 @@ SOM_INLINE void winners(const double *x, const double *w, int size, int ld, cons
 #if SOM_HAVE_VEC
 /* Neurons j .. j + nb - 1 (nb a constant where inlined) for the points in the lanes of xv
  * (xv[k]: their k-th values): each distance summed over k in order, then the winner rule
- * in each lane over these neurons in order, continuing from bd, bc (jv: j in every lane). */
+ * in each lane over these neurons in order, continuing from bd, bc. */
 SOM_INLINE void lanes_block(const som_vd *xv, const double *w, int ld, int j, const int m,
-                            const int nb, som_vd *bd, som_vd *bc, som_vd jv)
+                            const int nb, som_vd *bd, som_vd *bc)
 {
-    som_vd acc[SOM_TJB], t;
+    som_vd acc[SOM_TJB], t, jv = (som_vd){0} + j;
     int jj, k;
     SOM_UNROLL_ALL
     for (jj = 0; jj < nb; jj++) {
@@ -171,12 +171,12 @@ SOM_INLINE void winners_lanes(const som_vd *xv, const double *w, int size, int l
     som_vd bd = (som_vd){0} + HUGE_VAL, bc = (som_vd){0};
     int j = 0, l;
     for (; j + SOM_TJB <= size; j += SOM_TJB)
-        lanes_block(xv, w, ld, j, m, SOM_TJB, &bd, &bc, (som_vd){0} + j);
+        lanes_block(xv, w, ld, j, m, SOM_TJB, &bd, &bc);
     if (j + 4 <= size) {
-        lanes_block(xv, w, ld, j, m, 4, &bd, &bc, (som_vd){0} + j);
+        lanes_block(xv, w, ld, j, m, 4, &bd, &bc);
         j += 4;
     }
-    for (; j < size; j++) lanes_block(xv, w, ld, j, m, 1, &bd, &bc, (som_vd){0} + j);
+    for (; j < size; j++) lanes_block(xv, w, ld, j, m, 1, &bd, &bc);
     for (l = 0; l < SOM_VW; l++) c[l] = (int)bc[l];
 }
 #endif

@@ -27,6 +27,7 @@ SOM_INLINE void lanes_points(const som_lane_pack *pk, const double *rows, const 
     som_vd *w = (som_vd *)pk->w;
     som_vd xv[SOM_LANE_MAX_DIM];
     const double *hl[SOM_LANES];
+    memset(xv, 0, sizeof xv); /* set below for k < m; said here for the compiler */
     for (; i < end; i++) {
         som_vd bd, cv, jv;
         int j, k, l;
