@@ -81,7 +81,7 @@ type_rank <- function(type) match(type, c("GPU", "ACCELERATOR", "CPU", "OTHER"))
 # | "opencl", precision, and for OpenCL the device row).
 # work: the job's size for "auto" (auto_work()), or NULL (large enough for any device).
 resolve_backend <- function(args, call, work = NULL) {
-  if (args$backend == "cpu") return(list(name = "cpu", precision = "double"))
+  if (args$backend == "cpu") return(list(name = "cpu", precision = args$precision))
   built <- build_info()$opencl
   table <- if (built) device_table(call) else NULL
   choose_device(table, built, args$backend, args$device, args$precision, call, work)
@@ -132,9 +132,6 @@ check_backend_args <- function(backend, device, precision, call) {
     if (!is.null(device)) {
       abort_input("`device` selects an OpenCL device; it cannot be used with backend = \"cpu\".", call)
     }
-    if (precision == "single") {
-      abort_input("The CPU backend computes in double precision; use precision = \"double\", or backend = \"opencl\" for single precision.", call)
-    }
   }
   list(backend = backend, device = device, precision = precision)
 }
@@ -150,19 +147,9 @@ choose_device <- function(table, built, backend, device, precision, call, work =
     if (fast) {
       usable <- table[table$type %in% c("GPU", "ACCELERATOR") &
                         (precision == "single" | table$fp64), , drop = FALSE]
-      # the CPU backend computes in double only: single precision takes the device anyway
-      fast <- nrow(usable) > 0L && (precision == "single" || gpu_pays_off(work, call))
+      fast <- nrow(usable) > 0L && gpu_pays_off(work, call)
     }
-    if (!fast) {
-      if (precision == "single") {
-        abort(paste0(
-          "precision = \"single\" runs on OpenCL devices only, and \"auto\" found no GPU or ",
-          "accelerator. Use precision = \"double\" (the CPU backend), or ",
-          "backend = \"opencl\" to use an OpenCL CPU device; see devices()."),
-          "somgpu_backend_error", call)
-      }
-      return(list(name = "cpu", precision = "double"))
-    }
+    if (!fast) return(list(name = "cpu", precision = precision))
     dev <- usable[order(type_rank(usable$type), usable$index)[1L], ]
     return(list(name = "opencl", precision = precision, device = dev))
   }

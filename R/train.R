@@ -53,15 +53,17 @@
 #'   an interrupt does.
 #'
 #' @section Backends: `backend = "cpu"` trains on the CPU with `threads` threads (OpenMP:
-#'   online, the maps in parallel, largest first; batch, the rows in parallel, each block of
-#'   rows read once for all maps). `backend = "opencl"` trains every map at once on
+#'   online, the maps in parallel, largest first, rings of up to 48 neurons side by side in
+#'   the lanes of a vector register; batch, the rows in parallel, each block of rows read
+#'   once for all maps), in double or single precision. `backend = "opencl"` trains every
+#'   map at once on
 #'   an OpenCL device: small maps with one work-item each, large maps (from 32 neurons on a
 #'   GPU, 512 on a CPU device) with a work-group each. The first OpenCL call of a session
 #'   builds the kernels for the device and precision (about a second or two with PoCL); later
 #'   calls reuse them. Batch training keeps the data on the device, in chunks that each fit
 #'   one buffer, or uploads them chunk by chunk when they do not fit. In double precision the
-#'   OpenCL results equal the CPU backend's. In
-#'   single precision the maps are the same up to the ring's arbitrary labelling: the online
+#'   OpenCL results equal the CPU backend's. In single precision (either backend) the maps
+#'   are the same as in double up to rounding and the ring's arbitrary labelling: the online
 #'   rule is sensitive to rounding early on (even a 1e-15 change of the data can rotate or
 #'   mirror a ring's labels), so compare quality, not labels, across precisions.
 #'
@@ -144,13 +146,15 @@
 #'   least `getOption("somgpu.auto_gpu_maps", 32)` maps: a GPU trains an online family's
 #'   maps side by side but each map's points in order, so a few small rings train faster on
 #'   the CPU (the seed case, 9 maps, takes about 0.02 s there). Set the option to 0 (or 1
-#'   map) to take the GPU whenever there is one. `precision = "single"` takes the GPU
-#'   whatever the size (the CPU backend computes in double). The fit records what ran. See
+#'   map) to take the GPU whenever there is one. The fit records what ran. See
 #'   [backends()] and [devices()].
 #' @param device The OpenCL device: `NULL` (the best one), an index or a pattern matching a
 #'   name in [devices()].
-#' @param precision `"double"` or `"single"` (OpenCL only; faster on most GPUs). In double
-#'   precision the OpenCL backend gives the CPU backend's results.
+#' @param precision `"double"` or `"single"` (faster: about twice the values per vector on
+#'   the CPU, more on most GPUs). In double precision the OpenCL backend gives the CPU
+#'   backend's results, bit for bit. In single precision (data, weights, factors and sums in
+#'   float, on either backend) the maps are those of double precision up to rounding and
+#'   the ring's labelling: a row near a tie between neurons may go the other way.
 #' @param threads Number of CPU threads (training on the CPU backend; assessing the maps on
 #'   both); `NULL` uses [somgpu_threads()]. Results do not depend on it.
 #' @param progress Show a progress bar (cli's) on long runs. With `parallel = "future"`,
@@ -375,6 +379,7 @@ train_on_backend <- function(x, problem, be, spec, progress, call) {
 backend_spec <- function(be, threads, options, call, here = TRUE) {
   if (be$name == "cpu") {
     return(list(name = "cpu", threads = threads, round_units = options$round_units,
+                precision = if (is.null(be$precision)) "double" else be$precision,
                 here = here))
   }
   c(list(name = "opencl", threads = threads, here = here,
@@ -391,7 +396,7 @@ backend_options <- function(call) {
 # What ran, for fit$backend.
 backend_record <- function(be, threads, kernels) {
   if (be$name == "cpu") {
-    return(list(name = "cpu", device = cpu_device_name(threads), precision = "double",
+    return(list(name = "cpu", device = cpu_device_name(threads), precision = be$precision,
                 threads = threads))
   }
   list(name = "opencl",

@@ -92,12 +92,14 @@ Ns <- if (quick) c(10, 100) else c(10, 100, 1000)
 for (m in c(8, 256)) {
   x <- matrix(runif(2000 * m), ncol = m)
   for (N in Ns) {
-    for (cfg in c(list(list(label = "cpu, 1 thread", args = list(backend = "cpu", threads = 1))),
+    for (cfg in c(list(list(label = "cpu, 1 thread", args = list(backend = "cpu", threads = 1)),
+                       list(label = "cpu single, 1 thread",
+                            args = list(backend = "cpu", threads = 1, precision = "single"))),
                   if (nrow(devices())) list(list(label = "opencl double",
                                                  args = list(backend = "opencl"))))) {
       fit <- NULL
       s <- time_median(function() fit <<- do.call(train, c(list(x, sizes = N, iter_max = 6,
-                                                                 seed = 1), cfg$args)), 1L)
+                                                                 seed = 1), cfg$args)), 3L)
       on_rows[[length(on_rows) + 1L]] <- data.frame(
         backend = cfg$label, N = N, m = m, seconds = s,
         ns_per_row_neuron_dim = s / (2000 * 5 * N * m) * 1e9,
@@ -105,5 +107,18 @@ for (m in c(8, 256)) {
     }
   }
 }
-cat("\n3. online scaling over map size: one map, n = 2000, 5 passes\n")
-print(format(do.call(rbind, on_rows), digits = 3), row.names = FALSE)
+cat("\n3. online scaling over map size: one map, n = 2000, 5 passes (medians of 3)\n")
+on_tab <- do.call(rbind, on_rows)
+# The arithmetic peak of one core for the online rule: per row x neuron x dimension it does
+# a subtraction, a product and a sum for the distance and the same for the update, 4 of
+# them on the add pipes; with 2 four-double (AVX2) add pipes, as on AMD Zen 4 and Intel
+# since Skylake, that is 0.5 cycles (0.25 in single precision: 8 floats a register). The
+# clock is /proc/cpuinfo's (the nominal one; turbo makes the real peak higher).
+ghz <- if (file.exists("/proc/cpuinfo")) {
+  as.numeric(sub(".*: ", "", grep("cpu MHz", readLines("/proc/cpuinfo"), value = TRUE)[1])) / 1000
+} else NA_real_
+on_tab$peak_ns <- ifelse(grepl("^cpu", on_tab$backend),
+                         ifelse(grepl("single", on_tab$backend), 0.25, 0.5) / ghz, NA_real_)
+on_tab$share_of_peak <- on_tab$peak_ns / on_tab$ns_per_row_neuron_dim
+print(format(on_tab, digits = 3), row.names = FALSE)
+cat(sprintf("peak: 4 add-pipe operations per row x neuron x dimension, 2 AVX2 add pipes per core, %.2f GHz (/proc/cpuinfo)\n", ghz))

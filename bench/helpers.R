@@ -24,14 +24,18 @@ machine_line <- function() {
 }
 
 # The somgpu configurations worth timing here: the CPU backend with 1 thread and with
-# every thread (at most 2 in the figures we publish), and each OpenCL device in double
-# (where it has fp64) and single precision.
+# every thread (at most 2 in the figures we publish), in single precision with every
+# thread, and each OpenCL device in double (where it has fp64) and single precision.
 somgpu_configs <- function() {
   th <- unique(c(1L, min(2L, somgpu_threads())))
   cfg <- lapply(th, function(t) {
     list(label = sprintf("somgpu cpu, %d thread%s", t, if (t == 1) "" else "s"),
          args = list(backend = "cpu", threads = t))
   })
+  t <- max(th)
+  cfg[[length(cfg) + 1L]] <- list(
+    label = sprintf("somgpu cpu single, %d thread%s", t, if (t == 1) "" else "s"),
+    args = list(backend = "cpu", threads = t, precision = "single"))
   d <- devices()
   for (i in seq_len(nrow(d))) {
     for (prec in c(if (d$fp64[i]) "double", "single")) {

@@ -137,7 +137,9 @@ static void problem_of(SEXP data, SEXP spec, som_problem *p)
     }
 }
 
-/* The backend of list(name = "cpu", threads, round_units) or list(name = "opencl",
+const char *const som_precision_names[] = {"double", "single", NULL};
+
+/* The backend of list(name = "cpu", threads, round_units, precision) or list(name = "opencl",
  * threads, context, kernel, group_min_size, max_alloc, launch_seconds, group_local,
  * stream_data); cpu and ocl hold its settings. SOM_ERR_INVALID when the context is gone. */
 static int backend_of(SEXP spec, som_backend *be, som_cpu_cfg *cpu, som_ocl_cfg *ocl,
@@ -149,6 +151,8 @@ static int backend_of(SEXP spec, som_backend *be, som_cpu_cfg *cpu, som_ocl_cfg 
     if (r_choice(spec, "name", backend_names) == 0) {
         cpu->threads = threads;
         cpu->round_units = r_real(spec, "round_units");
+        cpu->precision = r_choice(spec, "precision", som_precision_names) == 1 ? SOM_SINGLE
+                                                                                : SOM_DOUBLE;
         *be = som_cpu_backend(cpu);
         return SOM_OK;
     }

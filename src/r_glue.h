@@ -35,6 +35,8 @@ double r_real(SEXP list, const char *name);
 int r_flag(SEXP list, const char *name);
 /* The position of the string element `name` among choices (NULL-terminated). */
 int r_choice(SEXP list, const char *name, const char *const *choices);
+/* "double", "single": SOM_DOUBLE, SOM_SINGLE as r_choice() indices. */
+extern const char *const som_precision_names[];
 
 /* A failed status as an R object of class somgpu_status: list(code, message, api_status,
  * api_status_name, log, condition); condition: an R error to raise as it is, or NULL. */

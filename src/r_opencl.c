@@ -58,13 +58,12 @@ static void ctx_finalizer(SEXP ptr)
  * Returns an external pointer whose finalizer releases the context, or a somgpu_status. */
 SEXP C_ocl_open(SEXP spec)
 {
-    static const char *const precisions[] = {"double", "single", NULL};
     som_ocl_ctx *ctx = NULL;
     som_status st;
     SEXP source = r_elt(spec, "source"), out;
     int rc;
     const char *src = Rf_isString(source) ? CHAR(STRING_ELT(source, 0)) : NULL;
-    const int precision = r_choice(spec, "precision", precisions) == 1 ? SOM_SINGLE : SOM_DOUBLE;
+    const int precision = r_choice(spec, "precision", som_precision_names) == 1 ? SOM_SINGLE : SOM_DOUBLE;
     som_status_init(&st);
     rc = som_ocl_open(r_int(spec, "index") - 1, precision, src, &ctx, &st);
     if (rc != SOM_OK) {

@@ -38,11 +38,15 @@ void som_neighbourhood_row(const som_problem *p, int t, int dmax, double *row)
     }
 }
 
-void som_neighbourhood_circ(const double *row, int size, double *circ)
-{
-    int i;
-    for (i = 0; i < size; i++) circ[i] = circ[size + i] = row[i < size - i ? i : size - i];
-}
+#define SOM_CIRC(NAME, REAL)                                                               \
+    void NAME(const double *row, int size, REAL *circ)                                     \
+    {                                                                                      \
+        int i;                                                                             \
+        for (i = 0; i < size; i++)                                                         \
+            circ[i] = circ[size + i] = (REAL)row[i < size - i ? i : size - i];             \
+    }
+SOM_CIRC(som_neighbourhood_circ, double)
+SOM_CIRC(som_neighbourhood_circ_f, float)
 
 void som_status_init(som_status *st)
 {
@@ -95,20 +99,6 @@ int som_check_problem(const som_problem *p, som_status *st)
     return SOM_OK;
 }
 
-double *som_rowmajor(const som_data *d)
-{
-    size_t n = (size_t)d->n, m = (size_t)d->m, i, k;
-    double *out;
-    if (n > SIZE_MAX / sizeof(double) / m) return NULL;
-    out = malloc(n * m * sizeof(double));
-    if (out == NULL) return NULL;
-    for (k = 0; k < m; k++) {
-        const double *col = d->x + k * n;
-        for (i = 0; i < n; i++) out[i * m + k] = col[i];
-    }
-    return out;
-}
-
 void som_rowmajor_weights(const double *colmajor, int size, int m, double *rowmajor)
 {
     int j, k;
@@ -116,25 +106,11 @@ void som_rowmajor_weights(const double *colmajor, int size, int m, double *rowma
         for (j = 0; j < size; j++) rowmajor[(size_t)j * m + k] = colmajor[(size_t)k * size + j];
 }
 
-void som_tile_weights(const double *rowmajor, int size, int m, int ld, double *tiled)
-{
-    int j, k;
-    for (k = 0; k < m; k++)
-        for (j = 0; j < size; j++) tiled[(size_t)k * ld + j] = rowmajor[(size_t)j * m + k];
-}
-
 void som_tile_colmajor(const double *colmajor, int size, int m, int ld, double *tiled)
 {
     int k;
     for (k = 0; k < m; k++)
         memcpy(tiled + (size_t)k * ld, colmajor + (size_t)k * size, (size_t)size * sizeof *tiled);
-}
-
-void som_untile_weights(const double *tiled, int size, int m, int ld, double *colmajor)
-{
-    int k;
-    for (k = 0; k < m; k++)
-        memcpy(colmajor + (size_t)k * size, tiled + (size_t)k * ld, (size_t)size * sizeof *tiled);
 }
 
 void som_init_map(const som_problem *p, int i, double *w, uint32_t *scratch)

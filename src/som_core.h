@@ -134,22 +134,17 @@ void som_neighbourhood_row(const som_problem *p, int t, int dmax, double *row);
  * with d the ring distance of i from 0 (i < size). The factor of neuron j when c wins is
  * then circ[size - c + j]: no branches, one slice. */
 void som_neighbourhood_circ(const double *row, int size, double *circ);
+void som_neighbourhood_circ_f(const double *row, int size, float *circ); /* rounded */
 
 /* --- initial weights and layouts (som_core.c) --- */
 /* Initial weights of map i, row-major (size x m), from the problem's init rule: the one
  * source of initial weights for every backend and algorithm. scratch holds n indices (init
  * "sample" draws its rows there; otherwise it may be NULL). */
 void som_init_map(const som_problem *p, int i, double *w, uint32_t *scratch);
-/* Row-major copy of the data (n x m, point after point), allocated with malloc. */
-double *som_rowmajor(const som_data *d);
 /* Column-major size x m to row-major. */
 void som_rowmajor_weights(const double *colmajor, int size, int m, double *rowmajor);
-/* Row-major size x m into tiled weights w[k * ld + j] (ld >= size; the padding untouched). */
-void som_tile_weights(const double *rowmajor, int size, int m, int ld, double *tiled);
 /* Column-major size x m into tiled weights (the padding untouched). */
 void som_tile_colmajor(const double *colmajor, int size, int m, int ld, double *tiled);
-/* Tiled weights back to column-major size x m. */
-void som_untile_weights(const double *tiled, int size, int m, int ld, double *colmajor);
 
 /* Maps 0..nmaps-1 as ngroups runs of about equal total size: group g is start[g] ..
  * start[g + 1] - 1 (start has ngroups + 1 entries). */

@@ -15,6 +15,9 @@
 
 #include "som_core.h"
 
+/* A backend's arithmetic. */
+enum { SOM_DOUBLE = 0, SOM_SINGLE = 1 };
+
 /* The neighbourhood factors of the passes a slice may reach, made by the driver from the
  * schedule (som_neighbourhood_row) when first asked for. */
 typedef struct {
@@ -91,9 +94,11 @@ void som_train_plan(const som_family *f, int algorithm, const som_backend *be, i
 typedef struct {
     int threads;
     double round_units;
+    int precision; /* SOM_DOUBLE, or SOM_SINGLE: the engines of som_real.h in float      */
 } som_cpu_cfg;
 
-extern const som_engine som_cpu_online, som_cpu_batch;
+extern const som_engine som_cpu_online, som_cpu_batch;     /* double precision */
+extern const som_engine som_cpu_online_f, som_cpu_batch_f; /* single precision */
 /* A CPU backend for cfg (which must outlive it). */
 som_backend som_cpu_backend(som_cpu_cfg *cfg);
 

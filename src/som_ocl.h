@@ -15,8 +15,6 @@
 
 #include "som_engine.h"
 
-enum { SOM_DOUBLE = 0, SOM_SINGLE = 1 };
-
 /* Seconds one kernel launch aims at, unless the options say otherwise: interrupts and
  * progress are seen between launches. */
 #define SOM_LAUNCH_SECONDS 0.2

@@ -10,9 +10,11 @@
 #include "som_core.h"
 #include "som_omp.h"
 
-#define SOM_JB 4  /* neurons per block of the online rule                              */
-#define SOM_PB 4  /* points per tile; a block's rows are padded to a multiple          */
-#define SOM_TJB 8 /* neurons per tile; weights are padded to a multiple                */
+#define SOM_JB 4    /* neurons per block of the online rule                            */
+#define SOM_PB 4    /* points per tile; a block's rows are padded to a multiple        */
+#define SOM_TJB 8   /* neurons per tile; weights are padded to a multiple              */
+#define SOM_JB_F 8  /* the same in single precision (twice the values per register)    */
+#define SOM_PB_F 8
 
 /* Neurons rounded up to whole blocks of jb: the leading dimension of tiled weights. */
 SOM_INLINE int som_ld(int size, int jb)
@@ -20,73 +22,77 @@ SOM_INLINE int som_ld(int size, int jb)
     return (size + jb - 1) / jb * jb;
 }
 
-/* SOM_TILE_D2(NAME, PB, JB, LANES) defines NAME(x, w, ld, j, m, acc): acc[p][jj] = sum over
+/* SOM_TILE_D2(NAME, REAL, PB, JB, LANES) defines NAME(x, w, ld, j, m, acc): acc[p][jj] = sum over
  * k of (x[p * m + k] - w[k * ld + j + jj])^2, in order of k, for PB rows of x (row-major)
  * and the JB neurons from j. LANES is the loop pragma over the JB neurons (SOM_SIMD for one
  * point, SOM_UNROLL for a tile: what the compiler turns into the fastest code for each).
  * Always inlined, so that a constant m unrolls. */
-#define SOM_TILE_D2(NAME, PB, JB, LANES)                                                   \
-    SOM_INLINE void NAME(const double *x, const double *w, int ld, int j, const int m,     \
-                         double acc[PB][JB])                                               \
+#define SOM_TILE_D2(NAME, REAL, PB, JB, LANES)                                             \
+    SOM_INLINE void NAME(const REAL *x, const REAL *w, int ld, int j, const int m,         \
+                         REAL acc[PB][JB])                                                 \
     {                                                                                      \
         int p, jj, k;                                                                      \
         SOM_UNROLL                                                                         \
         for (p = 0; p < PB; p++) {                                                         \
-            const double x0 = x[(size_t)p * m];                                            \
+            const REAL x0 = x[(size_t)p * m];                                              \
             LANES                                                                          \
             for (jj = 0; jj < JB; jj++) {                                                  \
-                double t = x0 - w[j + jj];                                                 \
+                REAL t = x0 - w[j + jj];                                                   \
                 acc[p][jj] = t * t;                                                        \
             }                                                                              \
         }                                                                                  \
         for (k = 1; k < m; k++) {                                                          \
-            const double *wk = w + (size_t)k * ld + j;                                     \
+            const REAL *wk = w + (size_t)k * ld + j;                                       \
             SOM_UNROLL                                                                     \
             for (p = 0; p < PB; p++) {                                                     \
-                const double xk = x[(size_t)p * m + k];                                    \
+                const REAL xk = x[(size_t)p * m + k];                                      \
                 LANES                                                                      \
                 for (jj = 0; jj < JB; jj++) {                                              \
-                    double t = xk - wk[jj];                                                \
+                    REAL t = xk - wk[jj];                                                  \
                     acc[p][jj] += t * t;                                                   \
                 }                                                                          \
             }                                                                              \
         }                                                                                  \
     }
 
-SOM_TILE_D2(som_point_d2, 1, SOM_JB, SOM_SIMD)        /* one point: online            */
-SOM_TILE_D2(som_tile_d2, SOM_PB, SOM_TJB, SOM_UNROLL)  /* a tile: batch, assessment    */
+SOM_TILE_D2(som_point_d2, double, 1, SOM_JB, SOM_SIMD)       /* one point: online     */
+SOM_TILE_D2(som_tile_d2, double, SOM_PB, SOM_TJB, SOM_UNROLL) /* a tile: batch, assess */
+SOM_TILE_D2(som_point_d2_f, float, 1, SOM_JB_F, SOM_SIMD)     /* single precision      */
+SOM_TILE_D2(som_tile_d2_f, float, SOM_PB_F, SOM_TJB, SOM_UNROLL)
 
-/* The general path's distances (som_data_general): SOM_TILE_D2_GENERAL(NAME, PB, JB, LANES)
+/* The general path's distances (som_data_general): SOM_TILE_D2_GENERAL(NAME, REAL, PB, JB, LANES)
  * defines NAME(x, w, ld, j, m, cw, acc): acc[p][jj] = sum over the observed k (x not NaN)
  * of cw[k] * (x[p * m + k] - w[k * ld + j + jj])^2, in order of k (a missing value's term
  * is 0 * (0 - w)^2 = 0; weights are finite). With cw all 1 and no missing value, the bits
  * of SOM_TILE_D2: 0 + 1 * d = d exactly. */
-#define SOM_TILE_D2_GENERAL(NAME, PB, JB, LANES)                                           \
-    SOM_INLINE void NAME(const double *x, const double *w, int ld, int j, const int m,     \
-                         const double *cw, double acc[PB][JB])                             \
+#define SOM_TILE_D2_GENERAL(NAME, REAL, PB, JB, LANES)                                     \
+    SOM_INLINE void NAME(const REAL *x, const REAL *w, int ld, int j, const int m,         \
+                         const REAL *cw, REAL acc[PB][JB])                                 \
     {                                                                                      \
         int p, jj, k;                                                                      \
         SOM_UNROLL                                                                         \
         for (p = 0; p < PB; p++)                                                           \
             for (jj = 0; jj < JB; jj++) acc[p][jj] = 0;                                    \
         for (k = 0; k < m; k++) {                                                          \
-            const double *wk = w + (size_t)k * ld + j;                                     \
+            const REAL *wk = w + (size_t)k * ld + j;                                       \
             SOM_UNROLL                                                                     \
             for (p = 0; p < PB; p++) {                                                     \
-                const double v = x[(size_t)p * m + k];                                     \
+                const REAL v = x[(size_t)p * m + k];                                       \
                 const int seen = !isnan(v);                                                \
-                const double xk = seen ? v : 0, ck = seen ? cw[k] : 0;                     \
+                const REAL xk = seen ? v : 0, ck = seen ? cw[k] : 0;                       \
                 LANES                                                                      \
                 for (jj = 0; jj < JB; jj++) {                                              \
-                    double t = xk - wk[jj];                                                \
+                    REAL t = xk - wk[jj];                                                  \
                     acc[p][jj] += ck * (t * t);                                            \
                 }                                                                          \
             }                                                                              \
         }                                                                                  \
     }
 
-SOM_TILE_D2_GENERAL(som_point_d2_general, 1, SOM_JB, SOM_SIMD)
-SOM_TILE_D2_GENERAL(som_tile_d2_general, SOM_PB, SOM_TJB, SOM_UNROLL)
+SOM_TILE_D2_GENERAL(som_point_d2_general, double, 1, SOM_JB, SOM_SIMD)
+SOM_TILE_D2_GENERAL(som_tile_d2_general, double, SOM_PB, SOM_TJB, SOM_UNROLL)
+SOM_TILE_D2_GENERAL(som_point_d2_general_f, float, 1, SOM_JB_F, SOM_SIMD)
+SOM_TILE_D2_GENERAL(som_tile_d2_general_f, float, SOM_PB_F, SOM_TJB, SOM_UNROLL)
 
 /* Observed values of a row of m (not NaN). */
 SOM_INLINE int som_observed(const double *x, int m)
@@ -109,18 +115,22 @@ SOM_INLINE int som_observed(const double *x, int m)
         }                                                                                  \
     } while (0)
 
-/* Rows lo .. lo + rows - 1 of column-major data (n rows, m columns) into x, row-major, with
- * zero rows up to a whole number of tiles. */
-SOM_INLINE void som_tile_rows(const double *data, int64_t n, int m, int64_t lo, int rows,
-                              double *x)
-{
-    const int padded = (rows + SOM_PB - 1) / SOM_PB * SOM_PB;
-    int k, i;
-    for (k = 0; k < m; k++) {
-        const double *col = data + (size_t)k * n + lo;
-        for (i = 0; i < rows; i++) x[(size_t)i * m + k] = col[i];
-        for (; i < padded; i++) x[(size_t)i * m + k] = 0;
+/* SOM_TILE_ROWS(NAME, REAL, PB) defines NAME(data, n, m, lo, rows, x): rows lo .. lo + rows
+ * - 1 of column-major data (n rows, m columns) into x, row-major in REAL, with zero rows up
+ * to a whole number of tiles of PB rows. */
+#define SOM_TILE_ROWS(NAME, REAL, PB)                                                      \
+    SOM_INLINE void NAME(const double *data, int64_t n, int m, int64_t lo, int rows,       \
+                         REAL *x)                                                          \
+    {                                                                                      \
+        const int padded = (rows + (PB) - 1) / (PB) * (PB);                                \
+        int k, i;                                                                          \
+        for (k = 0; k < m; k++) {                                                          \
+            const double *col = data + (size_t)k * n + lo;                                 \
+            for (i = 0; i < rows; i++) x[(size_t)i * m + k] = (REAL)col[i];                \
+            for (; i < padded; i++) x[(size_t)i * m + k] = 0;                              \
+        }                                                                                  \
     }
-}
+SOM_TILE_ROWS(som_tile_rows, double, SOM_PB)
+SOM_TILE_ROWS(som_tile_rows_f, float, SOM_PB_F)
 
 #endif

@@ -1,21 +1,25 @@
-/* som_vec.h: vectors of 4 doubles (one AVX2 register; two SSE2 ones) through GCC and clang's
- * vector extension, for the code that compilers do not vectorize by themselves: lanes that
- * each keep their own best (a compare and a select per lane). Element-wise IEEE operations
- * only, so a lane's bits are those of the scalar code. SOM_HAVE_VEC is 0 elsewhere, and
- * the callers take their scalar paths. */
+/* som_vec.h: vectors of 4 doubles or 8 floats (one AVX2 register; two SSE2 ones) through
+ * GCC and clang's vector extension, for the code that compilers do not vectorize by
+ * themselves: lanes that each keep their own best (a compare and a select per lane).
+ * Element-wise IEEE operations only, so a lane's bits are those of the scalar code.
+ * SOM_HAVE_VEC is 0 elsewhere, and the callers take their scalar paths. */
 #ifndef SOM_VEC_H
 #define SOM_VEC_H
-
-#include <string.h>
 
 #if defined(__GNUC__) || defined(__clang__)
 #define SOM_HAVE_VEC 1
 #define SOM_VW 4 /* doubles per vector */
 typedef double som_vd __attribute__((vector_size(SOM_VW * sizeof(double))));
 typedef long long som_vm __attribute__((vector_size(SOM_VW * sizeof(long long))));
+/* The same register as 8 floats (single precision on the CPU backend). */
+#define SOM_VWF 8
+typedef float som_vf __attribute__((vector_size(SOM_VWF * sizeof(float))));
+typedef int som_vfm __attribute__((vector_size(SOM_VWF * sizeof(int))));
 
-/* Lanes of a where mask is set, of b elsewhere (a comparison's mask: all bits or none). */
-#define SOM_SELECT(mask, a, b) ((som_vd)(((som_vm)(a) & (mask)) | ((som_vm)(b) & ~(mask))))
+/* Lanes of a where mask is set, of b elsewhere (a comparison's mask: all bits or none), for
+ * vectors of type VT with masks of type VM; SOM_SELECT for doubles. */
+#define SOM_SELECT_AS(VM, VT, mask, a, b) ((VT)(((VM)(a) & (mask)) | ((VM)(b) & ~(mask))))
+#define SOM_SELECT(mask, a, b) SOM_SELECT_AS(som_vm, som_vd, mask, a, b)
 
 /* Unroll a loop over a tile's neurons fully, so that its vectors stay in registers. */
 #if defined(__clang__)
@@ -24,9 +28,6 @@ typedef long long som_vm __attribute__((vector_size(SOM_VW * sizeof(long long)))
 #define SOM_UNROLL_ALL _Pragma("GCC unroll 16")
 #endif
 
-/* SOM_VW doubles from memory, and back (no alignment needed). */
-#define SOM_VLOAD(v, p) memcpy(&(v), (p), sizeof(som_vd))
-#define SOM_VSTORE(p, v) memcpy((p), &(v), sizeof(som_vd))
 #else
 #define SOM_HAVE_VEC 0
 #endif

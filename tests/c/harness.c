@@ -337,16 +337,24 @@ void check_progress(const som_problem *p, const hookstate *h, const char *what)
 
 /* --- the entry points: som_train on a CPU or an OpenCL backend ---------------------- */
 
-/* som_train on the CPU backend with nthreads threads and round_units of work per round. */
-int cpu_train(const som_problem *p, double *const *w, int nthreads, double units,
-                     const som_hooks *hooks, som_status *st)
+/* som_train on the CPU backend with nthreads threads and round_units of work per round,
+ * in precision prec (cpu_train: double). */
+int cpu_train_in(const som_problem *p, double *const *w, int nthreads, double units,
+                 int prec, const som_hooks *hooks, som_status *st)
 {
     som_cpu_cfg cfg;
     som_backend be;
     cfg.threads = nthreads;
     cfg.round_units = units;
+    cfg.precision = prec;
     be = som_cpu_backend(&cfg);
     return som_train(p, &be, w, hooks, st);
+}
+
+int cpu_train(const som_problem *p, double *const *w, int nthreads, double units,
+              const som_hooks *hooks, som_status *st)
+{
+    return cpu_train_in(p, w, nthreads, units, SOM_DOUBLE, hooks, st);
 }
 
 /* som_train on an OpenCL context with options o; *used gets the kernels that ran. */

@@ -80,6 +80,8 @@ som_hooks make_hooks(hookstate *h, int stop_after);
 void check_progress(const som_problem *p, const hookstate *h, const char *what);
 
 /* --- the entry points (harness.c): som_train on a CPU or an OpenCL backend --- */
+int cpu_train_in(const som_problem *p, double *const *w, int nthreads, double units,
+                 int prec, const som_hooks *hooks, som_status *st);
 int cpu_train(const som_problem *p, double *const *w, int nthreads, double units,
               const som_hooks *hooks, som_status *st);
 int ocl_train(som_ocl_ctx *ctx, const som_problem *p, double *const *w,

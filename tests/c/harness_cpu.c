@@ -3,6 +3,18 @@
  * interrupts of CPU runs (see harness.c). */
 #include "harness.h"
 
+/* The data, row-major (malloc'ed): the plain winner search reads a row at a time. */
+static double *rowmajor_data(const som_data *d)
+{
+    double *out = malloc((size_t)d->n * d->m * sizeof *out);
+    int64_t i;
+    int k;
+    if (out)
+        for (k = 0; k < d->m; k++)
+            for (i = 0; i < d->n; i++) out[(size_t)i * d->m + k] = d->x[(size_t)k * d->n + i];
+    return out;
+}
+
 /* The kernels' nearest-neuron searches (som_math.h), compiled as C. */
 SOM_SQDIST(kernel_sqdist, double, , )
 SOM_NEAREST(kernel_nearest, kernel_sqdist, double, , )
@@ -108,7 +120,7 @@ static double *assess_checks(const som_problem *p, double *const *w)
     free(qm);
     /* a plain winner search (the general path: column weights, missing values left out,
      * qe rescaled by m / the observed values) */
-    xr = som_rowmajor(&p->data);
+    xr = rowmajor_data(&p->data);
     {
         const int general = som_data_general(&p->data);
         double *ones = malloc((size_t)m * sizeof *ones);

@@ -105,7 +105,9 @@ static som_ocl_opts pick_opts(const som_problem *p, int j, size_t rs)
     return o;
 }
 
-/* One OpenCL run of a problem: double must give the CPU's bits, single finite weights. */
+/* One OpenCL run of a problem: double must give the CPU's bits, single finite weights and,
+ * online (float additions, subtractions and products only, in the same order), the bits of
+ * the CPU's single precision. */
 static void ocl_train_checks(som_ocl_ctx *ctx, prob *pr, const som_ocl_opts *o, long base_refs)
 {
     som_problem p = pr->p;
@@ -130,6 +132,18 @@ static void ocl_train_checks(som_ocl_ctx *ctx, prob *pr, const som_ocl_opts *o, 
         } else {
             check(all_finite(&p, w), "single precision: non-finite weights");
             if (tr) check(trace_finite(&p, tr), "single precision: non-finite trace");
+            if (p.algorithm == SOM_ONLINE) {
+                double **cw = alloc_weights(&p);
+                som_problem q = p;
+                som_status cs;
+                q.trace = NULL;
+                som_status_init(&cs);
+                if (check(cpu_train_in(&q, cw, 2, 0, SOM_SINGLE, NULL, &cs) == SOM_OK,
+                          "som_train (cpu single): %s", cs.message))
+                    check(same_weights(&p, w, cw), "single precision differs from the CPU's");
+                som_status_clear(&cs);
+                free_weights(cw, p.nmaps);
+            }
         }
         /* the kernels that ran */
         if (p.algorithm == SOM_BATCH) {

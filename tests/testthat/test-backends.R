@@ -40,8 +40,9 @@ test_that("auto prefers a GPU or accelerator, else the CPU backend", {
   expect_identical(choose(gpus, "double")$device$index, 2L)
   expect_identical(choose(gpus, "single")$device$index, 1L)
   expect_identical(choose(fake_devices("GPU", fp64 = FALSE), "double")$name, "cpu")
-  expect_error(choose(fake_devices("CPU"), "single"), "single.*OpenCL devices only",
-               class = "somgpu_backend_error")
+  # the CPU backend computes in single precision too
+  expect_identical(choose(fake_devices("CPU"), "single")[c("name", "precision")],
+                   list(name = "cpu", precision = "single"))
 })
 
 test_that("auto takes a GPU only for jobs big enough for it, by options", {
@@ -57,7 +58,8 @@ test_that("auto takes a GPU only for jobs big enough for it, by options", {
   expect_identical(choose(gpu, "double", job(5, 9))$name, "cpu")           # too few maps
   expect_identical(choose(gpu, "double", job(5, 500))$device$index, 2L)
   expect_identical(choose(gpu, "double", job(5, 1, "batch"))$device$index, 2L) # rows fill it
-  expect_identical(choose(gpu, "single", job(0.1, 1))$device$index, 2L)   # CPU has no single
+  expect_identical(choose(gpu, "single", job(0.1, 1))$name, "cpu")        # either precision
+  expect_identical(choose(gpu, "single", job(5, 500))$device$index, 2L)
   expect_identical(choose(gpu, "double", NULL)$device$index, 2L)          # no estimate
   withr::with_options(list(somgpu.auto_gpu_seconds = 0, somgpu.auto_gpu_maps = 1), {
     expect_identical(choose(gpu, "double", job(0.001, 1))$device$index, 2L)
@@ -122,8 +124,8 @@ test_that("device and precision arguments are validated", {
   expect_error(train(y, device = NA), "`device` must be NULL", class = "somgpu_input_error")
   expect_error(train(y, backend = "cpu", device = 1), "cannot be used with backend = \"cpu\"",
                class = "somgpu_input_error")
-  expect_error(train(y, backend = "cpu", precision = "single"), "double precision",
-               class = "somgpu_input_error")
+  expect_identical(train(y, nmax = 3, iter_max = 3, backend = "cpu",
+                         precision = "single")$backend$precision, "single")
 })
 
 test_that("the thread default follows the option, the variable and the check limit", {

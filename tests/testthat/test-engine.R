@@ -2,7 +2,8 @@
 # by buffer, with the sizes the buffers have; the constants R uses come from C.
 
 plan_of <- function(n, m, sizes, restarts = 1L, algorithm = "online", trace = FALSE,
-                    spec = list(name = "cpu", threads = 1L, round_units = 0, here = TRUE),
+                    spec = list(name = "cpu", threads = 1L, round_units = 0,
+                                precision = "double", here = TRUE),
                     passes = 9L) {
   fam <- list(n = n, m = m, nmaps = length(sizes) * restarts, restarts = restarts,
               size_sum = sum(sizes) * restarts, size_max = max(sizes), passes = passes,
@@ -33,7 +34,8 @@ test_that("the CPU plan lists its buffers with their sizes", {
 
 test_that("without a backend (future workers train) the plan is R's and the assessment's", {
   p <- plan_of(1000, 3, 2:10,
-               spec = list(name = "cpu", threads = 1L, round_units = 0, here = FALSE))
+               spec = list(name = "cpu", threads = 1L, round_units = 0,
+                           precision = "double", here = FALSE))
   expect_false(any(grepl("^cpu", p$what)))
   expect_true(all(c("R: weights of every map", "assessment: block sums") %in% p$what))
 })
@@ -57,7 +59,7 @@ test_that("the OpenCL plan lists device buffers", {
 test_that("the memory check refuses what the plan's host share cannot fit", {
   y <- matrix(runif(300), ncol = 3)
   p <- plan_of(100, 3, 2:6, spec = list(name = "cpu", threads = 1L, round_units = 0,
-                                        here = TRUE), passes = 19L)
+                                       precision = "double", here = TRUE), passes = 19L)
   need <- sum(p$bytes[p$where == "host"])
   withr::with_options(list(somgpu.max_memory = need * 0.99), {
     expect_error(train(y, nmax = 6, iter_max = 20, backend = "cpu", threads = 1),

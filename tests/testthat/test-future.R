@@ -106,8 +106,8 @@ test_that("a failing worker gives one error naming its sizes, with its own error
   expect_match(conditionMessage(err), "1 more worker failed")
   expect_identical(err$weights, vector("list", 4)) # no worker finished
   # what needs no device is checked before anything is shipped
-  expect_error(train(y, nmax = 5, backend = "cpu", precision = "single", parallel = "future"),
-               "double precision", class = "somgpu_input_error")
+  expect_error(train(y, nmax = 5, backend = "cpu", device = 1, parallel = "future"),
+               "cannot be used with backend", class = "somgpu_input_error")
 })
 
 test_that("a failed worker's error keeps the maps the other workers finished", {

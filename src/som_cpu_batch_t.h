@@ -1,0 +1,510 @@
+/* som_cpu_batch_t.h: the batch rule on the CPU (the engines som_cpu_batch and, in single
+ * precision, som_cpu_batch_f: som_real.h), written once and included by som_cpu_batch.c
+ * and som_cpu_batch_f.c. Each pass t finds
+ * every point's winner with the current weights, sums the points won by each neuron (S_c,
+ * n_c), then sets W_j = sum_c h_t(d(c, j)) S_c / sum_c h_t(d(c, j)) n_c (a neuron whose
+ * denominator is zero keeps its weights).
+ *
+ * Parallel over points: the points are cut into blocks of p->batch_block; a block is
+ * transposed once and serves every map, so each point is read once per pass. Each block's
+ * sums are taken in point order into a slot of its own, and the slots are added to the
+ * totals in block order, so the result is the same whatever the threads and slices. A slice
+ * is a round of blocks worth about round_units of work per thread. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "som_engine.h"
+#include "som_real.h"
+
+/* Neurons per smoothing task: maps are cut into runs of this many neurons. */
+#define SOM_LANE_DIM 64 /* the most dimensions of the winner search with points in lanes */
+#define SOM_SMOOTH_RUN 32
+
+typedef struct {
+    int size, ld;      /* neurons, and neurons rounded up to whole tiles (SOM_TJB)      */
+    som_real *w;       /* weights, w[k * ld + j]; the padding stays 0                    */
+    som_real *total;   /* the pass's sums: S[c * m + k], then the counts n[c]            */
+    size_t slot_off;   /* where this map's sums start in a block's slot                  */
+    size_t slot_len;   /* size * som_slot_width(m, general)                              */
+} batch_map;
+
+/* How a pass is cut: blocks of B rows, per_round blocks per slice; when a round has fewer
+ * blocks than threads, the maps are cut into groups and the blocks' rows into segments. */
+typedef struct {
+    int64_t B, nblocks, per_round;
+    int ngroups, nseg, whole;
+    size_t seg_rows, bpad;
+} batch_cut;
+
+typedef struct {
+    const som_problem *p;
+    int threads;
+    som_real *cw;                    /* the general path: m column weights; else NULL */
+    batch_cut cut;
+    batch_map *maps;
+    size_t slot_len;                 /* all maps' sums, one block                   */
+    som_real *store, *slots, *xr, *num;
+    int *wins, **win, *group_start, *runs, nruns;
+} batch_state;
+
+static void batch_cut_of(const som_family *f, int threads, double round_units, batch_cut *c)
+{
+    const double block_cost = ((f->m + 1) * f->size_sum + SOM_POINT_UNITS * f->nmaps);
+    c->B = f->batch_block < f->n ? f->batch_block : f->n;
+    c->nblocks = (f->n + c->B - 1) / c->B;
+    c->per_round = (int64_t)(round_units * threads / (block_cost * (double)c->B));
+    if (c->per_round < 1) c->per_round = 1;
+    if (c->per_round > c->nblocks) c->per_round = c->nblocks;
+    c->ngroups = som_map_groups(c->per_round, threads, f->nmaps);
+    c->nseg = (int)((2 * (int64_t)threads + c->per_round * c->ngroups - 1) /
+                    (c->per_round * c->ngroups));
+    c->seg_rows = (size_t)((c->B + c->nseg - 1) / c->nseg + R_PB - 1) / R_PB * R_PB;
+    if (c->seg_rows < 64) c->seg_rows = 64;
+    c->nseg = (int)((c->B + (int64_t)c->seg_rows - 1) / (int64_t)c->seg_rows);
+    c->whole = c->ngroups == 1 && c->nseg == 1;
+    c->bpad = (size_t)((c->B + R_PB - 1) / R_PB * R_PB);
+}
+
+/* Element counts of the buffers, from the family's shape (bounds for per-map padding). */
+typedef struct {
+    double store, slots, xr, num, wins, win, runs, init;
+} batch_sizes;
+
+static void batch_size(const som_family *f, const batch_cut *c, int threads, batch_sizes *z)
+{
+    const double maps = f->nmaps, slot = f->size_sum * som_slot_width(f->m, f->general);
+    const double rounds = (double)c->per_round;
+    /* per map: tiled weights, the pass's totals */
+    z->store = (f->size_sum + (SOM_TJB - 1) * maps) * f->m + slot;
+    z->slots = rounds * slot;
+    z->xr = rounds * (double)c->bpad * f->m;
+    z->num = (double)threads * 2 * f->m;
+    z->wins = rounds * maps * (double)c->B;
+    z->win = rounds * maps;
+    z->runs = 2 * (floor(f->size_sum / SOM_SMOOTH_RUN) + maps);
+    z->init = (double)f->size_max * f->m;
+}
+
+static double cpu_round(const som_cpu_cfg *cfg)
+{
+    return cfg->round_units > 0 ? cfg->round_units : SOM_ROUND_UNITS;
+}
+
+static void batch_plan(void *cfg_, const som_family *f, som_plan *plan)
+{
+    const som_cpu_cfg *cfg = cfg_;
+    const int threads = som_threads(cfg->threads);
+    batch_cut c;
+    batch_sizes z;
+    batch_cut_of(f, threads, cpu_round(cfg), &c);
+    batch_size(f, &c, threads, &z);
+    som_plan_add(plan, "cpu batch: weights and sums", z.store * sizeof(som_real), SOM_HOST);
+    som_plan_add(plan, "cpu batch: a round's block sums", z.slots * sizeof(som_real), SOM_HOST);
+    som_plan_add(plan, "cpu batch: a round's blocks, row-major", (z.xr + z.num) * sizeof(som_real),
+                 SOM_HOST);
+    som_plan_add(plan, "cpu batch: a round's winners",
+                 z.wins * sizeof(int) + z.win * sizeof(int *), SOM_HOST);
+    som_plan_add(plan, "cpu batch: smoothing tasks", z.runs * sizeof(int), SOM_HOST);
+    som_plan_add(plan, "cpu batch: initial weights",
+                 (z.init + f->m) * sizeof(double) + (double)f->n * sizeof(uint32_t), SOM_HOST);
+}
+
+/* The winners of R_PB points (rows of x, m apart) among the neurons of w (tiled, leading
+ * dimension ld), by the winner rule; cw: the general path's column weights, or NULL (a
+ * constant NULL where inlined takes the plain path's code). */
+SOM_INLINE void winners(const som_real *x, const som_real *w, int size, int ld, const int m,
+                        const som_real *cw, int *c)
+{
+    som_real bd[R_PB];
+    int p, j;
+    for (p = 0; p < R_PB; p++) {
+        bd[p] = (som_real)HUGE_VAL;
+        c[p] = 0;
+    }
+    for (j = 0; j < size; j += SOM_TJB) {
+        som_real acc[R_PB][SOM_TJB];
+        const int nb = size - j < SOM_TJB ? size - j : SOM_TJB;
+        if (cw) R_TILE_D2_GENERAL(x, w, ld, j, m, cw, acc);
+        else R_TILE_D2(x, w, ld, j, m, acc);
+        SOM_UNROLL
+        for (p = 0; p < R_PB; p++) SOM_PICK(acc[p], nb, j, c[p], bd[p]);
+    }
+}
+
+#if SOM_HAVE_VEC
+/* Neurons j .. j + nb - 1 (nb a constant where inlined) for the points in the lanes of xv
+ * (xv[k]: their k-th values): each distance summed over k in order, then the winner rule
+ * in each lane over these neurons in order, continuing from bd, bc. */
+SOM_INLINE void lanes_block(const som_rv *xv, const som_real *w, int ld, int j, const int m,
+                            const int nb, som_rv *bd, som_rv *bc)
+{
+    som_rv acc[SOM_TJB], t, jv = (som_rv){0} + (som_real)j;
+    int jj, k;
+    SOM_UNROLL_ALL
+    for (jj = 0; jj < nb; jj++) {
+        t = xv[0] - w[j + jj];
+        acc[jj] = t * t;
+    }
+    for (k = 1; k < m; k++) {
+        const som_real *wk = w + (size_t)k * ld + j;
+        SOM_UNROLL_ALL
+        for (jj = 0; jj < nb; jj++) {
+            t = xv[k] - wk[jj];
+            acc[jj] += t * t;
+        }
+    }
+    SOM_UNROLL_ALL
+    for (jj = 0; jj < nb; jj++, jv += 1) {
+        const som_rm lt = SOM_CLOSER(acc[jj], *bd);
+        *bd = R_SELECT(lt, acc[jj], *bd);
+        *bc = R_SELECT(lt, jv, *bc);
+    }
+}
+
+/* The winners of the R_PB = R_VW points of a tile (xv, one point per lane) among the
+ * neurons of w: each lane runs the winner rule over the neurons in order, in blocks of
+ * SOM_TJB, 4 and 1 neurons (no padded neuron computed): the bits and winners of winners(),
+ * with vector compares in place of a scalar chain per point. */
+SOM_INLINE void winners_lanes(const som_rv *xv, const som_real *w, int size, int ld,
+                              const int m, int *c)
+{
+    som_rv bd = (som_rv){0} + (som_real)HUGE_VAL, bc = (som_rv){0};
+    int j = 0, l;
+    for (; j + SOM_TJB <= size; j += SOM_TJB)
+        lanes_block(xv, w, ld, j, m, SOM_TJB, &bd, &bc);
+    if (j + 4 <= size) {
+        lanes_block(xv, w, ld, j, m, 4, &bd, &bc);
+        j += 4;
+    }
+    for (; j < size; j++) lanes_block(xv, w, ld, j, m, 1, &bd, &bc);
+    for (l = 0; l < R_VW; l++) c[l] = (int)bc[l];
+}
+#endif
+
+#define X_P(l) xi[(size_t)(l) * m + k] /* the tile's point l, dimension k */
+
+/* Rows of a block (row-major in x, padded to whole tiles) against maps q0 .. q1-1: each
+ * row's winner into win[q] (indexed from the block's first row, offset); cw: the general
+ * path's column weights, or NULL. A tile of points at a time against every map (their
+ * weights stay in the first-level cache); on the plain path with vectors, the tile's
+ * points side by side in the lanes (winners_lanes). Also compiled for AVX2 where the
+ * compiler can pick the version at load time (the same operations, a register at a time:
+ * -ffp-contract=off keeps them unfused). */
+SOM_TARGET_CLONES static void segment_winners(const batch_map *maps, int q0, int q1, int m,
+                                              const som_real *cw, const som_real *x, int rows,
+                                              int offset, int *const *win)
+{
+    const int padded = (rows + R_PB - 1) / R_PB * R_PB;
+    const int lanes = SOM_HAVE_VEC && R_PB == R_VW && !cw && m <= SOM_LANE_DIM;
+    int i, q, r;
+    for (i = 0; i < padded; i += R_PB) {
+        const som_real *xi = x + (size_t)i * m;
+#if SOM_HAVE_VEC
+        som_rv xv[SOM_LANE_DIM];
+        if (lanes) { /* the tile's points side by side */
+            int k;
+            for (k = 0; k < m; k++) xv[k] = R_GATHER(X_P);
+        }
+#endif
+        for (q = q0; q < q1; q++) {
+            const batch_map *mp = maps + q;
+            int c[R_PB];
+#if SOM_HAVE_VEC
+            if (lanes) switch (m) {
+            case 2: winners_lanes(xv, mp->w, mp->size, mp->ld, 2, c); break;
+            case 3: winners_lanes(xv, mp->w, mp->size, mp->ld, 3, c); break;
+            case 4: winners_lanes(xv, mp->w, mp->size, mp->ld, 4, c); break;
+            case 8: winners_lanes(xv, mp->w, mp->size, mp->ld, 8, c); break;
+            case 16: winners_lanes(xv, mp->w, mp->size, mp->ld, 16, c); break;
+            default: winners_lanes(xv, mp->w, mp->size, mp->ld, m, c);
+            }
+            else
+#endif
+            if (cw) winners(xi, mp->w, mp->size, mp->ld, m, cw, c); /* not unrolled by m */
+            else switch (m) {
+            case 1: winners(xi, mp->w, mp->size, mp->ld, 1, NULL, c); break;
+            case 8: winners(xi, mp->w, mp->size, mp->ld, 8, NULL, c); break;
+            default: winners(xi, mp->w, mp->size, mp->ld, m, NULL, c);
+            }
+            for (r = 0; r < R_PB && i + r < rows; r++) win[q][offset + i + r] = c[r];
+        }
+    }
+}
+
+/* A block's sums (rows row-major in x), every map at once, each element in row order: into
+ * the block's slot, S[c * m + k] then the counts (slot_width) per map. Each row is read
+ * once. general: missing values are left out of the sums and their columns' counts. */
+static void block_sums(const batch_map *maps, int nmaps, int m, int general,
+                       const som_real *restrict x, int rows, int *const *win,
+                       som_real *restrict slot)
+{
+    int i, q, k;
+    for (q = 0; q < nmaps; q++) memset(slot + maps[q].slot_off, 0, maps[q].slot_len * sizeof *slot);
+    if (general) {
+        for (i = 0; i < rows; i++) {
+            const som_real *xi = x + (size_t)i * m;
+            for (q = 0; q < nmaps; q++) {
+                const int c = win[q][i];
+                som_real *S = slot + maps[q].slot_off, *Sc = S + (size_t)c * m;
+                som_real *Nc = S + ((size_t)maps[q].size + c) * m;
+                for (k = 0; k < m; k++)
+                    if (!isnan(xi[k])) {
+                        Sc[k] += xi[k];
+                        Nc[k] += 1;
+                    }
+            }
+        }
+        return;
+    }
+    for (i = 0; i < rows; i++) {
+        const som_real *xi = x + (size_t)i * m;
+        for (q = 0; q < nmaps; q++) {
+            const int c = win[q][i];
+            som_real *S = slot + maps[q].slot_off, *Sc = S + (size_t)c * m;
+            SOM_SIMD /* dimensions side by side; each still in row order */
+            for (k = 0; k < m; k++) Sc[k] += xi[k];
+            S[(size_t)maps[q].size * m + c] += 1;
+        }
+    }
+}
+
+/* A round of blocks from block b0 of the pass: winners and block sums of every map, added
+ * to the pass's totals in block order. */
+static int batch_advance(void *state, som_slice *slice, int64_t *reached, som_status *st)
+{
+    batch_state *s = state;
+    const som_problem *p = s->p;
+    const batch_cut *c = &s->cut;
+    const int64_t n = p->data.n, pass0 = slice->from / n * n, B = c->B;
+    const int64_t b0 = (slice->from - pass0) / B;
+    const int64_t nb = b0 + c->per_round < c->nblocks ? c->per_round : c->nblocks - b0;
+    const int64_t ntask = nb * c->ngroups * c->nseg;
+    const int m = p->data.m, nmaps = p->nmaps, nth = s->threads, ng = c->ngroups;
+    const int nseg = c->nseg, whole = c->whole;
+    const size_t seg_rows = c->seg_rows, bpad = c->bpad, slot_len = s->slot_len;
+    int64_t task;
+    int q;
+    (void)st;
+    (void)nth; /* unused without OpenMP */
+    if (b0 == 0) /* a new pass */
+        for (q = 0; q < nmaps; q++) memset(s->maps[q].total, 0, s->maps[q].slot_len * sizeof(som_real));
+    /* when blocks are shared between tasks: the round's blocks, row-major, a segment of
+     * rows at a time (static schedules keep a block with one thread, and in its cache,
+     * through the steps) */
+    SOM_PARALLEL_FOR(nth, static, 1)
+    for (task = 0; task < (whole ? 0 : nb * nseg); task++) {
+        const int64_t bi = task / nseg, lo = (b0 + bi) * B, sg = task % nseg;
+        const int64_t rows = (lo + B < n ? B : n - lo) - sg * (int64_t)seg_rows;
+        if (rows > 0)
+            R_TILE_ROWS(p->data.x, n, m, lo + sg * (int64_t)seg_rows,
+                          (int)(rows < (int64_t)seg_rows ? rows : (int64_t)seg_rows),
+                          s->xr + ((size_t)bi * bpad + (size_t)sg * seg_rows) * m);
+    }
+    /* the winners: (block, group of maps, segment of rows) */
+    SOM_PARALLEL_FOR(nth, static, 1)
+    for (task = 0; task < ntask; task++) {
+        const int64_t bi = task / (ng * nseg), lo = (b0 + bi) * B;
+        const int g = (int)(task / nseg % ng), sg = (int)(task % nseg);
+        const int64_t rows = (lo + B < n ? B : n - lo) - (int64_t)sg * seg_rows;
+        if (whole) /* the task holds the whole block: transpose it here */
+            R_TILE_ROWS(p->data.x, n, m, lo, (int)rows, s->xr + (size_t)bi * bpad * m);
+        if (rows > 0)
+            segment_winners(s->maps, s->group_start[g], s->group_start[g + 1], m, s->cw,
+                            s->xr + ((size_t)bi * bpad + (size_t)sg * seg_rows) * m,
+                            (int)(rows < (int64_t)seg_rows ? rows : (int64_t)seg_rows),
+                            (int)(sg * seg_rows), s->win + bi * nmaps);
+        if (whole) /* the task holds the whole block: its sums now, rows in cache */
+            block_sums(s->maps, nmaps, m, s->cw != NULL, s->xr + (size_t)bi * bpad * m,
+                       (int)rows, s->win + bi * nmaps, s->slots + (size_t)bi * slot_len);
+    }
+    /* otherwise each block's sums, all maps at once, in row order into its slot */
+    if (!whole) {
+        SOM_PARALLEL_FOR(nth, static, 1)
+        for (task = 0; task < nb; task++) {
+            const int64_t lo = (b0 + task) * B;
+            block_sums(s->maps, nmaps, m, s->cw != NULL, s->xr + (size_t)task * bpad * m,
+                       (int)(lo + B < n ? B : n - lo), s->win + task * nmaps,
+                       s->slots + (size_t)task * slot_len);
+        }
+    }
+    /* add the slots to the totals in block order, the maps side by side */
+    SOM_PARALLEL_FOR(nth, dynamic, 1)
+    for (q = 0; q < nmaps; q++) {
+        batch_map *mp = s->maps + q;
+        int64_t bi;
+        size_t e;
+        for (bi = 0; bi < nb; bi++) {
+            const som_real *sum = s->slots + (size_t)bi * slot_len + mp->slot_off;
+            for (e = 0; e < mp->slot_len; e++) mp->total[e] += sum[e];
+        }
+    }
+    *reached = pass0 + ((b0 + nb) * B < n ? (b0 + nb) * B : n);
+    return SOM_OK;
+}
+
+/* The same on the general path, column by column: W_jk = sum_c h S_ck / sum_c h n_ck (a
+ * column whose denominator is zero keeps its value); num holds 2 m values of scratch. */
+static void smooth_general(batch_map *mp, int m, const double *row, int j0, int j1,
+                           som_real *num)
+{
+    const int size = mp->size;
+    const som_real *S = mp->total, *N = S + (size_t)size * m;
+    som_real *den = num + m;
+    int j, c, k;
+    for (j = j0; j < j1; j++) {
+        for (k = 0; k < m; k++) num[k] = den[k] = 0;
+        for (c = 0; c < size; c++) {
+            const som_real h = (som_real)row[som_ring_dist(c, j, size)];
+            const som_real *Sc = S + (size_t)c * m, *Nc = N + (size_t)c * m;
+            for (k = 0; k < m; k++) {
+                num[k] += h * Sc[k];
+                den[k] += h * Nc[k];
+            }
+        }
+        for (k = 0; k < m; k++)
+            if (den[k] > 0) mp->w[(size_t)k * mp->ld + j] = num[k] / den[k];
+    }
+}
+
+/* Neurons j0 .. j1-1 of a map from the pass's totals and factors by ring distance (row):
+ * W_j = sum_c h(d(c, j)) S_c / sum_c h(d(c, j)) n_c, summed over c in order; num holds m
+ * values of scratch. */
+static void smooth(batch_map *mp, int m, const double *row, int j0, int j1, som_real *num)
+{
+    const int size = mp->size;
+    const som_real *S = mp->total, *cnt = S + (size_t)size * m;
+    int j, c, k;
+    for (j = j0; j < j1; j++) {
+        som_real den = 0;
+        for (k = 0; k < m; k++) num[k] = 0;
+        for (c = 0; c < size; c++) {
+            const som_real h = (som_real)row[som_ring_dist(c, j, size)];
+            const som_real *Sc = S + (size_t)c * m;
+            den += h * cnt[c];
+            for (k = 0; k < m; k++) num[k] += h * Sc[k];
+        }
+        if (den > 0)
+            for (k = 0; k < m; k++) mp->w[(size_t)k * mp->ld + j] = num[k] / den;
+    }
+}
+
+/* The pass's end: every neuron from the totals, in runs of neurons side by side. */
+static int batch_end_pass(void *state, int t, const double *row, som_status *st)
+{
+    batch_state *s = state;
+    const int m = s->p->data.m;
+    int i;
+    (void)t;
+    (void)st;
+    SOM_PARALLEL_FOR(s->threads, dynamic, 1)
+    for (i = 0; i < s->nruns; i++) {
+        batch_map *mp = s->maps + s->runs[2 * i];
+        const int j0 = s->runs[2 * i + 1];
+        const int j1 = j0 + SOM_SMOOTH_RUN < mp->size ? j0 + SOM_SMOOTH_RUN : mp->size;
+        som_real *num = s->num + (size_t)som_thread_num() * 2 * m;
+        if (s->cw) smooth_general(mp, m, row, j0, j1, num);
+        else smooth(mp, m, row, j0, j1, num);
+    }
+    return SOM_OK;
+}
+
+static int batch_prepare(void *cfg_, const som_problem *p, int factor_rows, void **state,
+                         som_status *st)
+{
+    const som_cpu_cfg *cfg = cfg_;
+    const int m = p->data.m, nmaps = p->nmaps;
+    som_family f;
+    batch_sizes z;
+    batch_state *s;
+    double *init = NULL;
+    uint32_t *scratch = NULL;
+    size_t used = 0;
+    int i;
+    (void)factor_rows;
+
+    som_family_of(p, &f);
+    *state = s = calloc(1, sizeof *s);
+    if (!s) goto nomem;
+    s->p = p;
+    s->threads = som_threads(cfg->threads);
+    batch_cut_of(&f, s->threads, cpu_round(cfg), &s->cut);
+    batch_size(&f, &s->cut, s->threads, &z);
+    s->maps = calloc((size_t)nmaps, sizeof *s->maps);
+    s->store = som_alloc(z.store, sizeof *s->store);
+    s->slots = som_alloc(z.slots, sizeof *s->slots);
+    s->xr = som_alloc(z.xr, sizeof *s->xr); /* the round's blocks, row-major */
+    s->num = som_alloc(z.num, sizeof *s->num);
+    s->wins = som_alloc(z.wins, sizeof *s->wins);
+    s->win = som_alloc(z.win, sizeof *s->win);
+    s->runs = som_alloc(z.runs, sizeof *s->runs);
+    s->group_start = malloc(((size_t)s->cut.ngroups + 1) * sizeof *s->group_start);
+    init = som_alloc(z.init, sizeof *init);
+    if (f.general && (s->cw = malloc((size_t)m * sizeof *s->cw)) != NULL)
+        for (i = 0; i < m; i++) s->cw[i] = p->data.col_w ? p->data.col_w[i] : 1;
+    if (p->init == SOM_INIT_SAMPLE) scratch = malloc((size_t)p->data.n * sizeof *scratch);
+    if (!s->maps || !s->store || !s->slots || !s->xr || !s->num || !s->wins || !s->win ||
+        !s->runs || !s->group_start || !init || (p->init == SOM_INIT_SAMPLE && !scratch) ||
+        (f.general && !s->cw))
+        goto nomem;
+    for (i = 0; i < nmaps; i++) {
+        batch_map *mp = s->maps + i;
+        int j;
+        mp->size = p->size[i];
+        mp->ld = som_ld(mp->size, SOM_TJB);
+        mp->slot_len = (size_t)mp->size * som_slot_width(m, f.general);
+        mp->slot_off = s->slot_len;
+        s->slot_len += mp->slot_len;
+        mp->w = s->store + used;
+        used += (size_t)mp->ld * m;
+        mp->total = s->store + used;
+        used += mp->slot_len;
+        memset(mp->w, 0, (size_t)mp->ld * m * sizeof *mp->w);
+        som_init_map(p, i, init, scratch);
+        som_tile_real(init, mp->size, m, mp->ld, mp->w);
+        for (j = 0; j < mp->size; j += SOM_SMOOTH_RUN) { /* smoothing tasks: (map, first j) */
+            s->runs[2 * s->nruns] = i;
+            s->runs[2 * s->nruns++ + 1] = j;
+        }
+    }
+    for (i = 0; i < s->cut.per_round * nmaps; i++) s->win[i] = s->wins + (size_t)i * s->cut.B;
+    som_split_maps(p->size, nmaps, s->cut.ngroups, s->group_start);
+    free(init);
+    free(scratch);
+    return SOM_OK;
+nomem:
+    free(init);
+    free(scratch);
+    return som_fail(st, SOM_ERR_NOMEM, "could not allocate memory for batch training");
+}
+
+static int batch_read(void *state, double *const *w, som_status *st)
+{
+    const batch_state *s = state;
+    int i;
+    (void)st;
+    for (i = 0; i < s->p->nmaps; i++)
+        som_untile_real(s->maps[i].w, s->maps[i].size, s->p->data.m, s->maps[i].ld, w[i]);
+    return SOM_OK;
+}
+
+static void batch_release(void *state)
+{
+    batch_state *s = state;
+    if (!s) return;
+    free(s->maps);
+    free(s->cw);
+    free(s->store);
+    free(s->slots);
+    free(s->xr);
+    free(s->num);
+    free(s->wins);
+    free(s->win);
+    free(s->runs);
+    free(s->group_start);
+    free(s);
+}
+
+const som_engine R_EXPORT(som_cpu_batch) = {R_NAME("cpu batch"), NULL, batch_prepare,
+                                             batch_advance, batch_end_pass, NULL, batch_read,
+                                             batch_release, batch_plan};

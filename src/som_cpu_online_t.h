@@ -1,0 +1,399 @@
+/* som_cpu_online_t.h: the online rule on the CPU (the engines som_cpu_online and, in
+ * single precision, som_cpu_online_f: som_real.h), written once and included by
+ * som_cpu_online.c and som_cpu_online_f.c. Each slice, the work units (a map alone, or a
+ * pack of small maps side by side: som_cpu_lanes_t.h) move on in parallel (OpenMP over
+ * units, largest first), each map point after point through the rule of the original
+ * script.
+ *
+ * A map's weights are tiled (w[k * ld + j], ld = the size rounded up to whole blocks of
+ * R_JB neurons), so that distances and updates run as vector loops over neurons. Each
+ * neuron's squared distance is still summed over the dimensions in order and each update is
+ * the same expression, so the bits are those of the plain rule (and of the OpenCL backend,
+ * and of the R reference in the tests). A map's result depends only on its own streams,
+ * never on the slicing or the thread that ran it, so any thread count gives the same bits. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "som_engine.h"
+#include "som_lanes.h"
+#include "som_real.h"
+#include "som_rng.h"
+
+#include "som_cpu_lanes_t.h"
+
+typedef struct {
+    int map;         /* index in the problem                                        */
+    int size, ld;    /* neurons, and neurons rounded up to whole blocks (R_JB)     */
+    int pack, lane;  /* its pack and lane (som_lanes.h), or pack -1: trained alone  */
+    uint32_t *order; /* the current pass's visiting order, n indices                */
+    som_real *w;     /* working weights, w[k * ld + j] (padding neurons never win)  */
+    som_real *circ;  /* the pass's factors, 2 x size (som_neighbourhood_circ), then
+                        R_JB zeros, so that the update may run over ld neurons      */
+} online_map;
+
+typedef struct {
+    const som_problem *p;
+    int threads;
+    double round_units;
+    double cost;       /* work units of one step of every map                        */
+    som_real *rows;    /* the data, row-major                                        */
+    som_real *cw;      /* the general path: m column weights (1 without); else NULL  */
+    online_map *maps;  /* largest first                                              */
+    lane_pack *packs;
+    int npacks, nunits;
+    int *units;        /* what a thread takes: a map alone (i >= 0) or pack -i-1        */
+    som_real *wraw, *craw, *lraw;
+    uint32_t *orders;
+} online_state;
+
+/* Element counts of the buffers, from the family's shape: bounds for the per-map padding
+ * (whole blocks of neurons, whole cache lines per map, a line to spare for alignment). */
+typedef struct {
+    double weights, circ, lanes, order_stride, orders, rows, init;
+} online_sizes;
+
+static void online_size(const som_family *f, online_sizes *z)
+{
+    const double maps = f->nmaps;
+    const double line = 64 / sizeof(som_real);
+    z->weights = (f->size_sum + (R_JB - 1) * maps) * f->m + (line - 1) * maps + line;
+    z->circ = 2 * f->size_sum + (R_JB + line - 1) * maps + line;
+    /* packs of consecutive maps, largest first: each pack's S is at most the smallest ring
+     * of the full pack before it, so the packs' weights and factors (S m and 2 S per lane)
+     * take at most SOM_LANES times the first pack's S plus the sum of the sizes. */
+    z->lanes = (SOM_LANES * (double)SOM_LANE_MAX_SIZE + f->size_sum) * (f->m + 2) + line;
+    z->order_stride = (double)(((size_t)f->n + 15) & ~(size_t)15); /* whole cache lines */
+    z->orders = maps * z->order_stride;
+    z->rows = (double)f->n * f->m;
+    z->init = (double)f->size_max * f->m;
+}
+
+static void online_plan(void *cfg, const som_family *f, som_plan *plan)
+{
+    online_sizes z;
+    (void)cfg;
+    online_size(f, &z);
+    som_plan_add(plan, "cpu online: the data, row-major", z.rows * sizeof(som_real), SOM_HOST);
+    som_plan_add(plan, "cpu online: tiled weights", z.weights * sizeof(som_real), SOM_HOST);
+    som_plan_add(plan, "cpu online: factors", z.circ * sizeof(som_real), SOM_HOST);
+    som_plan_add(plan, "cpu online: packs of small maps", z.lanes * sizeof(som_real), SOM_HOST);
+    som_plan_add(plan, "cpu online: visiting orders", z.orders * sizeof(uint32_t), SOM_HOST);
+    som_plan_add(plan, "cpu online: initial weights", z.init * sizeof(double), SOM_HOST);
+}
+
+/* Points i .. end-1 of the pass: the online rule of the original script. Inlined with a
+ * constant m for small dimensions so that the loops over dimensions disappear. */
+SOM_INLINE void train_points(const som_real *rows, const uint32_t *order, uint32_t i,
+                             uint32_t end, som_real *w, const som_real *circ, int size, int ld,
+                             const int m)
+{
+    for (; i < end; i++) {
+        const som_real *x = rows + (size_t)order[i] * m, *h;
+        som_real bd = (som_real)HUGE_VAL;
+        int c = 0, j, jj, k;
+        for (j = 0; j < size; j += R_JB) { /* the winner, a block of neurons at a time */
+            som_real acc[1][R_JB];
+            R_POINT_D2(x, w, ld, j, m, acc);
+            SOM_PICK(acc[0], size - j < R_JB ? size - j : R_JB, j, c, bd);
+        }
+        /* update every neuron, the padding ones too (with whatever factor: they never win) */
+        h = circ + (size - c);
+        for (k = 0; k < m; k++) {
+            const som_real xk = x[k];
+            som_real *wk = w + (size_t)k * ld;
+            for (j = 0; j < ld; j += R_JB) {
+                SOM_SIMD
+                for (jj = 0; jj < R_JB; jj++) wk[j + jj] += h[j + jj] * (xk - wk[j + jj]);
+            }
+        }
+    }
+}
+
+/* The same for the general path (som_data_general): column weights cw, and missing values
+ * left out of the distance and the update. */
+SOM_INLINE void train_points_general(const som_real *rows, const uint32_t *order, uint32_t i,
+                                     uint32_t end, som_real *w, const som_real *circ, int size,
+                                     int ld, const int m, const som_real *cw)
+{
+    for (; i < end; i++) {
+        const som_real *x = rows + (size_t)order[i] * m, *h;
+        som_real bd = (som_real)HUGE_VAL;
+        int c = 0, j, jj, k;
+        for (j = 0; j < size; j += R_JB) {
+            som_real acc[1][R_JB];
+            R_POINT_D2_GENERAL(x, w, ld, j, m, cw, acc);
+            SOM_PICK(acc[0], size - j < R_JB ? size - j : R_JB, j, c, bd);
+        }
+        h = circ + (size - c);
+        for (k = 0; k < m; k++) {
+            const som_real xk = x[k];
+            som_real *wk = w + (size_t)k * ld;
+            if (isnan(xk)) continue; /* a missing value moves nothing */
+            for (j = 0; j < ld; j += R_JB) {
+                SOM_SIMD
+                for (jj = 0; jj < R_JB; jj++) wk[j + jj] += h[j + jj] * (xk - wk[j + jj]);
+            }
+        }
+    }
+}
+
+/* A new pass t of one map: its factors and visiting order. */
+static void start_pass(const som_problem *p, som_factors *fac, int t, int map, int size,
+                       som_real *circ, uint32_t *order)
+{
+    R_CIRC(fac->tab + (size_t)(t - fac->t_first) * fac->width, size, circ);
+    som_order(order, (som_u32)p->data.n, p->seed, SOM_STREAM_ORDER, (som_u32)size,
+              (som_u32)p->restart[map], (som_u32)t);
+}
+
+/* Points i .. stop-1 of pass t of one map alone. */
+static void train_map(const online_state *s, online_map *mp, som_factors *fac, int t,
+                      uint32_t i, uint32_t stop)
+{
+    const int m = s->p->data.m;
+    if (i == 0) start_pass(s->p, fac, t, mp->map, mp->size, mp->circ, mp->order);
+    if (s->cw) /* the general path: not unrolled by m */
+        train_points_general(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, m,
+                             s->cw);
+    else switch (m) {
+    case 1: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, 1); break;
+    case 2: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, 2); break;
+    case 3: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, 3); break;
+    case 4: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, 4); break;
+    case 5: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, 5); break;
+    case 6: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, 6); break;
+    case 7: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, 7); break;
+    case 8: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, 8); break;
+    default: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, m);
+    }
+}
+
+/* Points i .. stop-1 of pass t of a pack's maps, side by side. */
+static void train_pack(const online_state *s, lane_pack *pk, som_factors *fac, int t,
+                       uint32_t i, uint32_t stop)
+{
+    int l;
+    if (i == 0)
+        for (l = 0; l < pk->nl; l++)
+            start_pass(s->p, fac, t, pk->map[l], pk->size[l], pk->circ[l], pk->order[l]);
+    lanes_train(pk, s->rows, s->p->data.m, i, stop);
+}
+
+/* Steps from .. end-1 of a unit: a map alone (u >= 0) or pack -u-1. */
+static void advance_unit(const online_state *s, int u, som_factors *fac, int64_t from,
+                         int64_t end)
+{
+    const int64_t n = s->p->data.n;
+    while (from < end) {
+        const int t = (int)(from / n) + 1;
+        const uint32_t i = (uint32_t)(from % n);
+        const uint32_t stop = end - (int64_t)(t - 1) * n < n ? (uint32_t)(end - (t - 1) * n)
+                                                              : (uint32_t)n;
+        if (u >= 0) train_map(s, s->maps + u, fac, t, i, stop);
+        else train_pack(s, s->packs + (-u - 1), fac, t, i, stop);
+        from += stop - i;
+    }
+}
+
+static int online_advance(void *state, som_slice *slice, int64_t *reached, som_status *st)
+{
+    online_state *s = state;
+    const int64_t n = s->p->data.n;
+    const int nunits = s->nunits, nth = s->threads < nunits ? s->threads : nunits;
+    int64_t steps = (int64_t)(s->round_units * s->threads / s->cost), end;
+    int i;
+    (void)st;
+    if (steps < 1) steps = 1;
+    end = slice->limit - slice->from > steps ? slice->from + steps : slice->limit;
+    som_factor_row(slice->factors, (int)((end - 1) / n) + 1); /* made here, read by the threads */
+    (void)nth; /* unused without OpenMP */
+    SOM_PARALLEL_FOR(nth, dynamic, 1)
+    for (i = 0; i < nunits; i++) advance_unit(s, s->units[i], slice->factors, slice->from, end);
+    *reached = end;
+    return SOM_OK;
+}
+
+/* The data, row-major in som_real (malloc'ed). */
+static som_real *rows_of(const som_data *d)
+{
+    som_real *x = som_alloc((double)d->n * d->m, sizeof *x);
+    int64_t i;
+    int k;
+    if (x)
+        for (k = 0; k < d->m; k++)
+            for (i = 0; i < d->n; i++) x[(size_t)i * d->m + k] = (som_real)d->x[(size_t)k * d->n + i];
+    return x;
+}
+
+static int by_size_desc(const void *a, const void *b)
+{
+    const online_map *x = a, *y = b;
+    if (x->size != y->size) return x->size < y->size ? 1 : -1;
+    return x->map - y->map;
+}
+
+/* Cut the maps (largest first) into packs: consecutive maps that may share a pack
+ * (som_lanes.h: the plain path, small rings and dimensions), SOM_LANES at a time; a pack
+ * of one map trains alone. Sets each map's pack and lane, and the packs' shapes. */
+static int make_packs(online_state *s, int general)
+{
+    const int m = s->p->data.m, nmaps = s->p->nmaps;
+    int i = 0, np = 0, l;
+    for (i = 0; i < nmaps; i++) s->maps[i].pack = -1;
+    if (!SOM_HAVE_LANES || general || m > SOM_LANE_MAX_DIM) return 0;
+    for (i = 0; i < nmaps && s->maps[i].size > SOM_LANE_MAX_SIZE; i++) {}
+    for (; i + 1 < nmaps; i += SOM_LANES) {
+        lane_pack *pk = s->packs + np;
+        pk->nl = nmaps - i < SOM_LANES ? nmaps - i : SOM_LANES;
+        pk->S = s->maps[i].size;
+        for (l = 0; l < pk->nl; l++) {
+            online_map *mp = s->maps + i + l;
+            mp->pack = np;
+            mp->lane = l;
+            pk->map[l] = mp->map;
+            pk->size[l] = mp->size;
+            pk->order[l] = mp->order;
+        }
+        np++;
+    }
+    return np;
+}
+
+/* Weights and factors of the packs, from one block (the bound in online_size). */
+static void place_packs(online_state *s, som_real *buf)
+{
+    const int m = s->p->data.m;
+    int q, l;
+    for (q = 0; q < s->npacks; q++) {
+        lane_pack *pk = s->packs + q;
+        pk->w = buf;
+        buf += LANE_WEIGHTS(pk->S, m);
+        for (l = 0; l < SOM_LANES; l++) {
+            pk->circ[l] = buf;
+            memset(buf, 0, 2 * (size_t)pk->S * sizeof *buf);
+            buf += 2 * (size_t)pk->S;
+        }
+        for (l = pk->nl; l < SOM_LANES; l++) lanes_fill(pk, l, m);
+    }
+}
+
+/* Work units largest first: packs cost their largest ring's, maps alone their own. */
+static void order_units(online_state *s)
+{
+    int a = 0, b = 0, k = 0;
+    const int nmaps = s->p->nmaps;
+    while (k < s->nunits) {
+        while (b < nmaps && s->maps[b].pack >= 0) b++; /* the next map alone */
+        if (a < s->npacks && (b >= nmaps || s->packs[a].S >= s->maps[b].size))
+            s->units[k++] = -(a++) - 1;
+        else
+            s->units[k++] = b++;
+    }
+}
+
+static int online_prepare(void *cfg_, const som_problem *p, int factor_rows, void **state,
+                          som_status *st)
+{
+    const som_cpu_cfg *cfg = cfg_;
+    const int m = p->data.m, nmaps = p->nmaps, general = som_data_general(&p->data);
+    som_family f;
+    online_sizes z;
+    online_state *s;
+    double *init = NULL;
+    som_real *wbuf, *cbuf;
+    size_t wtot = 0, ctot = 0;
+    int i;
+    (void)factor_rows;
+
+    som_family_of(p, &f);
+    online_size(&f, &z);
+    *state = s = calloc(1, sizeof *s);
+    if (!s) return som_fail(st, SOM_ERR_NOMEM, "could not allocate memory for training");
+    s->p = p;
+    s->threads = som_threads(cfg->threads);
+    s->round_units = cfg->round_units > 0 ? cfg->round_units : SOM_ROUND_UNITS;
+    s->rows = rows_of(&p->data);
+    if (general && (s->cw = malloc((size_t)m * sizeof *s->cw)) != NULL)
+        for (i = 0; i < m; i++) s->cw[i] = p->data.col_w ? p->data.col_w[i] : 1;
+    s->maps = calloc((size_t)nmaps, sizeof *s->maps);
+    s->packs = calloc((size_t)nmaps, sizeof *s->packs);
+    s->units = calloc((size_t)nmaps, sizeof *s->units);
+    s->wraw = som_alloc(z.weights, sizeof *s->wraw);
+    s->craw = som_alloc(z.circ, sizeof *s->craw);
+    s->lraw = som_alloc(z.lanes, sizeof *s->lraw);
+    s->orders = som_alloc(z.orders, sizeof *s->orders);
+    init = som_alloc(z.init, sizeof *init);
+    if (!s->rows || !s->maps || !s->packs || !s->units || !s->wraw || !s->craw || !s->lraw ||
+        !s->orders || !init || (general && !s->cw)) {
+        free(init);
+        return som_fail(st, SOM_ERR_NOMEM, "could not allocate %.0f MB for training",
+                        ((z.rows + z.weights + z.circ + z.lanes) * sizeof(som_real) +
+                         z.init * 8 + z.orders * 4) / 1e6);
+    }
+    for (i = 0; i < nmaps; i++) {
+        online_map *mp = s->maps + i;
+        mp->map = i;
+        mp->size = p->size[i];
+        mp->ld = som_ld(mp->size, R_JB);
+        mp->order = s->orders + (size_t)i * (size_t)z.order_stride;
+        s->cost += (double)mp->size * (m + 1) + SOM_POINT_UNITS;
+    }
+    qsort(s->maps, (size_t)nmaps, sizeof *s->maps, by_size_desc);
+    s->npacks = make_packs(s, general);
+    place_packs(s, som_align_line(s->lraw));
+    wbuf = som_align_line(s->wraw);
+    cbuf = som_align_line(s->craw);
+    for (i = 0; i < nmaps; i++) {
+        online_map *mp = s->maps + i;
+        som_init_map(p, mp->map, init, mp->order);
+        if (mp->pack >= 0) {
+            lanes_put(s->packs + mp->pack, mp->lane, init, m);
+            continue;
+        }
+        s->nunits++;
+        mp->w = wbuf + wtot;
+        mp->circ = cbuf + ctot;
+        wtot += som_pad_line((size_t)mp->ld * m);
+        ctot += som_pad_line((size_t)mp->size * 2 + R_JB);
+        memset(mp->circ, 0, ((size_t)mp->size * 2 + R_JB) * sizeof *mp->circ);
+        memset(mp->w, 0, (size_t)mp->ld * m * sizeof *mp->w);
+        som_tile_real(init, mp->size, m, mp->ld, mp->w);
+    }
+    free(init);
+    s->nunits += s->npacks;
+    order_units(s);
+    return SOM_OK;
+}
+
+static int online_read(void *state, double *const *w, som_status *st)
+{
+    const online_state *s = state;
+    int i;
+    (void)st;
+    for (i = 0; i < s->p->nmaps; i++) {
+        const online_map *mp = s->maps + i;
+        if (mp->pack >= 0) lanes_get(s->packs + mp->pack, mp->lane, s->p->data.m, w[mp->map]);
+        else som_untile_real(mp->w, mp->size, s->p->data.m, mp->ld, w[mp->map]);
+    }
+    return SOM_OK;
+}
+
+static void online_release(void *state)
+{
+    online_state *s = state;
+    if (!s) return;
+    free(s->rows);
+    free(s->cw);
+    free(s->maps);
+    free(s->packs);
+    free(s->units);
+    free(s->lraw);
+    free(s->wraw);
+    free(s->craw);
+    free(s->orders);
+    free(s);
+}
+
+const som_engine R_EXPORT(som_cpu_online) = {R_NAME("cpu online"), NULL, online_prepare,
+                                              online_advance, NULL, NULL, online_read,
+                                              online_release, online_plan};

@@ -1,0 +1,85 @@
+/* som_real.h: the precision a CPU engine is compiled for. The engines are written once
+ * (som_cpu_online_t.h, som_cpu_batch_t.h) in terms of the names below, and compiled twice:
+ * som_cpu_online.c and som_cpu_batch.c in double precision, som_cpu_online_f.c and
+ * som_cpu_batch_f.c with SOM_SINGLE_PRECISION defined, in single precision (the data, the
+ * weights, the factors and every sum in float, as the OpenCL backend's single precision;
+ * the results are read back as doubles). */
+#ifndef SOM_REAL_H
+#define SOM_REAL_H
+
+#include "som_tile.h"
+#include "som_vec.h"
+
+#ifdef SOM_SINGLE_PRECISION
+typedef float som_real;
+#define R_JB SOM_JB_F                     /* neurons per block, one map alone           */
+#define R_PB SOM_PB_F                     /* rows per tile of the batch winners         */
+#define R_POINT_D2 som_point_d2_f
+#define R_POINT_D2_GENERAL som_point_d2_general_f
+#define R_TILE_D2 som_tile_d2_f
+#define R_TILE_D2_GENERAL som_tile_d2_general_f
+#define R_TILE_ROWS som_tile_rows_f
+#define R_CIRC som_neighbourhood_circ_f
+#define R_NAME(s) s " (single)"           /* an engine's name                           */
+#define R_EXPORT(name) name##_f           /* an engine's symbol                         */
+#if SOM_HAVE_VEC
+typedef som_vf som_rv;                    /* a register of som_real                     */
+typedef som_vfm som_rm;                   /* its comparison masks                       */
+#define R_VW SOM_VWF
+/* The vector {F(0), .., F(R_VW - 1)} of a macro F of the lane, built in registers (element
+ * stores into a vector go through memory and stall the load that follows). */
+#define R_GATHER(F) ((som_rv){F(0), F(1), F(2), F(3), F(4), F(5), F(6), F(7)})
+#endif
+#else
+typedef double som_real;
+#define R_JB SOM_JB
+#define R_PB SOM_PB
+#define R_POINT_D2 som_point_d2
+#define R_POINT_D2_GENERAL som_point_d2_general
+#define R_TILE_D2 som_tile_d2
+#define R_TILE_D2_GENERAL som_tile_d2_general
+#define R_TILE_ROWS som_tile_rows
+#define R_CIRC som_neighbourhood_circ
+#define R_NAME(s) s
+#define R_EXPORT(name) name
+#if SOM_HAVE_VEC
+typedef som_vd som_rv;
+typedef som_vm som_rm;
+#define R_VW SOM_VW
+#define R_GATHER(F) ((som_rv){F(0), F(1), F(2), F(3)})
+#endif
+#endif
+
+#define R_SELECT(mask, a, b) SOM_SELECT_AS(som_rm, som_rv, mask, a, b)
+
+/* Elements of som_real rounded up to whole 64-byte cache lines, so that the buffers of
+ * maps trained by different threads never share a line. */
+SOM_INLINE size_t som_pad_line(size_t count)
+{
+    const size_t per_line = 64 / sizeof(som_real);
+    return (count + per_line - 1) / per_line * per_line;
+}
+
+/* The first cache-line boundary in a block allocated with a line to spare. */
+SOM_INLINE som_real *som_align_line(som_real *raw)
+{
+    return raw ? (som_real *)(((uintptr_t)raw + 63) & ~(uintptr_t)63) : NULL;
+}
+
+/* Row-major size x m (som_init_map) into tiled weights w[k * ld + j] (the padding
+ * untouched), and tiled weights back to column-major doubles. */
+SOM_INLINE void som_tile_real(const double *rowmajor, int size, int m, int ld, som_real *w)
+{
+    int j, k;
+    for (k = 0; k < m; k++)
+        for (j = 0; j < size; j++) w[(size_t)k * ld + j] = (som_real)rowmajor[(size_t)j * m + k];
+}
+
+SOM_INLINE void som_untile_real(const som_real *w, int size, int m, int ld, double *colmajor)
+{
+    int j, k;
+    for (k = 0; k < m; k++)
+        for (j = 0; j < size; j++) colmajor[(size_t)k * size + j] = w[(size_t)k * ld + j];
+}
+
+#endif
