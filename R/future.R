@@ -95,9 +95,12 @@ train_chunk <- function(work, x, problem, args, threads, options, progress) {
   started <- proc.time()[["elapsed"]]
   where <- list(host = Sys.info()[["nodename"]], pid = Sys.getpid())
   tryCatch({
-    be <- resolve_backend(args, NULL)
     nth <- if (is.null(threads)) min(somgpu_threads(), worker_cores()) else
       resolve_threads(threads, NULL)
+    # "auto" weighs this worker's share of the maps, on its own threads
+    be <- resolve_backend(args, NULL, auto_work(list(
+      passes = problem$iter_max - 1L, n = nrow(x), m = ncol(x), nmaps = length(work$size),
+      size_sum = sum(work$size), algorithm = problem$algorithm), nth))
     report <- if (is.function(progress)) chunk_progress(progress, work$steps) else FALSE
     problem[c("size", "restart", "init_w")] <- work[c("size", "restart", "init_w")]
     out <- train_on_backend(x, problem, be, backend_spec(be, nth, options, NULL), report, NULL)
