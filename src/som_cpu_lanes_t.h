@@ -27,6 +27,18 @@ typedef struct {
 #define X_K(l) x[l][k]  /* lane l's point, dimension k  */
 #define H_J(l) hl[l][j] /* lane l's factor of neuron j */
 
+/* The squared distances of every lane's point (xv) to neuron J of its map, summed over the
+ * dimensions in order, into OUT. */
+#define LANE_D2(J, OUT)                                                                    \
+    do {                                                                                   \
+        som_rv t_ = xv[0] - w[J];                                                          \
+        OUT = t_ * t_;                                                                     \
+        for (k = 1; k < m; k++) {                                                          \
+            t_ = xv[k] - w[(size_t)k * S + (J)];                                           \
+            OUT += t_ * t_;                                                                \
+        }                                                                                  \
+    } while (0)
+
 /* Points i .. end-1 of the pass for every lane, inlined with a constant m where small. */
 SOM_INLINE void lanes_points(const lane_pack *pk, const som_real *rows, const int m,
                              uint32_t i, uint32_t end)
@@ -37,24 +49,34 @@ SOM_INLINE void lanes_points(const lane_pack *pk, const som_real *rows, const in
     const som_real *hl[SOM_LANES];
     memset(xv, 0, sizeof xv); /* set below for k < m; said here for the compiler */
     for (; i < end; i++) {
-        som_rv bd, cv, jv;
+        som_rv bd, bd1, cv, cv1, jv;
         int j, k, l;
         const som_real *x[SOM_LANES];
         for (l = 0; l < SOM_LANES; l++) x[l] = rows + (size_t)pk->order[l][i] * m;
         for (k = 0; k < m; k++) xv[k] = R_GATHER(X_K); /* each lane's point */
-        bd = jv = cv = (som_rv){0};
+        /* each lane's winner, the first strictly closest, as two chains (even and odd
+         * neurons, each by the strict rule in order) merged with ties to the lower neuron:
+         * the same winner, half the chain of dependent compares */
+        bd = bd1 = jv = cv = cv1 = (som_rv){0};
         bd += (som_real)HUGE_VAL;
-        for (j = 0; j < S; j++) { /* each lane's winner: the first strictly closest */
-            som_rv t = xv[0] - w[j], acc = t * t;
+        bd1 += (som_real)HUGE_VAL;
+        for (j = 0; j < S; j += 2, jv += 2) {
+            som_rv acc, acc1;
             som_rm lt;
-            for (k = 1; k < m; k++) {
-                t = xv[k] - w[(size_t)k * S + j];
-                acc += t * t;
-            }
+            LANE_D2(j, acc);
             lt = SOM_CLOSER(acc, bd); /* lane by lane */
             bd = R_SELECT(lt, acc, bd);
             cv = R_SELECT(lt, jv, cv);
-            jv += 1;
+            if (j + 1 < S) {
+                LANE_D2(j + 1, acc1);
+                lt = SOM_CLOSER(acc1, bd1);
+                bd1 = R_SELECT(lt, acc1, bd1);
+                cv1 = R_SELECT(lt, jv + 1, cv1);
+            }
+        }
+        {
+            const som_rm lt = SOM_CLOSER(bd1, bd) | ((bd1 == bd) & (cv1 < cv));
+            cv = R_SELECT(lt, cv1, cv);
         }
         for (l = 0; l < SOM_LANES; l++) hl[l] = pk->circ[l] + pk->size[l] - (int)cv[l];
         for (j = 0; j < S; j++) { /* the update, each lane with its own factors */
