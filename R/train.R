@@ -275,8 +275,9 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
   size_spec <- check_sizes(nmin, nmax, sizes, given, call)
   # refused before the sizes exist: the CPU backend's plan (or, with future workers, what
   # this process keeps)
-  check_memory(family_shape(size_spec, n_used, ncol(x), restarts, iter_max, FALSE, algorithm,
-                            batch_block, general),
+  shape <- family_shape(size_spec, n_used, ncol(x), restarts, iter_max, FALSE, algorithm,
+                        batch_block, general)
+  check_memory(shape,
                backend_spec(list(name = "cpu"), threads, options, NULL, parallel == "none"),
                call)
   progress <- check_flag(progress, "progress", call)
@@ -288,11 +289,7 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
   basis <- if (align || identical(init, "pca")) pca_basis(xt)
   init <- check_init(init, sizes, xt, call, basis, scaling)
   backend_args <- check_backend_args(backend, device, precision, call)
-  be <- if (parallel == "none") {
-    resolve_backend(backend_args, call,
-                    auto_work(family_shape(size_spec, n_used, ncol(x), restarts, iter_max,
-                                           FALSE, algorithm, batch_block, general), threads))
-  }
+  be <- if (parallel == "none") resolve_backend(backend_args, call, auto_work(shape, threads))
   max_abs <- if (is.null(scaling) && is.null(rows$keep)) data$max_abs else
     scan_data(xt, call)$max_abs
   check_magnitude(max_abs, distance_factor(var_weights, ncol(xt), missing), init$weights,
@@ -300,8 +297,8 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
   seed <- check_seed(seed, call)
   if (parallel == "none") { # the backend's own plan, trace included
     spec <- backend_spec(be, threads, options, call)
-    check_memory(family_shape(size_spec, n_used, ncol(x), restarts, iter_max, trace,
-                              algorithm, batch_block, general), spec, call)
+    shape$trace <- trace
+    check_memory(shape, spec, call)
   }
   problem <- new_problem(sizes, restarts, iter_max, sigma0, eta0, init, seed, algorithm,
                          batch_block, trace, dist,

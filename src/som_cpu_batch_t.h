@@ -18,8 +18,11 @@
 #include "som_real.h"
 
 /* Neurons per smoothing task: maps are cut into runs of this many neurons. */
-#define SOM_LANE_DIM 64 /* the most dimensions of the winner search with points in lanes */
 #define SOM_SMOOTH_RUN 32
+
+#if SOM_HAVE_VEC && R_PB != R_VW
+#error "the batch winner search puts a tile's R_PB points in the R_VW lanes of a vector"
+#endif
 
 typedef struct {
     int size, ld;      /* neurons, and neurons rounded up to whole tiles (SOM_TJB)      */
@@ -196,12 +199,13 @@ SOM_TARGET_CLONES static void segment_winners(const batch_map *maps, int q0, int
                                               int offset, int *const *win)
 {
     const int padded = (rows + R_PB - 1) / R_PB * R_PB;
-    const int lanes = SOM_HAVE_VEC && R_PB == R_VW && !cw && m <= SOM_LANE_DIM;
+    const int lanes = SOM_HAVE_VEC && !cw && m <= SOM_VEC_MAX_DIM;
     int i, q, r;
+    (void)lanes; /* unused without vectors */
     for (i = 0; i < padded; i += R_PB) {
         const som_real *xi = x + (size_t)i * m;
 #if SOM_HAVE_VEC
-        som_rv xv[SOM_LANE_DIM];
+        som_rv xv[SOM_VEC_MAX_DIM];
         if (lanes) { /* the tile's points side by side */
             int k;
             for (k = 0; k < m; k++) xv[k] = R_GATHER(X_P);

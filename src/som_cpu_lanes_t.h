@@ -45,7 +45,7 @@ SOM_INLINE void lanes_points(const lane_pack *pk, const som_real *rows, const in
 {
     const int S = pk->S;
     som_rv *w = (som_rv *)pk->w;
-    som_rv xv[SOM_LANE_MAX_DIM];
+    som_rv xv[SOM_VEC_MAX_DIM];
     const som_real *hl[SOM_LANES];
     memset(xv, 0, sizeof xv); /* set below for k < m; said here for the compiler */
     for (; i < end; i++) {

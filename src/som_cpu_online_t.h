@@ -240,7 +240,7 @@ static int make_packs(online_state *s, int general)
     const int m = s->p->data.m, nmaps = s->p->nmaps;
     int i = 0, np = 0, l;
     for (i = 0; i < nmaps; i++) s->maps[i].pack = -1;
-    if (!SOM_HAVE_LANES || general || m > SOM_LANE_MAX_DIM) return 0;
+    if (!SOM_HAVE_LANES || general || m > SOM_VEC_MAX_DIM) return 0;
     for (i = 0; i < nmaps && s->maps[i].size > SOM_LANE_MAX_SIZE; i++) {}
     for (; i + 1 < nmaps; i += SOM_LANES) {
         lane_pack *pk = s->packs + np;

@@ -12,8 +12,8 @@
 
 #include "som_vec.h"
 
-#define SOM_LANE_MAX_SIZE 48 /* the largest ring trained in a pack                       */
-#define SOM_LANE_MAX_DIM 64  /* the most dimensions trained in packs                     */
+/* The largest ring trained in a pack (and the most dimensions: SOM_VEC_MAX_DIM). */
+#define SOM_LANE_MAX_SIZE 48
 
 /* Without vectors (som_vec.h) every map takes the one-map path. */
 #define SOM_HAVE_LANES SOM_HAVE_VEC

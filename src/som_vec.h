@@ -6,6 +6,8 @@
 #ifndef SOM_VEC_H
 #define SOM_VEC_H
 
+#define SOM_VEC_MAX_DIM 64 /* the most dimensions of a point held as vectors (on the stack) */
+
 #if defined(__GNUC__) || defined(__clang__)
 #define SOM_HAVE_VEC 1
 #define SOM_VW 4 /* doubles per vector */
