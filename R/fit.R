@@ -5,14 +5,26 @@
 # Quality of every map, the best restart of each size, the clusters of the best maps and,
 # with restarts, the stability of each size (mean adjusted Rand index between its restarts'
 # clusterings: each size's restarts are assessed together, clusters kept, then dropped).
-assess_family <- function(x, weights, map_size, restarts, threads, dist, call) {
+# With `clusters_to` (a somgpu_file from clusters_file_matrix()), the clusters of the kept
+# maps go there instead, in a second pass over the data, and the stability is not measured.
+assess_family <- function(x, weights, map_size, restarts, threads, dist, call,
+                          clusters_to = NULL) {
   nmaps <- length(weights)
-  assess <- function(idx) {
+  assess <- function(idx, clusters = is.null(clusters_to), to = NULL) {
     call_core("assess the maps", call, function() {
       .Call(C_assess, x, weights[idx],
             c(list(threads = threads, round_units = cpu_round_units(call),
-                   clusters = rep(TRUE, length(idx)), detail = FALSE), dist))
+                   clusters = rep(clusters, length(idx)), detail = FALSE,
+                   clusters_to = to), dist))
     })
+  }
+  if (!is.null(clusters_to)) {
+    a <- assess(seq_len(nmaps))
+    groups <- split(seq_len(nmaps), rep(seq_len(nmaps / restarts), each = restarts))
+    keep <- vapply(groups, function(g) g[which.min(a$qe[g])], integer(1))
+    assess(keep, to = clusters_to)
+    return(list(weights = weights[keep], clusters = NULL, qe = a$qe, te = a$te, sse = a$sse,
+                best = seq_len(nmaps) %in% keep, stability = rep(NA_real_, length(groups))))
   }
   groups <- split(seq_len(nmaps), rep(seq_len(nmaps / restarts), each = restarts))
   qe <- te <- sse <- numeric(nmaps)
@@ -60,8 +72,10 @@ align_family <- function(fit, basis) {
 new_somgpu <- function(weights, clusters, keep, n, rownames, sizes, quality, stability, trace,
                        backend, seed, scaling, var_weights, dropped, params, data, elapsed,
                        call) {
-  stopifnot(is.list(weights), length(weights) == length(sizes), is.list(clusters),
-            length(clusters) == length(sizes), is.data.frame(quality),
+  stopifnot(is.list(weights), length(weights) == length(sizes),
+            inherits(clusters, "big.matrix") ||
+              (is.list(clusters) && length(clusters) == length(sizes)),
+            is.data.frame(quality),
             length(stability) == length(sizes), is.null(keep) || is.integer(keep))
   labels <- paste0("N", sizes)
   names(weights) <- labels
@@ -72,9 +86,11 @@ new_somgpu <- function(weights, clusters, keep, n, rownames, sizes, quality, sta
       all
     })
   }
-  names(clusters) <- labels
-  clusters <- as.data.frame(clusters, optional = TRUE)
-  if (!is.null(rownames)) row.names(clusters) <- rownames
+  if (is.list(clusters)) { # else a file-backed big.matrix, its columns named already
+    names(clusters) <- labels
+    clusters <- as.data.frame(clusters, optional = TRUE)
+    if (!is.null(rownames)) row.names(clusters) <- rownames
+  }
   if (!is.null(trace)) {
     dimnames(trace) <- list(NULL, sprintf("N%d.%d", quality$size, quality$restart))
   }

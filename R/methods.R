@@ -51,7 +51,7 @@ fit_data <- function(object, data, call) {
 summary.somgpu <- function(object, ...) {
   q <- object$quality[object$quality$best, , drop = FALSE]
   sizes <- object$params$sizes
-  counts <- lapply(seq_along(sizes), function(i) tabulate(object$clusters[[i]], sizes[i]))
+  counts <- lapply(seq_along(sizes), function(i) tabulate(size_clusters(object, i), sizes[i]))
   tab <- data.frame(size = q$size, qe = q$qe, te = q$te, explained_var = q$explained_var,
                     stability = object$stability$stability,
                     smallest = vapply(counts, min, integer(1)),

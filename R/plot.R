@@ -154,7 +154,7 @@ plot_codes <- function(x, size, data, max_points, dots) {
   }
   pts <- project(data[keep, , drop = FALSE])
   w <- project(codes)
-  cl <- x$clusters[[paste0("N", size)]][keep]
+  cl <- size_clusters(x, paste0("N", size))[keep]
   pal <- grDevices::hcl.colors(size, "Dark 3")
   draw(graphics::plot, list(x = pts, type = "n", xlab = "PC1",
                             ylab = if (k == 2L) "PC2" else "", asp = 1,
@@ -223,7 +223,7 @@ plot_profiles <- function(x, size, dots) {
 }
 
 plot_counts <- function(x, size, dots) {
-  counts <- tabulate(x$clusters[[paste0("N", size)]], size)
+  counts <- tabulate(size_clusters(x, paste0("N", size)), size)
   bars(counts, seq_len(size), list(xlab = "neuron", ylab = "rows",
                                    main = sprintf("rows per neuron, N = %d", size)), dots)
   invisible(counts)

@@ -7,14 +7,18 @@
 #' fit's `na_max` share of their values (or all of them) get `NA`.
 #'
 #' @param object A `somgpu` fit from [train()].
-#' @param newdata The rows to assign: a data frame (or tibble), a numeric matrix, or a named
-#'   numeric vector (one row). When the fit's data had column names, its columns are taken
+#' @param newdata The rows to assign: a data frame (or tibble), a numeric matrix, a named
+#'   numeric vector (one row), or a file-backed `bigmemory::big.matrix` (or its
+#'   descriptor; read a window of rows at a time, as [train()] reads one). When the fit's data had column names, its columns are taken
 #'   by name and everything else in `newdata` is ignored, whatever its type or missing
 #'   values; otherwise by position. Zero rows give an empty result.
 #' @param sizes Ring sizes to use (default: all trained sizes).
 #' @param threads Number of CPU threads; `NULL` uses [somgpu_threads()].
 #' @param type `"clusters"` (one column per size) or `"detail"` (how sure each assignment
 #'   is; see Value).
+#' @param clusters_file `NULL`, or for file-backed `newdata` a path where no file is yet:
+#'   the clusters go to a new file-backed integer `big.matrix` there (one column per size;
+#'   its descriptor beside it, the path plus `".desc"`), which is returned.
 #' @param ... Ignored.
 #' @return With `type = "clusters"`, a data frame with one integer column per size (`N2`,
 #'   `N3`, ...) and one row per row of `newdata` (with its row names), as `fit$clusters`.
@@ -33,39 +37,55 @@
 #' predict(fit, c(a = 0.2, b = NA, c = 0.7), type = "detail")
 #' @export
 predict.somgpu <- function(object, newdata, sizes = object$params$sizes, threads = NULL,
-                           type = c("clusters", "detail"), ...) {
+                           type = c("clusters", "detail"), clusters_file = NULL, ...) {
   call <- compact_call(sys.call(), "predict")
   type <- if (missing(type)) "clusters" else
     check_choice(type, "type", c("clusters", "detail"), call)
   sizes <- check_fit_sizes(object, sizes, call)
   threads <- resolve_threads(threads, call)
   x <- newdata_matrix(newdata, object, call)
+  sourced <- inherits(x, "somgpu_file")
+  clusters_file <- check_clusters_file(clusters_file, sourced, call)
+  if (!is.null(clusters_file) && type == "detail") {
+    abort_input("`clusters_file` holds clusters: use it with `type = \"clusters\"`.", call)
+  }
   scan <- scan_data(x, call, name = "newdata")
   na_max <- if (is.null(object$params$na_max)) 0.5 else object$params$na_max
   rows <- usable_rows(scan$row_missing, ncol(x), na_max)
-  xt <- prepared_matrix(x, rows$keep, object$scaling)
+  # file-backed rows are all assigned (read in windows), those left out set to NA after
+  used <- if (sourced) NULL else rows$keep
+  xt <- prepared_matrix(x, used, object$scaling)
   missing <- !is.null(scan$row_missing) &&
-    any(if (is.null(rows$keep)) scan$row_missing > 0 else scan$row_missing[rows$keep] > 0)
+    any(if (is.null(used)) scan$row_missing > 0 else scan$row_missing[used] > 0)
   w <- unname(lapply((if (is.null(object$scaling)) object$weights else
     object$scaled_weights)[paste0("N", sizes)], unname))
   a <- NULL
+  to <- if (!is.null(clusters_file)) {
+    clusters_file_matrix(clusters_file, nrow(x), paste0("N", sizes), call)
+  }
   if (nrow(xt) > 0L) {
-    max_abs <- if (is.null(object$scaling) && is.null(rows$keep)) scan$max_abs else
+    max_abs <- if (is.null(object$scaling) && is.null(used)) scan$max_abs else
       scan_data(xt, call, name = "newdata")$max_abs
     check_magnitude(max_abs, distance_factor(object$var_weights, ncol(x), missing), w,
                     "double", call, name = "newdata", trained = TRUE)
     a <- call_core("assign the rows to clusters", call, function() {
       .Call(C_assess, xt, w,
             c(list(threads = threads, round_units = cpu_round_units(call),
-                   clusters = rep(TRUE, length(w)), detail = type == "detail"),
+                   clusters = rep(is.null(to), length(w)), detail = type == "detail",
+                   clusters_to = to$file),
               distance_spec(object$var_weights, missing)))
     })
+  }
+  if (!is.null(to)) { # the clusters are in the file; rows left out get NA there
+    if (length(rows$dropped)) to$matrix[rows$dropped, ] <- NA_integer_
+    return(to$matrix)
   }
   # every row of newdata: NA where left out
   all_rows <- function(v, na) {
     out <- rep(na, nrow(x))
     if (!length(v)) return(out)
-    if (is.null(rows$keep)) out[] <- v else out[rows$keep] <- v
+    if (is.null(used)) out[] <- v else out[used] <- v
+    if (sourced) out[rows$dropped] <- na
     out
   }
   if (type == "clusters") {
@@ -92,6 +112,7 @@ predict.somgpu <- function(object, newdata, sizes = object$params$sizes, threads
 newdata_matrix <- function(newdata, object, call, name = "newdata") {
   names <- object$params$colnames
   m <- object$params$m
+  if (is_file_data(newdata)) newdata <- file_data(newdata, call, min_rows = 1L, name = name)
   if (is.numeric(newdata) && !is.object(newdata) && is.null(dim(newdata)) &&
       ((!is.null(names(newdata)) && !is.null(names)) || (m > 1L && length(newdata) == m))) {
     newdata <- matrix(newdata, nrow = 1L, dimnames = list(NULL, names(newdata)))
@@ -104,9 +125,12 @@ newdata_matrix <- function(newdata, object, call, name = "newdata") {
                           if (length(absent) == 1L) "" else "s",
                           paste0("`", absent, "`", collapse = ", ")), call)
     }
-    newdata <- if (is.data.frame(newdata)) newdata[names] else newdata[, names, drop = FALSE]
+    newdata <- if (is.data.frame(newdata)) newdata[names] else
+      if (inherits(newdata, "somgpu_file")) file_columns(newdata, names) else
+        newdata[, names, drop = FALSE]
   }
-  x <- as_data_matrix(newdata, call, min_rows = 0L, name = name)
+  x <- if (inherits(newdata, "somgpu_file")) newdata else
+    as_data_matrix(newdata, call, min_rows = 0L, name = name)
   if (ncol(x) != m) {
     abort_input(sprintf("`%s` has %d column%s; the maps were trained on %d.", name, ncol(x),
                         if (ncol(x) == 1L) "" else "s", m), call)

@@ -15,6 +15,12 @@ usable_rows <- function(row_missing, m, na_max) {
 # (NULL, or list(center, scale)), (x - center) / scale column by column. x itself is not
 # modified (R copies on the first change).
 prepared_matrix <- function(x, keep, scaling) {
+  if (inherits(x, "somgpu_file")) { # the compiled code scales the rows as it reads them
+    stopifnot(is.null(keep))
+    x$center <- if (!is.null(scaling)) unname(scaling$center)
+    x$scale <- if (!is.null(scaling)) unname(scaling$scale)
+    return(x)
+  }
   if (!is.null(keep)) x <- x[keep, , drop = FALSE]
   if (!is.null(scaling)) {
     for (k in seq_len(ncol(x))) x[, k] <- (x[, k] - scaling$center[k]) / scaling$scale[k]
@@ -41,12 +47,10 @@ scale_weights <- function(w, scaling) {
 check_scale <- function(scale, x, call) {
   if (isFALSE(scale)) return(NULL)
   m <- ncol(x)
-  if (isTRUE(scale)) {
-    center <- colMeans(x, na.rm = TRUE)
-    spread <- vapply(seq_len(m), function(k) {
-      v <- x[!is.na(x[, k]), k] - center[k]
-      sqrt(sum(v^2) / max(1L, length(v) - 1L))
-    }, numeric(1))
+  if (isTRUE(scale)) { # in C, as colMeans() and sqrt(sum(v^2) / (length(v) - 1)) compute them
+    center <- column_means(x)
+    stats <- column_stats(x, center)
+    spread <- sqrt(stats$ss / pmax(1, stats$count - 1))
     spread[!is.finite(spread) | spread == 0] <- 1
     center[!is.finite(center)] <- 0
     return(list(center = stats::setNames(as.double(center), colnames(x)),
@@ -106,22 +110,16 @@ distance_spec <- function(var_weights, missing) {
 # columns' means over the observed values. NULL when the data have none.
 sample_fill <- function(x, missing) {
   if (!missing) return(NULL)
-  fill <- colMeans(x, na.rm = TRUE)
+  fill <- column_means(x)
   fill[!is.finite(fill)] <- 0
   unname(fill)
 }
 
 # The total sum of squares about the column means, weighted by column, over the observed
-# cells (the denominator of the explained variance). Without missing values or weights, the
-# same figure as before both existed.
+# cells (the denominator of the explained variance); a column with fewer than 2 observed
+# values adds 0. Two passes of the compiled code, whatever holds the data.
 total_ss <- function(x, var_weights = NULL, missing = FALSE) {
-  if (!missing && is.null(var_weights)) {
-    return(sum(vapply(seq_len(ncol(x)), function(k) stats::var(x[, k]), numeric(1))) *
-             (nrow(x) - 1))
-  }
   w <- if (is.null(var_weights)) rep(1, ncol(x)) else var_weights
-  sum(vapply(seq_len(ncol(x)), function(k) {
-    v <- x[!is.na(x[, k]), k]
-    if (length(v) < 2L) 0 else w[k] * stats::var(v) * (length(v) - 1)
-  }, numeric(1)))
+  stats <- column_stats(x, column_means(x))
+  sum(ifelse(stats$count < 2, 0, w * stats$ss))
 }

@@ -36,7 +36,7 @@ print.somgpu <- function(x, ...) {
               x$seed, format_seconds(x$elapsed)))
   kept <- x$quality[x$quality$best, , drop = FALSE]
   counts <- vapply(seq_along(sizes), function(i) {
-    tab <- tabulate(x$clusters[[i]], nbins = sizes[i])
+    tab <- tabulate(size_clusters(x, i), nbins = sizes[i])
     txt <- paste(tab, collapse = " ")
     if (nchar(txt) > 48L) txt <- paste0(substr(txt, 1L, 45L), "...")
     txt

@@ -109,7 +109,9 @@
 #'
 #' @param y A numeric matrix, a data frame (or tibble) of numeric columns, or a numeric vector
 #'   (one column). Rows are points. Missing values (`NA`, `NaN`) are allowed, infinite
-#'   values are not; it is never modified.
+#'   values are not; it is never modified. For data beyond memory, a file-backed
+#'   `bigmemory::big.matrix` (or its descriptor) of type `"double"` or `"integer"`: see the
+#'   section "Data beyond memory".
 #' @param nmax,nmin The largest and smallest ring size: sizes `nmin:nmax` are trained.
 #' @param sizes Ring sizes (numbers of neurons, each at least 2) to train, instead of
 #'   `nmin:nmax`. Results keep this order.
@@ -178,6 +180,32 @@
 #'   list with `center` and `scale`, one value per column (by name or in column order).
 #' @param var_weights `NULL` (every column counts 1) or non-negative weights, one per column
 #'   (by name or in column order), that multiply each column's term of the distance.
+#' @param clusters_file `NULL` (the clusters in `fit$clusters`, a data frame), or for
+#'   file-backed `y` a path where no file is yet: the clusters go to a new file-backed
+#'   integer `big.matrix` there (its descriptor beside it, the path plus `".desc"`), one
+#'   column per size, and `fit$clusters` is that big.matrix.
+#'
+#' @section Data beyond memory: `y` may be a file-backed `bigmemory::big.matrix` (or its
+#'   descriptor, e.g. from [bigmemory::describe()]), for data of more rows than R's memory
+#'   holds (up to 2^31 - 1). Training then reads the backing file a window of rows at a
+#'   time (about 16 MB; never the whole file), with `algorithm = "batch"` on the CPU or the
+#'   OpenCL backend, and gives the same maps, bit for bit, as training on the same values in
+#'   memory (`as.matrix(y)`), as do the assessment, `scale = TRUE` (two passes over the file
+#'   for the column statistics), `init = "sample"` and `var_weights`. Each pass over the
+#'   data reads the file once (the operating system caches what fits). Missing values are
+#'   allowed, but rows to leave out (see `na_max`) are refused: drop them from the file.
+#'   `init = "pca"` and `align = TRUE` need the data in memory. The fit keeps no data
+#'   (`fit$data` is `NULL`): predict new rows with [predict.somgpu()], which also reads
+#'   file-backed `newdata` in windows.
+#'
+#'   With `parallel = "future"`, batch training on a file-backed `y` is data-parallel: the
+#'   backing file must be readable by every worker at the same path (a shared file
+#'   system, or the same machine). Each pass, every worker sums its rows (whole shards of
+#'   64 blocks of `getOption("somgpu.batch_block", 4096)` rows) for every map and sends
+#'   back those sums, `size x (ncol(y) + 1)` numbers per map and shard; the main process
+#'   adds the shards in order and ends the pass. The data never travel: a pass costs one
+#'   round trip to the workers. The maps are those of one process, bit for bit, whatever
+#'   the number of workers. Workers run the CPU backend.
 #'
 #' @return An object of class `somgpu`, a list with
 #'   \describe{
@@ -237,7 +265,8 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
                   eta0 = 1, init = "uniform", restarts = 1, algorithm = "online", seed = NULL,
                   backend = "auto", device = NULL, precision = "double", threads = NULL,
                   progress = interactive(), trace = FALSE, align = FALSE, keep_data = TRUE,
-                  parallel = "none", na_max = 0.5, scale = FALSE, var_weights = NULL) {
+                  parallel = "none", na_max = 0.5, scale = FALSE, var_weights = NULL,
+                  clusters_file = NULL) {
   call <- compact_call(sys.call())
   progress_given <- !missing(progress)
   given <- c(nmin = !missing(nmin), nmax = !missing(nmax), sizes = !missing(sizes))
@@ -247,6 +276,7 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
   # only once everything else is checked
   data <- check_data(y, call)
   x <- data$x
+  sourced <- inherits(x, "somgpu_file") # file-backed: read by the compiled code in windows
   na_max <- check_number(na_max, "na_max", 0, 1, call = call)
   scaling <- check_scale(scale, x, call)
   var_weights <- check_var_weights(var_weights, x, call)
@@ -267,6 +297,8 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
   restarts <- check_whole(restarts, "restarts", 1, call = call)
   algorithm <- check_choice(algorithm, "algorithm", c("online", "batch"), call)
   parallel <- check_choice(parallel, "parallel", c("none", "future"), call)
+  if (sourced) check_file_training(algorithm, init, align, rows, call)
+  clusters_file <- check_clusters_file(clusters_file, sourced, call)
   if (parallel == "future") need_packages(c("future", "future.apply"), "parallel = \"future\"", call)
   batch_block <- batch_block_size(call)
   worker_threads <- threads # as given: each future worker resolves it (NULL: its own default)
@@ -276,7 +308,7 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
   # refused before the sizes exist: the CPU backend's plan (or, with future workers, what
   # this process keeps)
   shape <- family_shape(size_spec, n_used, ncol(x), restarts, iter_max, FALSE, algorithm,
-                        batch_block, general)
+                        batch_block, general, sourced)
   check_memory(shape,
                backend_spec(list(name = "cpu"), threads, options, NULL, parallel == "none"),
                call)
@@ -310,13 +342,20 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
     out <- train_on_backend(xt, problem, be, spec, progress, call)
     out$record <- backend_record(be, threads, out$kernels)
     out
-  } else {
+  } else if (sourced) { # the rows split between the workers, every pass
+    train_shards(xt, problem, backend_args, worker_threads, options, threads, progress, call)
+  } else { # the maps split between the workers
     train_future(xt, problem, backend_args, worker_threads, options, progress || !progress_given,
                  call)
   }
 
   # assess
-  fit <- assess_family(xt, trained$weights, problem$size, restarts, threads, dist, call)
+  to <- if (!is.null(clusters_file)) {
+    clusters_file_matrix(clusters_file, nrow(x), paste0("N", sizes), call)
+  }
+  fit <- assess_family(xt, trained$weights, problem$size, restarts, threads, dist, call,
+                       to$file)
+  if (!is.null(to)) fit$clusters <- to$matrix
   if (align) fit <- align_family(fit, basis)
   tss <- if (!is.null(basis) && !missing && is.null(var_weights)) basis$tss else
     total_ss(xt, var_weights, missing)
@@ -340,7 +379,53 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
                   eta0 = eta0, init = init$type, algorithm = algorithm, align = align,
                   parallel = parallel, na_max = na_max, n = nrow(x), m = ncol(x),
                   colnames = colnames(x)),
-    data = if (keep_data) x, elapsed = elapsed, call = call)
+    data = if (keep_data && !sourced) x, elapsed = elapsed, call = call)
+}
+
+# File-backed data: what training them allows (the batch rule; no initial PCA or alignment,
+# which need the data in memory; no rows to leave out).
+check_file_training <- function(algorithm, init, align, rows, call) {
+  if (algorithm != "batch") {
+    abort_input(
+      "File-backed data train with `algorithm = \"batch\"` (the online rule visits the rows in a random order).",
+      call)
+  }
+  if (identical(init, "pca") || isTRUE(align)) {
+    abort_input(sprintf(
+      "`%s` needs the data in memory; with file-backed data use `init = \"uniform\"` or `\"sample\"` (and `align = FALSE`).",
+      if (isTRUE(align)) "align = TRUE" else "init = \"pca\""), call)
+  }
+  if (length(rows$dropped)) {
+    abort_input(sprintf(
+      "%d row%s of the file-backed data %s too many missing values (na_max) or none observed, the first row %d; remove %s from the file (or raise `na_max`).",
+      length(rows$dropped), if (length(rows$dropped) == 1L) "" else "s",
+      if (length(rows$dropped) == 1L) "has" else "have", rows$dropped[1L],
+      if (length(rows$dropped) == 1L) "it" else "them"), call)
+  }
+}
+
+# clusters_file: NULL, or (for file-backed data) the path of a file to make.
+check_clusters_file <- function(path, sourced, call) {
+  if (is.null(path)) return(NULL)
+  if (!is.character(path) || length(path) != 1L || is.na(path) || !nzchar(path)) {
+    abort_input(sprintf("`clusters_file` must be NULL or a file path, not %s.", describe(path)),
+                call)
+  }
+  if (!sourced) {
+    abort_input("`clusters_file` is for file-backed data (a bigmemory big.matrix); the clusters of data in memory are in `fit$clusters`.",
+                call)
+  }
+  path <- path.expand(path)
+  if (file.exists(path) || file.exists(paste0(path, ".desc"))) {
+    abort_input(sprintf(
+      "`clusters_file`: %s already exists; somgpu does not overwrite files. Remove it or name another.",
+      path), call)
+  }
+  if (!dir.exists(dirname(path))) {
+    abort_input(sprintf("`clusters_file`: the folder %s does not exist.", dirname(path)),
+                call)
+  }
+  path
 }
 
 # What the compiled code trains: the maps in size-major order, (size 1, restart 0..R-1),

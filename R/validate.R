@@ -75,7 +75,8 @@ check_choice <- function(x, name, choices, call) {
 # (missing ones are NA or NaN), scanned once: list(x, max_abs, missing, row_missing) (see
 # as_data_matrix() and scan_data()).
 check_data <- function(y, call, min_rows = 2L, name = "y") {
-  x <- as_data_matrix(y, call, min_rows, name)
+  x <- if (is_file_data(y)) file_data(y, call, min_rows, name) else
+    as_data_matrix(y, call, min_rows, name)
   c(list(x = x), scan_data(x, call, name))
 }
 
@@ -318,11 +319,11 @@ check_seed <- function(seed, call) {
 # The shape of a family for the memory plan (C_memory_plan): rows, columns, maps, neurons;
 # general: the data need the general distance (variable weights, missing values).
 family_shape <- function(sizes, n, m, restarts, iter_max, trace, algorithm, batch_block,
-                         general) {
+                         general, sourced = FALSE) {
   list(n = as.double(n), m = m, nmaps = sizes$count * restarts,
        restarts = restarts, size_sum = sizes$sum * restarts, size_max = sizes$max,
        passes = iter_max - 1L, trace = trace, batch_block = batch_block, general = general,
-       algorithm = algorithm)
+       algorithm = algorithm, sourced = sourced)
 }
 
 # Refuse jobs that could not be allocated, before any allocation: the compiled code plans

@@ -13,15 +13,28 @@
 
 /* --- named lists ------------------------------------------------------------------- */
 
-SEXP r_elt(SEXP list, const char *name)
+/* The position of element `name` in list, or -1. */
+static R_xlen_t position(SEXP list, const char *name)
 {
     SEXP names = Rf_getAttrib(list, R_NamesSymbol);
     R_xlen_t i;
     if (TYPEOF(list) == VECSXP && TYPEOF(names) == STRSXP)
         for (i = 0; i < XLENGTH(list); i++)
-            if (strcmp(CHAR(STRING_ELT(names, i)), name) == 0) return VECTOR_ELT(list, i);
-    Rf_error("somgpu: internal error: no element '%s' in the list passed to C", name);
-    return R_NilValue; /* not reached */
+            if (strcmp(CHAR(STRING_ELT(names, i)), name) == 0) return i;
+    return -1;
+}
+
+SEXP r_opt(SEXP list, const char *name)
+{
+    const R_xlen_t i = position(list, name);
+    return i < 0 ? R_NilValue : VECTOR_ELT(list, i);
+}
+
+SEXP r_elt(SEXP list, const char *name)
+{
+    const R_xlen_t i = position(list, name);
+    if (i < 0) Rf_error("somgpu: internal error: no element '%s' in the list passed to C", name);
+    return VECTOR_ELT(list, i);
 }
 
 int r_int(SEXP list, const char *name)
@@ -68,30 +81,11 @@ SEXP r_status(const som_status *st, SEXP condition)
 
 /* The status as an R object (with the error that stopped the core, or NULL), and the
  * status cleared. */
-static SEXP status_out(som_status *st, SEXP condition)
+SEXP status_out(som_status *st, SEXP condition)
 {
     SEXP out = r_status(st, condition);
     som_status_clear(st);
     return out;
-}
-
-/* The data matrix y with the distance of spec: col_w (NULL or m column weights) and
- * missing (TRUE: y holds NaN). */
-static som_data data_of(SEXP y, SEXP spec)
-{
-    som_data d;
-    SEXP dim = Rf_getAttrib(y, R_DimSymbol), cw = r_elt(spec, "col_w");
-    d.x = REAL(y);
-    d.n = INTEGER(dim)[0];
-    d.m = INTEGER(dim)[1];
-    d.col_w = NULL;
-    d.missing = r_flag(spec, "missing");
-    if (!Rf_isNull(cw)) {
-        if (TYPEOF(cw) != REALSXP || XLENGTH(cw) != d.m)
-            Rf_error("somgpu: internal error: col_w must hold a double per column");
-        d.col_w = REAL(cw);
-    }
-    return d;
 }
 
 /* --- problems and backends --------------------------------------------------------- */
@@ -102,14 +96,14 @@ static const char *const backend_names[] = {"cpu", "opencl", NULL};
 static const char *const kernel_names[] = {"auto", "item", "group", NULL};
 
 /* The problem of list(size, restart, iter_max, sigma0, eta0, init, init_w, fill, seed,
- * algorithm, batch_block, col_w, missing) on the data (the trace is set by the caller). */
-static void problem_of(SEXP data, SEXP spec, som_problem *p)
+ * algorithm, batch_block, col_w, missing) on the data d (the trace is set by the caller). */
+void problem_of(const som_data *d, SEXP spec, som_problem *p)
 {
     SEXP size = r_elt(spec, "size"), restart = r_elt(spec, "restart"), fill = r_elt(spec, "fill");
     memset(p, 0, sizeof *p);
     if (TYPEOF(size) != INTSXP || TYPEOF(restart) != INTSXP || XLENGTH(size) != XLENGTH(restart))
         Rf_error("somgpu: internal error: size and restart must be integer vectors alike");
-    p->data = data_of(data, spec);
+    p->data = *d;
     p->nmaps = LENGTH(size);
     p->size = INTEGER(size);
     p->restart = INTEGER(restart);
@@ -142,8 +136,8 @@ const char *const som_precision_names[] = {"double", "single", NULL};
 /* The backend of list(name = "cpu", threads, round_units, precision) or list(name = "opencl",
  * threads, context, kernel, group_min_size, max_alloc, launch_seconds, group_local,
  * stream_data); cpu and ocl hold its settings. SOM_ERR_INVALID when the context is gone. */
-static int backend_of(SEXP spec, som_backend *be, som_cpu_cfg *cpu, som_ocl_cfg *ocl,
-                      som_status *st)
+int backend_of(SEXP spec, som_backend *be, som_cpu_cfg *cpu, som_ocl_cfg *ocl,
+               som_status *st)
 {
     const int threads = r_int(spec, "threads");
     memset(cpu, 0, sizeof *cpu);
@@ -167,6 +161,20 @@ static int backend_of(SEXP spec, som_backend *be, som_cpu_cfg *cpu, som_ocl_cfg 
     if (ocl->ctx == NULL)
         return som_fail(st, SOM_ERR_INVALID, "the OpenCL context is no longer valid");
     return SOM_OK;
+}
+
+SEXP r_weights_list(const som_problem *p, double ***w)
+{
+    SEXP weights = PROTECT(Rf_allocVector(VECSXP, p->nmaps));
+    int i;
+    *w = (double **)R_alloc((size_t)p->nmaps, sizeof **w);
+    for (i = 0; i < p->nmaps; i++) {
+        SEXP wi = Rf_allocMatrix(REALSXP, p->size[i], p->data.m);
+        SET_VECTOR_ELT(weights, i, wi);
+        (*w)[i] = REAL(wi);
+    }
+    UNPROTECT(1);
+    return weights;
 }
 
 /* The names of the kernels that ran (SOM_RAN_* bits). */
@@ -201,7 +209,9 @@ SEXP C_train(SEXP data, SEXP problem, SEXP backend, SEXP progress)
     double **w;
     int i, rc;
 
-    problem_of(data, problem, &p);
+    r_data rd;
+    r_data_of(data, problem, &rd);
+    problem_of(&rd.d, problem, &p);
     /* the trace: passes x maps, NaN until filled */
     trace = PROTECT(r_flag(problem, "trace")
                         ? Rf_allocMatrix(REALSXP, p.iter_max > 1 ? p.iter_max - 1 : 0, p.nmaps)
@@ -211,13 +221,7 @@ SEXP C_train(SEXP data, SEXP problem, SEXP backend, SEXP progress)
         for (e = 0; e < XLENGTH(trace); e++) REAL(trace)[e] = R_NaN;
         p.trace = REAL(trace);
     }
-    weights = PROTECT(Rf_allocVector(VECSXP, p.nmaps));
-    w = (double **)R_alloc((size_t)p.nmaps, sizeof *w);
-    for (i = 0; i < p.nmaps; i++) {
-        SEXP wi = Rf_allocMatrix(REALSXP, p.size[i], p.data.m);
-        SET_VECTOR_ELT(weights, i, wi);
-        w[i] = REAL(wi);
-    }
+    weights = PROTECT(r_weights_list(&p, &w));
     keep = PROTECT(Rf_allocVector(VECSXP, R_HOOKS_KEEP));
     som_status_init(&st);
     if (backend_of(backend, &be, &cpu, &ocl, &st) != SOM_OK) {
@@ -225,7 +229,10 @@ SEXP C_train(SEXP data, SEXP problem, SEXP backend, SEXP progress)
         return status_out(&st, R_NilValue);
     }
     hooks = r_hooks_start(&ud, keep, progress, "training ring SOMs");
-    rc = som_train(&p, &be, w, &hooks, &st);
+    rc = r_data_open(&rd, &st); /* after every R allocation: closed on every path below */
+    p.data.src = rd.d.src;
+    if (rc == SOM_OK) rc = som_train(&p, &be, w, &hooks, &st);
+    r_data_close(&rd);
     if (rc != SOM_OK) {
         out = status_out(&st, r_hooks_end(&ud, &st));
         UNPROTECT(3);
@@ -266,7 +273,8 @@ static SEXP per_map(SEXPTYPE type, SEXP want, R_xlen_t n, void **ptr)
 SEXP C_assess(SEXP data, SEXP weights, SEXP options)
 {
     const char *names[] = {"qe", "te", "sse", "clusters", "second", "distance", "next", ""};
-    som_data d = data_of(data, options);
+    SEXP to = r_opt(options, "clusters_to");
+    r_data rd, sink;
     som_maps maps;
     som_detail detail;
     som_status st;
@@ -277,6 +285,9 @@ SEXP C_assess(SEXP data, SEXP weights, SEXP options)
     int i, rc, *sizes;
     const double **w;
 
+    r_data_of(data, options, &rd);
+    memset(&sink, 0, sizeof sink);
+    if (!Rf_isNull(to)) r_data_of(to, R_NilValue, &sink); /* the clusters' file */
     if (TYPEOF(want) != LGLSXP || LENGTH(want) != nmaps)
         Rf_error("somgpu: internal error: clusters must say, for each map, whether to keep them");
     sizes = (int *)R_alloc((size_t)nmaps, sizeof *sizes);
@@ -302,14 +313,27 @@ SEXP C_assess(SEXP data, SEXP weights, SEXP options)
         int **cl = (int **)R_alloc((size_t)nmaps, sizeof *cl);
         none = PROTECT(Rf_allocVector(LGLSXP, nmaps));
         for (i = 0; i < nmaps; i++) LOGICAL(none)[i] = details ? LOGICAL(want)[i] : FALSE;
-        SET_VECTOR_ELT(out, 3, per_map(INTSXP, want, (R_xlen_t)d.n, (void **)cl));
-        SET_VECTOR_ELT(out, 4, per_map(INTSXP, none, (R_xlen_t)d.n, (void **)detail.second));
-        SET_VECTOR_ELT(out, 5, per_map(REALSXP, none, (R_xlen_t)d.n, (void **)detail.best));
-        SET_VECTOR_ELT(out, 6, per_map(REALSXP, none, (R_xlen_t)d.n, (void **)detail.next));
+        const R_xlen_t n = (R_xlen_t)rd.d.n;
+        const int threads = r_int(options, "threads");
+        const double units = r_real(options, "round_units");
+        SET_VECTOR_ELT(out, 3, per_map(INTSXP, want, n, (void **)cl));
+        SET_VECTOR_ELT(out, 4, per_map(INTSXP, none, n, (void **)detail.second));
+        SET_VECTOR_ELT(out, 5, per_map(REALSXP, none, n, (void **)detail.best));
+        SET_VECTOR_ELT(out, 6, per_map(REALSXP, none, n, (void **)detail.next));
         som_status_init(&st);
-        rc = som_assess(&d, &maps, r_int(options, "threads"), r_real(options, "round_units"),
-                        &hooks, REAL(VECTOR_ELT(out, 0)), REAL(VECTOR_ELT(out, 1)),
-                        REAL(VECTOR_ELT(out, 2)), cl, details ? &detail : NULL, &st);
+        /* the files last, after every R allocation: closed on every path below */
+        rc = r_data_open(&rd, &st);
+        if (rc == SOM_OK && sink.is_file) rc = som_file_open(&sink.file, &sink.spec, 1, &st);
+        if (rc == SOM_OK && sink.is_file)
+            rc = som_assess_to(&rd.d, &maps, threads, units, &hooks, REAL(VECTOR_ELT(out, 0)),
+                               REAL(VECTOR_ELT(out, 1)), REAL(VECTOR_ELT(out, 2)),
+                               &sink.file.sink, &st);
+        else if (rc == SOM_OK)
+            rc = som_assess(&rd.d, &maps, threads, units, &hooks, REAL(VECTOR_ELT(out, 0)),
+                            REAL(VECTOR_ELT(out, 1)), REAL(VECTOR_ELT(out, 2)), cl,
+                            details ? &detail : NULL, &st);
+        som_file_close(&sink.file);
+        r_data_close(&rd);
     }
     if (rc != SOM_OK) out = status_out(&st, r_hooks_end(&ud, &st));
     UNPROTECT(3);
@@ -346,6 +370,7 @@ SEXP C_memory_plan(SEXP family, SEXP backend)
     f.trace = r_flag(family, "trace");
     f.batch_block = r_int(family, "batch_block");
     f.general = r_flag(family, "general");
+    f.sourced = Rf_asLogical(r_opt(family, "sourced")) == TRUE; /* NULL: in memory */
     algorithm = r_choice(family, "algorithm", algorithm_names);
     nsizes = (double)f.nmaps / f.restarts;
     /* what R holds: the weights of every map, the trace, the clusters of the maps assessed
@@ -378,7 +403,7 @@ SEXP C_memory_plan(SEXP family, SEXP backend)
 SEXP C_constants(void)
 {
     const char *names[] = {"status", "batch_block", "assess_block", "kernels", "point_units",
-                           "cpu_units_per_second", ""};
+                           "cpu_units_per_second", "batch_shard", ""};
     const char *codes[] = {"ok", "invalid", "nomem", "interrupted", "unavailable", "backend"};
     const int values[] = {SOM_OK, SOM_ERR_INVALID, SOM_ERR_NOMEM, SOM_ERR_INTERRUPTED,
                           SOM_ERR_UNAVAILABLE, SOM_ERR_BACKEND};
@@ -397,50 +422,7 @@ SEXP C_constants(void)
     SET_VECTOR_ELT(out, 3, kernels_ran((1 << SOM_RAN_KINDS) - 1));
     SET_VECTOR_ELT(out, 4, Rf_ScalarReal(SOM_POINT_UNITS));
     SET_VECTOR_ELT(out, 5, Rf_ScalarReal(SOM_CPU_UNITS_PER_SECOND));
-    UNPROTECT(1);
-    return out;
-}
-
-/* One pass over a double matrix: the number of infinite values and the first row (1-based)
- * holding one (NA when none), the number of missing values (NA, NaN) and, when there are
- * any, the missing values of every row (else NULL), and the largest absolute finite
- * value. */
-SEXP C_data_scan(SEXP x)
-{
-    const char *names[] = {"infinite", "first_row", "missing", "row_missing", "max_abs", ""};
-    SEXP dim = Rf_getAttrib(x, R_DimSymbol), out, rows = R_NilValue;
-    const R_xlen_t n = INTEGER(dim)[0], m = INTEGER(dim)[1];
-    const double *v = REAL(x);
-    double inf = 0, missing = 0, big = 0;
-    R_xlen_t first = -1, i, k;
-    int *per_row = NULL;
-    out = PROTECT(Rf_mkNamed(VECSXP, names));
-    for (k = 0; k < m; k++) {
-        const double *col = v + k * n;
-        for (i = 0; i < n; i++) {
-            double a = col[i];
-            if (ISNAN(a)) {
-                if (per_row == NULL) { /* the first missing value: count them by row */
-                    rows = Rf_allocVector(INTSXP, n);
-                    SET_VECTOR_ELT(out, 3, rows);
-                    per_row = INTEGER(rows);
-                    memset(per_row, 0, (size_t)n * sizeof *per_row);
-                }
-                missing++;
-                per_row[i]++;
-            } else if (!R_FINITE(a)) {
-                inf++;
-                if (first < 0 || i < first) first = i;
-            } else {
-                a = a < 0 ? -a : a;
-                if (a > big) big = a;
-            }
-        }
-    }
-    SET_VECTOR_ELT(out, 0, Rf_ScalarReal(inf));
-    SET_VECTOR_ELT(out, 1, Rf_ScalarReal(first < 0 ? NA_REAL : (double)first + 1));
-    SET_VECTOR_ELT(out, 2, Rf_ScalarReal(missing));
-    SET_VECTOR_ELT(out, 4, Rf_ScalarReal(big));
+    SET_VECTOR_ELT(out, 6, Rf_ScalarInteger(SOM_BATCH_SHARD));
     UNPROTECT(1);
     return out;
 }

@@ -11,6 +11,7 @@
 #include <Rinternals.h>
 
 #include "som_engine.h"
+#include "som_file.h"
 #include "som_ocl.h"
 
 /* --- entry points (registered in init.c) --- */
@@ -20,6 +21,9 @@ SEXP C_memory_plan(SEXP family, SEXP backend);
 SEXP C_constants(void);
 SEXP C_build_info(void);
 SEXP C_data_scan(SEXP x);
+SEXP C_column_stats(SEXP x, SEXP center);
+SEXP C_batch_shards(SEXP data, SEXP problem, SEXP backend, SEXP shards);
+SEXP C_batch_apply(SEXP data, SEXP problem, SEXP backend, SEXP shards, SEXP pass);
 SEXP C_ocl_devices(void);
 SEXP C_ocl_open(SEXP spec);
 SEXP C_ocl_close(SEXP ptr);
@@ -30,6 +34,8 @@ SEXP C_visit_order(SEXP spec);
 
 /* --- named lists (r_glue.c): the element `name` of list, or an R error naming it --- */
 SEXP r_elt(SEXP list, const char *name);
+/* The element `name` of list, or R_NilValue when it has none. */
+SEXP r_opt(SEXP list, const char *name);
 int r_int(SEXP list, const char *name);
 double r_real(SEXP list, const char *name);
 int r_flag(SEXP list, const char *name);
@@ -41,6 +47,33 @@ extern const char *const som_precision_names[];
 /* A failed status as an R object of class somgpu_status: list(code, message, api_status,
  * api_status_name, log, condition); condition: an R error to raise as it is, or NULL. */
 SEXP r_status(const som_status *st, SEXP condition);
+
+/* --- problems, backends, statuses (r_glue.c) --- */
+/* The problem of list(size, restart, iter_max, ...) on the data d (see C_train). */
+void problem_of(const som_data *d, SEXP spec, som_problem *p);
+/* The backend of list(name, threads, ...); SOM_ERR_INVALID when an OpenCL context is gone. */
+int backend_of(SEXP spec, som_backend *be, som_cpu_cfg *cpu, som_ocl_cfg *ocl,
+               som_status *st);
+/* A list of every map's weights (size x m matrices), w[i] pointing into each. */
+SEXP r_weights_list(const som_problem *p, double ***w);
+/* r_status(st, condition), and st cleared. */
+SEXP status_out(som_status *st, SEXP condition);
+
+/* --- the data (r_data.c) --- */
+/* The data the core reads: a double matrix (in memory), or a file-backed matrix (R's
+ * somgpu_file list: the file is opened by r_data_open, read a window at a time). */
+typedef struct {
+    som_data d;
+    int is_file;
+    som_file_spec spec;
+    som_file file;
+} r_data;
+/* The data y with the distance of spec (NULL, or a list with col_w and missing); R errors
+ * only here, before anything is opened. */
+void r_data_of(SEXP y, SEXP spec, r_data *rd);
+/* Open a file's data (nothing for a matrix); r_data_close releases it on every path. */
+int r_data_open(r_data *rd, som_status *st);
+void r_data_close(r_data *rd);
 
 /* --- hooks (r_hooks.c) --- */
 typedef struct {

@@ -76,15 +76,14 @@ SOM_INLINE void assess_rows(const double *x, int rows, const double *w, int size
 /* One task: a block of rows (transposed once) against maps q0 .. q1-1, each map's sums into
  * part[3 * map .. 3 * map + 2]: distances, topographic errors, squared distances. A constant m for the common small dimensions; also
  * compiled for AVX2 where the compiler can pick it at load time. */
-SOM_TARGET_CLONES static void assess_task(const som_data *d, const som_maps *maps,
+SOM_TARGET_CLONES static void assess_task(const som_window *win, int m, const som_maps *maps,
                                           double *const *w, int **clusters,
                                           const som_detail *detail, const double *cw,
-                                          int64_t lo, int rows, int q0, int q1, double *x,
-                                          double *dist, double *part)
+                                          int64_t lo, int64_t obase, int rows, int q0,
+                                          int q1, double *x, double *dist, double *part)
 {
-    const int m = d->m;
     int q;
-    som_tile_rows(d->x, d->n, m, lo, rows, x);
+    som_tile_rows(win->x, win->ld, m, lo - win->first, rows, x);
     for (q = q0; q < q1; q++) {
         const int size = maps->size[q], ld = som_ld(size, SOM_TJB);
         double *sq = part + 3 * (size_t)q, *st = sq + 1, *ss = sq + 2;
@@ -95,24 +94,25 @@ SOM_TARGET_CLONES static void assess_task(const som_data *d, const som_maps *map
         out.next = detail && detail->next ? detail->next[q] : NULL;
         *sq = *st = *ss = 0;
         if (cw) { /* the general path: not unrolled by m */
-            assess_rows(x, rows, w[q], size, ld, m, cw, lo, &out, sq, st, ss, dist);
+            assess_rows(x, rows, w[q], size, ld, m, cw, lo - obase, &out, sq, st, ss, dist);
             continue;
         }
         switch (m) {
-        case 1: assess_rows(x, rows, w[q], size, ld, 1, NULL, lo, &out, sq, st, ss, dist); break;
-        case 2: assess_rows(x, rows, w[q], size, ld, 2, NULL, lo, &out, sq, st, ss, dist); break;
-        case 3: assess_rows(x, rows, w[q], size, ld, 3, NULL, lo, &out, sq, st, ss, dist); break;
-        case 4: assess_rows(x, rows, w[q], size, ld, 4, NULL, lo, &out, sq, st, ss, dist); break;
-        case 8: assess_rows(x, rows, w[q], size, ld, 8, NULL, lo, &out, sq, st, ss, dist); break;
-        case 16: assess_rows(x, rows, w[q], size, ld, 16, NULL, lo, &out, sq, st, ss, dist); break;
-        default: assess_rows(x, rows, w[q], size, ld, m, NULL, lo, &out, sq, st, ss, dist);
+        case 1: assess_rows(x, rows, w[q], size, ld, 1, NULL, lo - obase, &out, sq, st, ss, dist); break;
+        case 2: assess_rows(x, rows, w[q], size, ld, 2, NULL, lo - obase, &out, sq, st, ss, dist); break;
+        case 3: assess_rows(x, rows, w[q], size, ld, 3, NULL, lo - obase, &out, sq, st, ss, dist); break;
+        case 4: assess_rows(x, rows, w[q], size, ld, 4, NULL, lo - obase, &out, sq, st, ss, dist); break;
+        case 8: assess_rows(x, rows, w[q], size, ld, 8, NULL, lo - obase, &out, sq, st, ss, dist); break;
+        case 16: assess_rows(x, rows, w[q], size, ld, 16, NULL, lo - obase, &out, sq, st, ss, dist); break;
+        default: assess_rows(x, rows, w[q], size, ld, m, NULL, lo - obase, &out, sq, st, ss, dist);
         }
     }
 }
 
-int som_assess(const som_data *d, const som_maps *maps, int nthreads, double round_units,
-               const som_hooks *hooks, double *qe, double *te, double *sse, int **clusters,
-               const som_detail *detail, som_status *st)
+/* som_assess, with the clusters of every map to a sink instead (NULL: to clusters). */
+static int assess(const som_data *d, const som_maps *maps, int nthreads, double round_units,
+                  const som_hooks *hooks, double *qe, double *te, double *sse, int **clusters,
+                  const som_detail *detail, som_sink *sink, som_status *st)
 {
     const int64_t n = d->n;
     const int m = d->m, nmaps = maps->nmaps;
@@ -124,7 +124,8 @@ int som_assess(const som_data *d, const som_maps *maps, int nthreads, double rou
     int ldmax = 0;
     double block_cost = 0;
     int i, rc = SOM_OK, ngroups;
-    int *group_start = NULL;
+    int *group_start = NULL, *sunk = NULL, **cl = clusters;
+    double *window = NULL;
 
     if (n < 1 || m < 1 || nmaps < 1)
         return som_fail(st, SOM_ERR_INVALID, "nothing to assess");
@@ -140,6 +141,7 @@ int som_assess(const som_data *d, const som_maps *maps, int nthreads, double rou
     per_round = (int64_t)(round_units * nthreads / block_cost);
     if (per_round < 1) per_round = 1;
     if (per_round > nblocks) per_round = nblocks;
+    per_round = som_window_blocks(d->src != NULL, m, per_round, SOM_ASSESS_BLOCK);
     ngroups = som_map_groups(per_round, nthreads, nmaps);
     part = malloc((size_t)nblocks * nmaps * 3 * sizeof *part);
     wrow = malloc(wtot * sizeof *wrow);
@@ -149,7 +151,15 @@ int som_assess(const som_data *d, const som_maps *maps, int nthreads, double rou
     group_start = malloc(((size_t)ngroups + 1) * sizeof *group_start);
     if (som_data_general(d) && (cw = malloc((size_t)m * sizeof *cw)) != NULL)
         for (i = 0; i < m; i++) cw[i] = d->col_w ? d->col_w[i] : 1;
-    if (!part || !wrow || !w || !buf || !group_start || (som_data_general(d) && !cw)) {
+    if (d->src) window = som_alloc((double)per_round * SOM_ASSESS_BLOCK * m, sizeof *window);
+    if (sink) { /* a round's clusters of every map, written out after the round */
+        sunk = som_alloc((double)per_round * SOM_ASSESS_BLOCK * nmaps, sizeof *sunk);
+        cl = malloc((size_t)nmaps * sizeof *cl);
+        if (sunk && cl)
+            for (i = 0; i < nmaps; i++) cl[i] = sunk + (size_t)i * per_round * SOM_ASSESS_BLOCK;
+    }
+    if (!part || !wrow || !w || !buf || !group_start || (som_data_general(d) && !cw) ||
+        (d->src && !window) || (sink && (!sunk || !cl))) {
         rc = som_fail(st, SOM_ERR_NOMEM, "could not allocate memory to assess the maps");
         goto done;
     }
@@ -168,18 +178,24 @@ int som_assess(const som_data *d, const som_maps *maps, int nthreads, double rou
      * for the threads; the interrupt hook runs between rounds */
     for (b0 = 0; b0 < nblocks; b0 += per_round) {
         const int64_t nb = b0 + per_round < nblocks ? per_round : nblocks - b0;
-        const int64_t ntask = nb * ngroups;
+        const int64_t ntask = nb * ngroups, first = b0 * SOM_ASSESS_BLOCK;
+        const int64_t rows = (b0 + nb) * SOM_ASSESS_BLOCK < n ? nb * SOM_ASSESS_BLOCK : n - first;
+        const int64_t obase = sink ? first : 0;
+        som_window win;
         int64_t task;
+        if ((rc = som_window_load(d, first, rows, window, &win, st))) goto done;
         SOM_PARALLEL_FOR(nthreads, dynamic, 1)
         for (task = 0; task < ntask; task++) {
             double *x = buf + (size_t)som_thread_num() * per_thread;
             const int64_t b = b0 + task / ngroups, lo = b * SOM_ASSESS_BLOCK;
             const int g = (int)(task % ngroups);
-            const int rows = (int)(lo + SOM_ASSESS_BLOCK < n ? SOM_ASSESS_BLOCK : n - lo);
-            assess_task(d, maps, w, clusters, detail, cw, lo, rows, group_start[g],
+            const int brows = (int)(lo + SOM_ASSESS_BLOCK < n ? SOM_ASSESS_BLOCK : n - lo);
+            assess_task(&win, m, maps, w, cl, detail, cw, lo, obase, brows, group_start[g],
                         group_start[g + 1], x, x + (size_t)(SOM_ASSESS_BLOCK + SOM_PB) * m,
                         part + (size_t)b * nmaps * 3);
         }
+        for (i = 0; sink && i < nmaps; i++)
+            if ((rc = sink->write(sink, i, first, rows, cl[i], st))) goto done;
         if (b0 + nb < nblocks && hooks && hooks->interrupted && hooks->interrupted(hooks->ud)) {
             rc = som_fail(st, SOM_ERR_INTERRUPTED, "interrupted");
             goto done;
@@ -199,6 +215,9 @@ int som_assess(const som_data *d, const som_maps *maps, int nthreads, double rou
     }
 
 done:
+    free(window);
+    free(sunk);
+    if (cl != clusters) free(cl);
     free(cw);
     free(part);
     free(wrow);
@@ -206,6 +225,21 @@ done:
     free(buf);
     free(group_start);
     return rc;
+}
+
+int som_assess(const som_data *d, const som_maps *maps, int nthreads, double round_units,
+               const som_hooks *hooks, double *qe, double *te, double *sse, int **clusters,
+               const som_detail *detail, som_status *st)
+{
+    return assess(d, maps, nthreads, round_units, hooks, qe, te, sse, clusters, detail, NULL,
+                  st);
+}
+
+int som_assess_to(const som_data *d, const som_maps *maps, int nthreads, double round_units,
+                  const som_hooks *hooks, double *qe, double *te, double *sse, som_sink *sink,
+                  som_status *st)
+{
+    return assess(d, maps, nthreads, round_units, hooks, qe, te, sse, NULL, NULL, sink, st);
 }
 
 int som_qe_maps(const som_data *d, const som_maps *maps, int nthreads, double *qe,
@@ -230,4 +264,7 @@ void som_assess_plan(const som_family *f, int nthreads, som_plan *plan)
                  nthreads * ((double)(SOM_ASSESS_BLOCK + SOM_PB) * f->m + SOM_PB * ldmax) *
                      sizeof(double),
                  SOM_HOST);
+    if (f->sourced)
+        som_plan_add(plan, "assessment: a round's rows, read from the source",
+                     SOM_WINDOW_BYTES, SOM_HOST);
 }

@@ -75,7 +75,7 @@ int som_fail(som_status *st, int code, const char *fmt, ...)
 int som_check_problem(const som_problem *p, som_status *st)
 {
     int i;
-    if (p->data.x == NULL || p->data.n < 2 || p->data.m < 1 || p->data.n > 2147483647)
+    if ((p->data.x == NULL) == (p->data.src == NULL) || p->data.n < 2 || p->data.m < 1 || p->data.n > 2147483647)
         return som_fail(st, SOM_ERR_INVALID, "data must have 2 to 2^31-1 rows and at least 1 column");
     if (p->nmaps < 1 || p->size == NULL || p->restart == NULL)
         return som_fail(st, SOM_ERR_INVALID, "no maps to train");
@@ -94,6 +94,8 @@ int som_check_problem(const som_problem *p, som_status *st)
     }
     if (p->algorithm != SOM_ONLINE && p->algorithm != SOM_BATCH)
         return som_fail(st, SOM_ERR_INVALID, "unknown algorithm");
+    if (p->algorithm == SOM_ONLINE && p->data.src != NULL)
+        return som_fail(st, SOM_ERR_INVALID, "online training needs the data in memory");
     if (p->algorithm == SOM_BATCH && p->batch_block < 1)
         return som_fail(st, SOM_ERR_INVALID, "invalid batch block size");
     return SOM_OK;
@@ -113,7 +115,7 @@ void som_tile_colmajor(const double *colmajor, int size, int m, int ld, double *
         memcpy(tiled + (size_t)k * ld, colmajor + (size_t)k * size, (size_t)size * sizeof *tiled);
 }
 
-void som_init_map(const som_problem *p, int i, double *w, uint32_t *scratch)
+int som_init_map(const som_problem *p, int i, double *w, uint32_t *scratch, som_status *st)
 {
     int size = p->size[i], m = p->data.m, j;
     uint32_t restart = (uint32_t)p->restart[i];
@@ -126,10 +128,13 @@ void som_init_map(const som_problem *p, int i, double *w, uint32_t *scratch)
         som_order(scratch, (som_u32)p->data.n, p->seed, SOM_STREAM_SAMPLE, (som_u32)size,
                   restart, 0);
         for (j = 0; j < size; j++) {
-            int k;
-            for (k = 0; k < m; k++) {
-                const double v = p->data.x[(size_t)k * p->data.n + scratch[j]];
-                w[(size_t)j * m + k] = p->fill && isnan(v) ? p->fill[k] : v;
+            double *wj = w + (size_t)j * m;
+            int k, rc;
+            som_window win;
+            if ((rc = som_window_load(&p->data, scratch[j], 1, wj, &win, st))) return rc;
+            for (k = 0; k < m; k++) { /* wj may be the window itself: read before write */
+                const double v = som_window_col(&win, k, scratch[j])[0];
+                wj[k] = p->fill && isnan(v) ? p->fill[k] : v;
             }
         }
         break;
@@ -139,6 +144,31 @@ void som_init_map(const som_problem *p, int i, double *w, uint32_t *scratch)
             w[e] = som_init_uniform(p->seed, (som_u32)size, restart, (som_u64)e);
     }
     }
+    return SOM_OK;
+}
+
+int som_window_load(const som_data *d, int64_t first, int64_t rows, double *buf,
+                    som_window *w, som_status *st)
+{
+    if (d->src == NULL) {
+        w->x = d->x;
+        w->ld = d->n;
+        w->first = 0;
+        return SOM_OK;
+    }
+    w->x = buf;
+    w->ld = rows;
+    w->first = first;
+    return d->src->read(d->src, first, rows, buf, st);
+}
+
+int64_t som_window_blocks(int sourced, int m, int64_t per_round, int64_t block)
+{
+    int64_t most;
+    if (!sourced) return per_round;
+    most = (int64_t)(SOM_WINDOW_BYTES / ((double)block * m * sizeof(double)));
+    if (most < 1) most = 1;
+    return per_round < most ? per_round : most;
 }
 
 void som_split_maps(const int *size, int nmaps, int ngroups, int *start)
@@ -179,6 +209,7 @@ void som_family_of(const som_problem *p, som_family *f)
     f->trace = p->trace != NULL;
     f->batch_block = p->batch_block;
     f->general = som_data_general(&p->data);
+    f->sourced = p->data.src != NULL;
 }
 
 void *som_alloc(double count, size_t size)

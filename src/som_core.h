@@ -46,13 +46,41 @@ typedef struct {
  * its observed columns (and rescaled by m / observed for its quantization error) and the
  * online rule moves only its observed columns. Data without either take the plain rule's
  * code path; with either, the general path (som_data_general). */
+typedef struct som_source som_source;
 typedef struct {
-    const double *x;
+    const double *x;     /* in memory; NULL when the rows come from src                 */
     int64_t n;
     int m;
     const double *col_w; /* NULL, or m non-negative column weights                      */
     int missing;         /* nonzero: x holds NaN (missing values)                       */
+    som_source *src;     /* data held outside memory (x NULL): read a window at a time   */
 } som_data;
+
+/* Data held outside memory (a file-backed matrix: som_file.c). Rows are read on the thread
+ * that drives the work (never from a worker thread), a window of whole blocks at a time, as
+ * the data in memory would hold them (centred and scaled where R would have). */
+struct som_source {
+    /* Rows first .. first + rows - 1 into out, column-major (rows apart). */
+    int (*read)(som_source *src, int64_t first, int64_t rows, double *out, som_status *st);
+};
+
+/* Bytes of the data a window from a source holds at most (whole blocks: at least one). */
+#define SOM_WINDOW_BYTES (16.0 * 1024 * 1024)
+
+/* Rows first .. first + rows - 1 of the data, column-major: x[k * ld + (i - first)] is row
+ * i, column k. In memory, a view of the data (ld = n, first = 0); from a source, read into
+ * the caller's buffer (rows x m doubles). */
+typedef struct {
+    const double *x;
+    int64_t ld, first;
+} som_window;
+int som_window_load(const som_data *d, int64_t first, int64_t rows, double *buf,
+                    som_window *w, som_status *st);
+/* Column k of a window from row `row` on. */
+#define som_window_col(w, k, row) ((w)->x + (size_t)(k) * (w)->ld + ((row) - (w)->first))
+/* Blocks of `block` rows a window may hold for data of m columns: per_round, or for data
+ * from a source (sourced) fewer, so that a window stays within SOM_WINDOW_BYTES (>= 1). */
+int64_t som_window_blocks(int sourced, int m, int64_t per_round, int64_t block);
 
 /* The data need the general path: column weights or missing values. */
 #define som_data_general(d) ((d)->col_w != NULL || (d)->missing)
@@ -139,8 +167,9 @@ void som_neighbourhood_circ_f(const double *row, int size, float *circ); /* roun
 /* --- initial weights and layouts (som_core.c) --- */
 /* Initial weights of map i, row-major (size x m), from the problem's init rule: the one
  * source of initial weights for every backend and algorithm. scratch holds n indices (init
- * "sample" draws its rows there; otherwise it may be NULL). */
-void som_init_map(const som_problem *p, int i, double *w, uint32_t *scratch);
+ * "sample" draws its rows there; otherwise it may be NULL). SOM_OK, or a source's status
+ * when reading the drawn rows fails. */
+int som_init_map(const som_problem *p, int i, double *w, uint32_t *scratch, som_status *st);
 /* Column-major size x m to row-major. */
 void som_rowmajor_weights(const double *colmajor, int size, int m, double *rowmajor);
 /* Column-major size x m into tiled weights (the padding untouched). */
@@ -184,6 +213,7 @@ typedef struct {
     int trace;       /* a trace is recorded       */
     int batch_block; /* batch: rows per block     */
     int general;     /* the general path: column weights or missing values */
+    int sourced;     /* the rows come from a source (windows of them are held) */
 } som_family;
 
 enum { SOM_HOST = 0, SOM_DEVICE = 1 };
@@ -224,6 +254,17 @@ typedef struct {
 int som_assess(const som_data *d, const som_maps *maps, int nthreads, double round_units,
                const som_hooks *hooks, double *qe, double *te, double *sse, int **clusters,
                const som_detail *detail, som_status *st);
+/* Where som_assess_to sends the clusters, a round of rows at a time (a file-backed matrix:
+ * som_file.c). write: rows first .. first + rows - 1 of map q's 1-based winners. */
+typedef struct som_sink som_sink;
+struct som_sink {
+    int (*write)(som_sink *sink, int q, int64_t first, int64_t rows, const int *cl,
+                 som_status *st);
+};
+/* som_assess with the clusters of every map to a sink (no details). */
+int som_assess_to(const som_data *d, const som_maps *maps, int nthreads, double round_units,
+                  const som_hooks *hooks, double *qe, double *te, double *sse, som_sink *sink,
+                  som_status *st);
 /* The qe alone (the trace's figure), for several maps at once. */
 int som_qe_maps(const som_data *d, const som_maps *maps, int nthreads, double *qe,
                 som_status *st);

@@ -28,6 +28,7 @@ typedef struct {
     int size, ld;      /* neurons, and neurons rounded up to whole tiles (SOM_TJB)      */
     som_real *w;       /* weights, w[k * ld + j]; the padding stays 0                    */
     som_real *total;   /* the pass's sums: S[c * m + k], then the counts n[c]            */
+    som_real *shard;   /* the current shard's sums, alike (SOM_BATCH_SHARD)              */
     size_t slot_off;   /* where this map's sums start in a block's slot                  */
     size_t slot_len;   /* size * som_slot_width(m, general)                              */
 } batch_map;
@@ -48,6 +49,9 @@ typedef struct {
     batch_map *maps;
     size_t slot_len;                 /* all maps' sums, one block                   */
     som_real *store, *slots, *xr, *num;
+    double *window;                  /* data from a source: a round's rows          */
+    double *shard_out;               /* NULL, or every shard's sums (som_cpu_batch_shards) */
+    int64_t shard_first;             /* the shard of shard_out's first               */
     int *wins, **win, *group_start, *runs, nruns;
 } batch_state;
 
@@ -59,6 +63,7 @@ static void batch_cut_of(const som_family *f, int threads, double round_units, b
     c->per_round = (int64_t)(round_units * threads / (block_cost * (double)c->B));
     if (c->per_round < 1) c->per_round = 1;
     if (c->per_round > c->nblocks) c->per_round = c->nblocks;
+    c->per_round = som_window_blocks(f->sourced, f->m, c->per_round, c->B);
     c->ngroups = som_map_groups(c->per_round, threads, f->nmaps);
     c->nseg = (int)((2 * (int64_t)threads + c->per_round * c->ngroups - 1) /
                     (c->per_round * c->ngroups));
@@ -71,15 +76,15 @@ static void batch_cut_of(const som_family *f, int threads, double round_units, b
 
 /* Element counts of the buffers, from the family's shape (bounds for per-map padding). */
 typedef struct {
-    double store, slots, xr, num, wins, win, runs, init;
+    double store, slots, xr, num, wins, win, runs, init, window;
 } batch_sizes;
 
 static void batch_size(const som_family *f, const batch_cut *c, int threads, batch_sizes *z)
 {
     const double maps = f->nmaps, slot = f->size_sum * som_slot_width(f->m, f->general);
     const double rounds = (double)c->per_round;
-    /* per map: tiled weights, the pass's totals */
-    z->store = (f->size_sum + (SOM_TJB - 1) * maps) * f->m + slot;
+    /* per map: tiled weights, the pass's totals, a shard's */
+    z->store = (f->size_sum + (SOM_TJB - 1) * maps) * f->m + 2 * slot;
     z->slots = rounds * slot;
     z->xr = rounds * (double)c->bpad * f->m;
     z->num = (double)threads * 2 * f->m;
@@ -87,6 +92,7 @@ static void batch_size(const som_family *f, const batch_cut *c, int threads, bat
     z->win = rounds * maps;
     z->runs = 2 * (floor(f->size_sum / SOM_SMOOTH_RUN) + maps);
     z->init = (double)f->size_max * f->m;
+    z->window = f->sourced ? rounds * (double)c->B * f->m : 0;
 }
 
 static double cpu_round(const som_cpu_cfg *cfg)
@@ -109,6 +115,8 @@ static void batch_plan(void *cfg_, const som_family *f, som_plan *plan)
     som_plan_add(plan, "cpu batch: a round's winners",
                  z.wins * sizeof(int) + z.win * sizeof(int *), SOM_HOST);
     som_plan_add(plan, "cpu batch: smoothing tasks", z.runs * sizeof(int), SOM_HOST);
+    som_plan_add(plan, "cpu batch: a round's rows, read from the source",
+                 z.window * sizeof(double), SOM_HOST);
     som_plan_add(plan, "cpu batch: initial weights",
                  (z.init + f->m) * sizeof(double) + (double)f->n * sizeof(uint32_t), SOM_HOST);
 }
@@ -273,8 +281,24 @@ static void block_sums(const batch_map *maps, int nmaps, int m, int general,
     }
 }
 
-/* A round of blocks from block b0 of the pass: winners and block sums of every map, added
- * to the pass's totals in block order. */
+/* A shard's sums done (its blocks added): out to shard_out when wanted (the shard's index
+ * in the pass: sh), into the pass's totals, and the shard's sums back to 0. */
+static void fold_shard(batch_state *s, batch_map *mp, int64_t sh)
+{
+    size_t e;
+    if (s->shard_out) {
+        double *out = s->shard_out + (size_t)(sh - s->shard_first) * s->slot_len + mp->slot_off;
+        for (e = 0; e < mp->slot_len; e++) out[e] = mp->shard[e];
+    }
+    for (e = 0; e < mp->slot_len; e++) {
+        mp->total[e] += mp->shard[e];
+        mp->shard[e] = 0;
+    }
+}
+
+/* A round of blocks from block b0 of the pass (not past the slice's limit): winners and
+ * block sums of every map, added to the shard's sums in block order, the shards' to the
+ * totals in shard order. */
 static int batch_advance(void *state, som_slice *slice, int64_t *reached, som_status *st)
 {
     batch_state *s = state;
@@ -282,17 +306,25 @@ static int batch_advance(void *state, som_slice *slice, int64_t *reached, som_st
     const batch_cut *c = &s->cut;
     const int64_t n = p->data.n, pass0 = slice->from / n * n, B = c->B;
     const int64_t b0 = (slice->from - pass0) / B;
-    const int64_t nb = b0 + c->per_round < c->nblocks ? c->per_round : c->nblocks - b0;
+    const int64_t b_end = ((slice->limit - pass0 < n ? slice->limit - pass0 : n) + B - 1) / B;
+    const int64_t nb = b0 + c->per_round < b_end ? c->per_round : b_end - b0;
     const int64_t ntask = nb * c->ngroups * c->nseg;
     const int m = p->data.m, nmaps = p->nmaps, nth = s->threads, ng = c->ngroups;
     const int nseg = c->nseg, whole = c->whole;
     const size_t seg_rows = c->seg_rows, bpad = c->bpad, slot_len = s->slot_len;
+    som_window win;
     int64_t task;
-    int q;
-    (void)st;
+    int q, rc;
     (void)nth; /* unused without OpenMP */
-    if (b0 == 0) /* a new pass */
-        for (q = 0; q < nmaps; q++) memset(s->maps[q].total, 0, s->maps[q].slot_len * sizeof(som_real));
+    if (b0 == 0 || (slice->from == s->shard_first * SOM_BATCH_SHARD * B && s->shard_out))
+        for (q = 0; q < nmaps; q++) { /* a new pass (or a worker's first shard) */
+            memset(s->maps[q].total, 0, s->maps[q].slot_len * sizeof(som_real));
+            memset(s->maps[q].shard, 0, s->maps[q].slot_len * sizeof(som_real));
+        }
+    /* the round's rows: in memory, a view; from a source, read here (this thread) */
+    if ((rc = som_window_load(&p->data, b0 * B, ((b0 + nb) * B < n ? (b0 + nb) * B : n) - b0 * B,
+                              s->window, &win, st)))
+        return rc;
     /* when blocks are shared between tasks: the round's blocks, row-major, a segment of
      * rows at a time (static schedules keep a block with one thread, and in its cache,
      * through the steps) */
@@ -301,9 +333,9 @@ static int batch_advance(void *state, som_slice *slice, int64_t *reached, som_st
         const int64_t bi = task / nseg, lo = (b0 + bi) * B, sg = task % nseg;
         const int64_t rows = (lo + B < n ? B : n - lo) - sg * (int64_t)seg_rows;
         if (rows > 0)
-            R_TILE_ROWS(p->data.x, n, m, lo + sg * (int64_t)seg_rows,
-                          (int)(rows < (int64_t)seg_rows ? rows : (int64_t)seg_rows),
-                          s->xr + ((size_t)bi * bpad + (size_t)sg * seg_rows) * m);
+            R_TILE_ROWS(win.x, win.ld, m, lo - win.first + sg * (int64_t)seg_rows,
+                        (int)(rows < (int64_t)seg_rows ? rows : (int64_t)seg_rows),
+                        s->xr + ((size_t)bi * bpad + (size_t)sg * seg_rows) * m);
     }
     /* the winners: (block, group of maps, segment of rows) */
     SOM_PARALLEL_FOR(nth, static, 1)
@@ -312,7 +344,8 @@ static int batch_advance(void *state, som_slice *slice, int64_t *reached, som_st
         const int g = (int)(task / nseg % ng), sg = (int)(task % nseg);
         const int64_t rows = (lo + B < n ? B : n - lo) - (int64_t)sg * seg_rows;
         if (whole) /* the task holds the whole block: transpose it here */
-            R_TILE_ROWS(p->data.x, n, m, lo, (int)rows, s->xr + (size_t)bi * bpad * m);
+            R_TILE_ROWS(win.x, win.ld, m, lo - win.first, (int)rows,
+                        s->xr + (size_t)bi * bpad * m);
         if (rows > 0)
             segment_winners(s->maps, s->group_start[g], s->group_start[g + 1], m, s->cw,
                             s->xr + ((size_t)bi * bpad + (size_t)sg * seg_rows) * m,
@@ -332,15 +365,19 @@ static int batch_advance(void *state, som_slice *slice, int64_t *reached, som_st
                        s->slots + (size_t)task * slot_len);
         }
     }
-    /* add the slots to the totals in block order, the maps side by side */
+    /* add the slots to the shards' sums in block order, and each shard's at its end to the
+     * totals, the maps side by side */
     SOM_PARALLEL_FOR(nth, dynamic, 1)
     for (q = 0; q < nmaps; q++) {
         batch_map *mp = s->maps + q;
         int64_t bi;
         size_t e;
         for (bi = 0; bi < nb; bi++) {
+            const int64_t b = b0 + bi;
             const som_real *sum = s->slots + (size_t)bi * slot_len + mp->slot_off;
-            for (e = 0; e < mp->slot_len; e++) mp->total[e] += sum[e];
+            for (e = 0; e < mp->slot_len; e++) mp->shard[e] += sum[e];
+            if ((b + 1) % SOM_BATCH_SHARD == 0 || b + 1 == c->nblocks)
+                fold_shard(s, mp, b / SOM_BATCH_SHARD);
         }
     }
     *reached = pass0 + ((b0 + nb) * B < n ? (b0 + nb) * B : n);
@@ -424,7 +461,7 @@ static int batch_prepare(void *cfg_, const som_problem *p, int factor_rows, void
     double *init = NULL;
     uint32_t *scratch = NULL;
     size_t used = 0;
-    int i;
+    int i, rc;
     (void)factor_rows;
 
     som_family_of(p, &f);
@@ -444,12 +481,13 @@ static int batch_prepare(void *cfg_, const som_problem *p, int factor_rows, void
     s->runs = som_alloc(z.runs, sizeof *s->runs);
     s->group_start = malloc(((size_t)s->cut.ngroups + 1) * sizeof *s->group_start);
     init = som_alloc(z.init, sizeof *init);
+    if (z.window > 0) s->window = som_alloc(z.window, sizeof *s->window);
     if (f.general && (s->cw = malloc((size_t)m * sizeof *s->cw)) != NULL)
         for (i = 0; i < m; i++) s->cw[i] = p->data.col_w ? p->data.col_w[i] : 1;
     if (p->init == SOM_INIT_SAMPLE) scratch = malloc((size_t)p->data.n * sizeof *scratch);
     if (!s->maps || !s->store || !s->slots || !s->xr || !s->num || !s->wins || !s->win ||
         !s->runs || !s->group_start || !init || (p->init == SOM_INIT_SAMPLE && !scratch) ||
-        (f.general && !s->cw))
+        (f.general && !s->cw) || (z.window > 0 && !s->window))
         goto nomem;
     for (i = 0; i < nmaps; i++) {
         batch_map *mp = s->maps + i;
@@ -463,8 +501,10 @@ static int batch_prepare(void *cfg_, const som_problem *p, int factor_rows, void
         used += (size_t)mp->ld * m;
         mp->total = s->store + used;
         used += mp->slot_len;
+        mp->shard = s->store + used;
+        used += mp->slot_len;
         memset(mp->w, 0, (size_t)mp->ld * m * sizeof *mp->w);
-        som_init_map(p, i, init, scratch);
+        if ((rc = som_init_map(p, i, init, scratch, st))) goto fail;
         som_tile_real(init, mp->size, m, mp->ld, mp->w);
         for (j = 0; j < mp->size; j += SOM_SMOOTH_RUN) { /* smoothing tasks: (map, first j) */
             s->runs[2 * s->nruns] = i;
@@ -477,9 +517,11 @@ static int batch_prepare(void *cfg_, const som_problem *p, int factor_rows, void
     free(scratch);
     return SOM_OK;
 nomem:
+    rc = som_fail(st, SOM_ERR_NOMEM, "could not allocate memory for batch training");
+fail:
     free(init);
     free(scratch);
-    return som_fail(st, SOM_ERR_NOMEM, "could not allocate memory for batch training");
+    return rc;
 }
 
 static int batch_read(void *state, double *const *w, som_status *st)
@@ -501,6 +543,7 @@ static void batch_release(void *state)
     free(s->store);
     free(s->slots);
     free(s->xr);
+    free(s->window);
     free(s->num);
     free(s->wins);
     free(s->win);

@@ -345,7 +345,11 @@ static int online_prepare(void *cfg_, const som_problem *p, int factor_rows, voi
     cbuf = som_align_line(s->craw);
     for (i = 0; i < nmaps; i++) {
         online_map *mp = s->maps + i;
-        som_init_map(p, mp->map, init, mp->order);
+        int rc = som_init_map(p, mp->map, init, mp->order, st);
+        if (rc) {
+            free(init);
+            return rc;
+        }
         if (mp->pack >= 0) {
             lanes_put(s->packs + mp->pack, mp->lane, init, m);
             continue;

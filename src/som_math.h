@@ -24,6 +24,11 @@ typedef size_t som_index;
  * otherwise: part of what defines a batch result. */
 #define SOM_BATCH_BLOCK 4096
 
+/* Blocks per shard of the batch sums: a pass's totals are the shards' sums added in shard
+ * order, each shard's the sum of its blocks' in block order. A shard is what a future
+ * worker returns for its rows (whole shards), so the totals do not depend on the workers. */
+#define SOM_BATCH_SHARD 64
+
 /* Ring distance between neurons a and b of a ring of `size`. */
 SOM_MATH_FN int som_ring_dist(int a, int b, int size)
 {

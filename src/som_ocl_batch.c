@@ -14,7 +14,7 @@
 
 typedef struct {
     som_ocl_run run;     /* first: the data (chunks), maps, trace                      */
-    cl_mem slot_off, partial, total, h, win;
+    cl_mem slot_off, partial, total, shard, h, win;
     cl_ulong *sloth;
     void *hh;
     size_t slot_len;     /* reals of all maps' sums of one block                     */
@@ -45,7 +45,7 @@ static void batch_plan(void *cfg_, const som_family *f, som_plan *plan)
     som_plan_add(plan, "opencl: a chunk's winners", chunk_rows * f->nmaps * sizeof(cl_int),
                  SOM_DEVICE);
     som_plan_add(plan, "opencl: a chunk's block sums and the totals",
-                 (ceil(chunk_rows / g.batch_block) + 1) * slot * rs, SOM_DEVICE);
+                 (ceil(chunk_rows / g.batch_block) + 2) * slot * rs, SOM_DEVICE);
     som_plan_add(plan, "opencl: factors, per-map offsets and sizes",
                  width * rs + f->nmaps * (2 * sizeof(cl_ulong) + 3.0 * sizeof(cl_int)),
                  SOM_DEVICE);
@@ -116,6 +116,7 @@ static int batch_prepare(void *cfg_, const som_problem *p, int factor_rows, void
         (rc = som_ocl_buffer(ctx, &s->partial, CL_MEM_READ_WRITE,
                              (size_t)chunk_blocks * s->slot_len * rs, NULL, st)) ||
         (rc = som_ocl_buffer(ctx, &s->total, CL_MEM_READ_WRITE, s->slot_len * rs, NULL, st)) ||
+        (rc = som_ocl_buffer(ctx, &s->shard, CL_MEM_READ_WRITE, s->slot_len * rs, NULL, st)) ||
         (rc = som_ocl_buffer(ctx, &s->h, CL_MEM_READ_ONLY, (size_t)s->tab_width * rs, NULL,
                              st)) ||
         (rc = som_ocl_buffer(ctx, &s->win, CL_MEM_READ_WRITE,
@@ -180,10 +181,11 @@ static int batch_advance(void *state, som_slice *slice, int64_t *reached, som_st
                             fmin(fmin(8.0 * count, (double)chunk_rows),
                                  count * (dt > 0 ? s->launch_target / dt : 8.0)));
     if (done == chunk_len) {
-        /* the chunk's block sums, then the totals: from 0 with the pass's first chunk, each
-         * chunk adding its blocks' slots in block order */
+        /* the chunk's block sums, then the shards' and the totals: from 0 with the pass's
+         * first chunk, each chunk adding its blocks' slots in block order */
         const cl_uint nblocks = (cl_uint)((rows + p->batch_block - 1) / p->batch_block);
-        const cl_uint restart_totals = c == 0;
+        const cl_uint b0 = (cl_uint)(first / p->batch_block);
+        const cl_uint pass_blocks = (cl_uint)((n + p->batch_block - 1) / p->batch_block);
         const size_t blocks_maps[2] = {(size_t)nblocks, (size_t)p->nmaps}, slots = s->slot_len;
         if ((rc = SOM_OCL_ARGS(ctx->batch_sums, 0, st, SOM_ARG(s->x), SOM_ARG(chunk_len),
                                SOM_ARG(m), SOM_ARG(block), SOM_ARG(s->run.maps.index),
@@ -194,7 +196,8 @@ static int batch_advance(void *state, som_slice *slice, int64_t *reached, som_st
             (rc = som_ocl_launch(ctx, ctx->batch_sums, 2, blocks_maps, NULL,
                                  "clEnqueueNDRangeKernel (batch sums)", st)) ||
             (rc = SOM_OCL_ARGS(ctx->batch_reduce, 0, st, SOM_ARG(s->partial), SOM_ARG(slot_len),
-                               SOM_ARG(nblocks), SOM_ARG(s->total), SOM_ARG(restart_totals))) ||
+                               SOM_ARG(nblocks), SOM_ARG(s->total), SOM_ARG(s->shard),
+                               SOM_ARG(b0), SOM_ARG(pass_blocks))) ||
             (rc = som_ocl_launch(ctx, ctx->batch_reduce, 1, &slots, NULL,
                                  "clEnqueueNDRangeKernel (batch reduction)", st)))
             return rc;
@@ -237,6 +240,7 @@ static void batch_release(void *state)
     som_ocl_release(&s->slot_off);
     som_ocl_release(&s->partial);
     som_ocl_release(&s->total);
+    som_ocl_release(&s->shard);
     som_ocl_release(&s->h);
     som_ocl_release(&s->win);
     free(s->sloth);

@@ -8,17 +8,26 @@
 
 #include "som_ocl_internal.h"
 
-/* Rows first .. first + rows - 1 of the data, row-major, in the device's precision. */
-static void stage_rows(const som_problem *p, int prec, int64_t first, int64_t rows, void *out)
+/* Rows first .. first + rows - 1 of the data, row-major, in the device's precision (from a
+ * source, a window of rows at a time). */
+static int stage_rows(som_ocl_data *d, int prec, int64_t first, int64_t rows, void *out,
+                      som_status *st)
 {
-    const int m = p->data.m;
-    const int64_t n = p->data.n;
-    int64_t i;
-    int k;
-    for (k = 0; k < m; k++) {
-        const double *col = p->data.x + (size_t)k * n + first;
-        for (i = 0; i < rows; i++) som_ocl_put(out, (size_t)i * m + k, col[i], prec);
+    const som_data *data = &d->p->data;
+    const int m = data->m;
+    const int64_t step = data->src ? d->window_rows : rows;
+    int64_t lo, i;
+    int k, rc;
+    for (lo = 0; lo < rows; lo += step) {
+        const int64_t len = rows - lo < step ? rows - lo : step;
+        som_window win;
+        if ((rc = som_window_load(data, first + lo, len, d->window, &win, st))) return rc;
+        for (k = 0; k < m; k++) {
+            const double *col = som_window_col(&win, k, first + lo);
+            for (i = 0; i < len; i++) som_ocl_put(out, (size_t)(lo + i) * m + k, col[i], prec);
+        }
     }
+    return SOM_OK;
 }
 
 static int64_t chunk_len(const som_ocl_data *d, int64_t c)
@@ -42,6 +51,12 @@ int som_ocl_data_open(som_ocl_ctx *ctx, const som_problem *p, int64_t chunk_rows
     if (!d->xs || !d->stage)
         return som_fail(st, SOM_ERR_NOMEM, "out of host memory preparing the OpenCL run");
     d->nxs = streamed ? 1 : (int)d->nchunks; /* som_ocl_data_close walks what exists */
+    if (p->data.src) {
+        d->window_rows = som_window_blocks(1, p->data.m, chunk_rows, 1);
+        d->window = malloc((size_t)d->window_rows * p->data.m * sizeof *d->window);
+        if (!d->window)
+            return som_fail(st, SOM_ERR_NOMEM, "out of host memory preparing the OpenCL run");
+    }
     d->general = som_data_general(&p->data);
     if (d->general) { /* the column weights, in the device's precision */
         const int m = p->data.m;
@@ -55,8 +70,9 @@ int som_ocl_data_open(som_ocl_ctx *ctx, const som_problem *p, int64_t chunk_rows
         if (rc) return rc;
     }
     for (i = 0; i < d->nxs; i++) {
-        if (!streamed) stage_rows(p, ctx->precision, (int64_t)i * chunk_rows, chunk_len(d, i),
-                                  d->stage);
+        if (!streamed && (rc = stage_rows(d, ctx->precision, (int64_t)i * chunk_rows,
+                                          chunk_len(d, i), d->stage, st)))
+            return rc;
         if ((rc = som_ocl_buffer(ctx, &d->xs[i], CL_MEM_READ_ONLY, bytes,
                                  streamed ? NULL : d->stage, st)))
             return rc;
@@ -71,11 +87,12 @@ int som_ocl_data_open(som_ocl_ctx *ctx, const som_problem *p, int64_t chunk_rows
 int som_ocl_data_chunk(som_ocl_ctx *ctx, som_ocl_data *d, int64_t c, cl_mem *x,
                        int64_t *first, int64_t *rows, som_status *st)
 {
+    int rc;
     *first = c * d->chunk_rows;
     *rows = chunk_len(d, c);
     *x = d->xs[d->streamed ? 0 : c];
     if (!d->streamed) return SOM_OK;
-    stage_rows(d->p, ctx->precision, *first, *rows, d->stage);
+    if ((rc = stage_rows(d, ctx->precision, *first, *rows, d->stage, st))) return rc;
     return som_ocl_write(ctx, *x, CL_TRUE, (size_t)*rows * d->p->data.m * som_ocl_real(ctx),
                          d->stage, st);
 }
@@ -87,6 +104,7 @@ void som_ocl_data_close(som_ocl_data *d)
     som_ocl_release(&d->colw);
     free(d->xs);
     free(d->stage);
+    free(d->window);
     memset(d, 0, sizeof *d);
 }
 

@@ -93,6 +93,8 @@ typedef struct {
     cl_mem *xs;                  /* chunk buffers (one when streamed)                    */
     int nxs;
     void *stage;                 /* rows row-major in the device's precision             */
+    double *window;              /* data from a source: rows read a window at a time     */
+    int64_t window_rows;
     cl_int general;              /* the general path (som_data_general): the kernels'
                                     `general` argument                                   */
     cl_mem colw;                 /* then the m column weights (1 without); else NULL     */

@@ -35,7 +35,7 @@ int som_ocl_maps_open(som_ocl_ctx *ctx, const som_problem *p, som_ocl_maps *maps
     if (!maps->wh || !init || (p->init == SOM_INIT_SAMPLE && !scratch)) goto nomem;
     for (i = 0; i < nmaps; i++) {
         size_t e;
-        som_init_map(p, i, init, scratch);
+        if ((rc = som_init_map(p, i, init, scratch, st))) goto done;
         for (e = 0; e < (size_t)p->size[i] * m; e++)
             som_ocl_put(maps->wh, maps->woffh[i] + e, init[e], prec);
     }

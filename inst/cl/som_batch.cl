@@ -97,18 +97,28 @@ __kernel void k_batch_sums(__global const real *x, uint rows, int m, uint block,
     }
 }
 
-/* Work-item e: total[e] plus the chunk's slots' element e, in block order (from 0 for the
- * first chunk of a pass). */
+/* Work-item e: element e of the chunk's slots (its first block: block b0 of the pass's
+ * pass_blocks) added in block order to the shard's sums, and each shard's at its end to the
+ * totals (SOM_BATCH_SHARD; both from 0 with the pass's first block). */
 __kernel void k_batch_reduce(__global const real *partial, ulong slot_len, uint nblocks,
-                             __global real *total, uint first)
+                             __global real *total, __global real *shard, uint b0,
+                             uint pass_blocks)
 {
     ulong e = get_global_id(0);
     uint b;
-    real acc;
+    real acc, sh;
     if (e >= slot_len) return;
-    acc = first ? 0 : total[e];
-    for (b = 0; b < nblocks; b++) acc += partial[(ulong)b * slot_len + e];
+    acc = b0 == 0 ? 0 : total[e];
+    sh = b0 == 0 ? 0 : shard[e];
+    for (b = 0; b < nblocks; b++) {
+        sh += partial[(ulong)b * slot_len + e];
+        if ((b0 + b + 1) % SOM_BATCH_SHARD == 0 || b0 + b + 1 == pass_blocks) {
+            acc += sh;
+            sh = 0;
+        }
+    }
     total[e] = acc;
+    shard[e] = sh;
 }
 
 /* Work-item (q, j): neuron j of map q from the totals: W_j = sum_c h(d(c, j)) S_c /

@@ -167,7 +167,7 @@ ref_assess <- function(y, w) {
 # order within blocks of `block` rows and added block after block; then
 # W_j = sum_c h(d(c, j)) S_c / sum_c h(d(c, j)) n_c, summed over c in order, h(0) = 1; a
 # neuron whose denominator is zero keeps its weights.
-ref_batch_map <- function(y, w0, iter_max = 150, sigma0 = 5, block = 4096) {
+ref_batch_map <- function(y, w0, iter_max = 150, sigma0 = 5, block = 4096, shard = 64) {
   w <- w0
   size <- nrow(w)
   n <- nrow(y)
@@ -183,17 +183,27 @@ ref_batch_map <- function(y, w0, iter_max = 150, sigma0 = 5, block = 4096) {
     }, numeric(n))
     d2 <- matrix(d2, nrow = n)
     win <- apply(d2, 1, which.min)
-    S <- matrix(0, size, m)
-    cnt <- numeric(size)
-    for (b0 in seq(1, n, by = block)) {
+    # blocks summed in row order, added in block order into shards of `shard` blocks, the
+    # shards into the totals in shard order
+    S <- Ss <- matrix(0, size, m)
+    cnt <- cs <- numeric(size)
+    starts <- seq(1, n, by = block)
+    for (b in seq_along(starts)) {
+      b0 <- starts[b]
       Sb <- matrix(0, size, m)
       cb <- numeric(size)
       for (i in b0:min(n, b0 + block - 1)) {
         Sb[win[i], ] <- Sb[win[i], ] + y[i, ]
         cb[win[i]] <- cb[win[i]] + 1
       }
-      S <- S + Sb
-      cnt <- cnt + cb
+      Ss <- Ss + Sb
+      cs <- cs + cb
+      if (b %% shard == 0 || b == length(starts)) {
+        S <- S + Ss
+        cnt <- cnt + cs
+        Ss[] <- 0
+        cs[] <- 0
+      }
     }
     h <- function(d) {
       v <- ifelse(d == 0, 1, exp(-(d^2) / s2))
@@ -252,7 +262,7 @@ ref_train_map_general <- function(y, w0, v = rep(1, ncol(y)), iter_max = 150, si
 # column is observed, in row order within blocks of `block` rows, added block by block;
 # W_jk = sum_c h S_ck / sum_c h n_ck, a zero denominator keeping the value.
 ref_batch_map_general <- function(y, w0, v = rep(1, ncol(y)), iter_max = 150, sigma0 = 5,
-                                  block = 4096) {
+                                  block = 4096, shard = 64) {
   w <- w0
   size <- nrow(w)
   n <- nrow(y)
@@ -261,16 +271,24 @@ ref_batch_map_general <- function(y, w0, v = rep(1, ncol(y)), iter_max = 150, si
   if (iter_max > 1) for (t in seq_len(iter_max - 1)) {
     sigma <- sigma0 - (sigma0 / (iter_max + 1)) * t
     win <- vapply(seq_len(n), function(i) which.min(ref_d2_general(y[i, ], w, v)), integer(1))
-    S <- N <- matrix(0, size, m)
-    for (b0 in seq(1, n, by = block)) {
+    S <- N <- Ss <- Ns <- matrix(0, size, m) # shards as in ref_batch_map()
+    starts <- seq(1, n, by = block)
+    for (b in seq_along(starts)) {
+      b0 <- starts[b]
       Sb <- Nb <- matrix(0, size, m)
       for (i in b0:min(n, b0 + block - 1)) {
         seen <- !is.na(y[i, ])
         Sb[win[i], seen] <- Sb[win[i], seen] + y[i, seen]
         Nb[win[i], seen] <- Nb[win[i], seen] + 1
       }
-      S <- S + Sb
-      N <- N + Nb
+      Ss <- Ss + Sb
+      Ns <- Ns + Nb
+      if (b %% shard == 0 || b == length(starts)) {
+        S <- S + Ss
+        N <- N + Ns
+        Ss[] <- 0
+        Ns[] <- 0
+      }
     }
     h <- function(d) {
       r <- ifelse(d == 0, 1, exp(-(d^2) / (2 * sigma^2)))

@@ -7,3 +7,16 @@ seed_data <- function(n = 2000, m = 3, rng_seed = 0) {
     matrix(runif(n * m), n, m, dimnames = list(NULL, paste0("x", seq_len(m))))
   })
 }
+
+skip_if_no_future <- function() {
+  skip_if_not_installed("future")
+  skip_if_not_installed("future.apply")
+}
+
+# Use `plan` for the rest of the calling test; workers find this session's libraries.
+local_plan <- function(..., .env = parent.frame()) {
+  withr::local_envvar(R_LIBS = paste(.libPaths(), collapse = .Platform$path.sep),
+                      .local_envir = .env)
+  old <- future::plan(...)
+  withr::defer(future::plan(old), envir = .env)
+}

@@ -1,19 +1,6 @@
 # parallel = "future": the same maps as one process, balanced chunks, errors that name the
 # sizes, progress through progressr.
 
-skip_if_no_future <- function() {
-  skip_if_not_installed("future")
-  skip_if_not_installed("future.apply")
-}
-
-# Use `plan` for the rest of the calling test; workers find this session's libraries.
-local_plan <- function(..., .env = parent.frame()) {
-  withr::local_envvar(R_LIBS = paste(.libPaths(), collapse = .Platform$path.sep),
-                      .local_envir = .env)
-  old <- future::plan(...)
-  withr::defer(future::plan(old), envir = .env)
-}
-
 same_fit <- function(a, b) {
   for (f in c("weights", "clusters", "quality", "stability", "trace", "seed")) {
     expect_identical(b[[f]], a[[f]], label = paste0("future fit$", f))

@@ -1,0 +1,105 @@
+# Data beyond memory: a file-backed bigmemory::big.matrix (or its descriptor) read by the
+# compiled code a window of rows at a time (src/som_file.c, src/r_data.c), never whole in
+# R. Here: recognising one, describing its backing file to C (a somgpu_file), the passes
+# over data that train() and predict() make in C whatever holds the data (column
+# statistics), and the clusters written to a new file-backed matrix.
+
+is_file_data <- function(y) inherits(y, c("big.matrix", "big.matrix.descriptor"))
+
+# y (a file-backed big.matrix or its descriptor) as a somgpu_file: the backing file and
+# where the matrix lies in it (its first row, the file's column of each of its columns),
+# for the compiled code; dim() and dimnames() work on it.
+# center and scale (set by prepared_matrix()): the rows are read as (x - center) / scale.
+file_data <- function(y, call, min_rows = 2L, name = "y") {
+  need_packages("bigmemory", "File-backed data", call)
+  d <- (if (inherits(y, "big.matrix")) bigmemory::describe(y) else y)@description
+  if (!identical(d$sharedType, "FileBacked")) {
+    abort_input(sprintf(
+      "`%s` is a big.matrix in shared memory; somgpu reads file-backed ones. Make it with bigmemory::filebacked.big.matrix() (or pass as.matrix(%s) when it fits in memory).",
+      name, name), call)
+  }
+  if (isTRUE(d$separated)) {
+    abort_input(sprintf(
+      "`%s` keeps its columns in separate files (separated = TRUE); somgpu reads one backing file. Make it with separated = FALSE.",
+      name), call)
+  }
+  if (!d$type %in% c("double", "integer")) {
+    abort_input(sprintf(
+      "`%s` is a big.matrix of type \"%s\"; somgpu reads \"double\" or \"integer\" ones.",
+      name, d$type), call)
+  }
+  path <- file.path(d$dirname, d$filename)
+  if (!file.exists(path)) {
+    abort_input(sprintf("The backing file of `%s` is not there: %s.", name, path), call)
+  }
+  if (inherits(y, "big.matrix")) bigmemory::flush(y) # what R wrote, on disk for C to read
+  if (d$ncol < 1) abort_input(sprintf("`%s` has no columns.", name), call)
+  if (d$nrow < min_rows) {
+    abort_input(sprintf("`%s` has %.0f row%s; at least %d %s needed.", name, d$nrow,
+                        if (d$nrow == 1) "" else "s", min_rows,
+                        if (min_rows == 1L) "is" else "are"), call)
+  }
+  if (d$nrow > int_max) {
+    abort_input(sprintf("`%s` has %.0f rows; somgpu trains on at most 2^31 - 1.", name,
+                        d$nrow), call)
+  }
+  structure(list(path = normalizePath(path), type = d$type,
+                 total_rows = as.double(d$totalRows), row_off = as.double(d$rowOffset[1L]),
+                 cols = as.double(d$colOffset[1L] + seq_len(d$ncol) - 1),
+                 n = as.double(d$nrow), m = as.integer(d$ncol), center = NULL, scale = NULL,
+                 colnames = d$colNames),
+            class = "somgpu_file")
+}
+
+#' @export
+#' @noRd
+dim.somgpu_file <- function(x) c(as.integer(x$n), x$m)
+
+#' @export
+#' @noRd
+dimnames.somgpu_file <- function(x) list(NULL, x$colnames)
+
+#' @export
+#' @noRd
+print.somgpu_file <- function(x, ...) {
+  cat(sprintf("<somgpu_file: %.0f x %d %s, %s>\n", x$n, x$m, x$type, x$path))
+  invisible(x)
+}
+
+# Per column, over the observed values, in one pass of the compiled code whatever holds the
+# data (a matrix or a somgpu_file): count, mean (as colMeans(na.rm = TRUE)), and with
+# `center` the sum of squared differences from it (as sum((x - center)^2)).
+column_stats <- function(x, center = NULL) {
+  .Call(C_column_stats, x, if (!is.null(center)) as.double(center))
+}
+
+# The column means over the observed values (NaN where a column has none).
+column_means <- function(x) column_stats(x)$mean
+
+# Clusters of n rows for `labels` (N2, N3, ...) to a new file-backed integer big.matrix at
+# `path` (its descriptor beside it, path + ".desc"): the somgpu_file C writes to, and the
+# big.matrix.
+clusters_file_matrix <- function(path, n, labels, call) {
+  need_packages("bigmemory", "`clusters_file`", call)
+  dir <- dirname(path)
+  bm <- bigmemory::filebacked.big.matrix(
+    nrow = n, ncol = length(labels), type = "integer", backingfile = basename(path),
+    backingpath = normalizePath(dir), descriptorfile = paste0(basename(path), ".desc"),
+    dimnames = list(NULL, labels))
+  list(matrix = bm, file = file_data(bm, call, min_rows = 1L, name = "clusters_file"))
+}
+
+# The columns `names` of a somgpu_file, in that order (all of them must be there).
+file_columns <- function(x, names) {
+  k <- match(names, x$colnames)
+  x$cols <- x$cols[k]
+  x$m <- length(k)
+  x$colnames <- names
+  x
+}
+
+# The clusters of one size of a fit (position or name N<size>), whatever holds them: a
+# column of the data frame, or of the file-backed big.matrix (read whole).
+size_clusters <- function(fit, i) {
+  if (inherits(fit$clusters, "big.matrix")) fit$clusters[, i] else fit$clusters[[i]]
+}

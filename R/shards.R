@@ -1,0 +1,144 @@
+# parallel = "future" with file-backed data and the batch rule: data-parallel training.
+# The rows are cut into shards (SOM_BATCH_SHARD blocks of the batch sums, src/som_math.h)
+# and the shards into one contiguous range per worker. Each pass, every worker reads its
+# rows from the shared backing file and returns each shard's sums for every map
+# (C_batch_shards); this process adds the shards in order and ends the pass
+# (C_batch_apply), as one process adds them, so the maps do not depend on the workers.
+
+# Train the maps of `problem` on file-backed x over the future workers: list(weights,
+# trace, record) as train_future() gives. `args`: the user's backend arguments (workers
+# run the CPU backend); `threads`: the user's count or NULL (each worker's own);
+# `main_threads`: this process's (the trace); `progress`: a cli bar over the passes.
+train_shards <- function(x, problem, args, threads, options, main_threads, progress, call) {
+  if (identical(args$backend, "opencl")) {
+    abort_input(
+      "Data-parallel batch training (`parallel = \"future\"` with file-backed data) runs on the workers' CPU backend; use `backend = \"auto\"` or `\"cpu\"`.",
+      call)
+  }
+  precision <- args$precision
+  here <- list(name = "cpu", threads = main_threads, round_units = options$round_units,
+               precision = precision, here = TRUE)
+  block <- min(problem$batch_block, x$n)
+  nshards <- ceiling(x$n / (constants()$batch_shard * block))
+  ranges <- shard_ranges(nshards, future_workers(nshards))
+  passes <- max(problem$iter_max - 1L, 0L)
+  # the initial weights: zero passes of the ordinary engine (init "sample" reads its rows)
+  start <- problem
+  start$iter_max <- 1L
+  start$trace <- FALSE
+  weights <- call_core("train the maps", call, function() {
+    .Call(C_train, x, start, here, FALSE)
+  })$weights
+  trace <- if (problem$trace) matrix(NA_real_, passes, length(problem$size))
+  step <- problem
+  step$init <- "given"
+  step$trace <- FALSE
+  old <- options(future.globals.maxSize = max(getOption("future.globals.maxSize", 0),
+                                              500 * 1024^2))
+  on.exit(options(old), add = TRUE)
+  plan <- setdiff(class(future::plan()), c("FutureStrategy", "tweaked"))[1L]
+  if (progress) {
+    cli::cli_progress_bar("training ring SOMs (data-parallel)", total = passes,
+                          .envir = environment())
+  }
+  seconds <- numeric(length(ranges))
+  res <- NULL
+  for (t in seq_len(passes)) {
+    step$init_w <- weights
+    res <- tryCatch(
+      future.apply::future_lapply(
+        ranges, shard_entry(), x = x, problem = step, threads = threads, options = options,
+        precision = precision, future.packages = "somgpu", future.scheduling = 1,
+        future.label = "somgpu-%d"),
+      error = function(e) shards_lost(e, plan, call))
+    failed <- vapply(res, function(r) !is.null(r$error), logical(1))
+    if (any(failed)) shards_failed(res, ranges, which(failed), call)
+    seconds <- seconds + vapply(res, function(r) r$seconds, numeric(1))
+    sums <- do.call(cbind, lapply(res, function(r) r$sums))
+    weights <- call_core("train the maps", call, function() {
+      .Call(C_batch_apply, x, step, here, sums, t)
+    })
+    if (problem$trace) {
+      trace[t, ] <- call_core("assess the maps", call, function() {
+        .Call(C_assess, x, weights,
+              c(list(threads = main_threads, round_units = options$round_units,
+                     clusters = rep(FALSE, length(weights)), detail = FALSE,
+                     clusters_to = NULL), problem[c("col_w", "missing")]))
+      })$qe
+    }
+    if (progress) cli::cli_progress_update(.envir = environment())
+  }
+  list(weights = weights, trace = trace,
+       record = shards_record(res, ranges, seconds, block, x$n, problem$size, precision,
+                              plan))
+}
+
+# Shards 0 .. nshards - 1 as k contiguous ranges c(first, end) of about equal length.
+shard_ranges <- function(nshards, k) {
+  k <- max(1L, min(k, nshards))
+  cuts <- round(seq(0, nshards, length.out = k + 1L))
+  lapply(seq_len(k), function(i) c(cuts[i], cuts[i + 1L]))
+}
+
+# What the futures call: shard_sums() looked up in the worker's own somgpu (see
+# chunk_entry()).
+shard_entry <- function() {
+  f <- function(range, ...) get("shard_sums", envir = asNamespace("somgpu"))(range, ...)
+  environment(f) <- baseenv()
+  f
+}
+
+# One future: the sums of the shards in `range` for every map of `problem` (at this pass's
+# weights), on this worker's CPU threads. Errors come back as values (see train_chunk()).
+shard_sums <- function(range, x, problem, threads, options, precision) {
+  started <- proc.time()[["elapsed"]]
+  where <- list(host = Sys.info()[["nodename"]], pid = Sys.getpid())
+  tryCatch({
+    nth <- if (is.null(threads)) min(somgpu_threads(), worker_cores()) else
+      resolve_threads(threads, NULL)
+    spec <- list(name = "cpu", threads = nth, round_units = options$round_units,
+                 precision = precision, here = TRUE)
+    sums <- call_core("sum the rows", NULL, function() {
+      .Call(C_batch_shards, x, problem, spec, as.double(range))
+    })
+    c(list(sums = sums, threads = nth, device = cpu_device_name(nth),
+           seconds = proc.time()[["elapsed"]] - started), where)
+  }, error = function(e) c(list(error = e), where))
+}
+
+shards_failed <- function(res, ranges, bad, call) {
+  k <- bad[1L]
+  abort(sprintf("somgpu: future worker %d of %d (%s, pid %d), summing shards %d to %d, failed: %s",
+                k, length(ranges), res[[k]]$host, res[[k]]$pid, ranges[[k]][1L] + 1L,
+                ranges[[k]][2L], conditionMessage(res[[k]]$error)),
+        "somgpu_worker_error", call, parent = res[[k]]$error, worker = k)
+}
+
+shards_lost <- function(e, plan, call) {
+  abort(sprintf("somgpu: the future workers (plan %s) failed: %s", plan, conditionMessage(e)),
+        "somgpu_worker_error", call, parent = e)
+}
+
+# fit$backend for a data-parallel run: a row per worker (its rows and seconds over all
+# passes), and a summary.
+shards_record <- function(res, ranges, seconds, block, n, size, precision, plan) {
+  rows <- vapply(ranges, function(r) {
+    min(r[2L] * constants()$batch_shard * block, n) - r[1L] * constants()$batch_shard * block
+  }, numeric(1))
+  workers <- data.frame(
+    worker = seq_along(ranges),
+    host = vapply(res, function(r) r$host, character(1)),
+    pid = vapply(res, function(r) r$pid, integer(1)),
+    backend = "cpu",
+    device = vapply(res, function(r) r$device, character(1)),
+    precision = precision,
+    threads = vapply(res, function(r) as.integer(r$threads), integer(1)),
+    maps = length(size), sizes = sizes_text(size, seq_along(size)), rows = rows,
+    seconds = seconds, stringsAsFactors = FALSE)
+  list(name = "future",
+       device = sprintf("%d worker%s (%s), data-parallel batch: %s", nrow(workers),
+                        if (nrow(workers) == 1L) "" else "s", plan,
+                        paste(unique(workers$device), collapse = "; ")),
+       precision = precision, threads = sum(workers$threads), plan = plan,
+       workers = workers)
+}
