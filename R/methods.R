@@ -14,13 +14,20 @@ check_fit_sizes <- function(object, sizes, call) {
 # taken by name, as in predict()).
 fit_data <- function(object, data, call) {
   if (!is.null(data)) {
+    if (is_file_data(data)) {
+      abort_input("`data` is file-backed; this needs the rows in memory (e.g. `data = y[, ]` when they fit).",
+                  call)
+    }
     x <- newdata_matrix(data, object, call, name = "data")
     scan_data(x, call, name = "data")
     return(x)
   }
   if (is.null(object$data)) {
-    abort_input("The fit does not keep its data (keep_data = FALSE): pass the training data as `data`.",
-                call)
+    abort_input(if (isTRUE(object$params$file_backed)) {
+      "The fit was trained on file-backed data and keeps none: pass the training rows, in memory, as `data`."
+    } else {
+      "The fit does not keep its data (keep_data = FALSE): pass the training data as `data`."
+    }, call)
   }
   object$data
 }

@@ -64,6 +64,10 @@
 select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout = 0.2,
                         seed = NULL, ...) {
   call <- compact_call(sys.call(), "select_size")
+  if (is_file_data(y)) {
+    abort_input("select_size() resamples the rows in memory; for file-backed data, run it on a sample of rows (e.g. `y[sample(nrow(y), 1e5), ]`).",
+                call)
+  }
   data <- check_data(y, call)
   x <- data$x
   n <- nrow(x)

@@ -43,10 +43,17 @@ glance.somgpu <- function(x, ...) {
 #' @exportS3Method generics::augment
 augment.somgpu <- function(x, data = NULL, ...) {
   call <- compact_call(sys.call(), "augment")
+  if (is_file_data(data)) {
+    abort_input("augment() binds the rows to their clusters in memory; for file-backed rows use predict(x, data, clusters_file = ...).",
+                call)
+  }
   clusters <- if (is.null(data)) {
     if (is.null(x$data)) {
-      abort_input("The fit does not keep its data (keep_data = FALSE): pass the rows as `data`.",
-                  call)
+      abort_input(if (isTRUE(x$params$file_backed)) {
+        "The fit was trained on file-backed data and keeps none: pass rows in memory as `data`."
+      } else {
+        "The fit does not keep its data (keep_data = FALSE): pass the rows as `data`."
+      }, call)
     }
     data <- x$data
     x$clusters

@@ -260,6 +260,16 @@
 #' aq
 #' aq$weights$N3
 #' predict(aq, airquality[1:5, ], type = "detail")
+#'
+#' # data beyond memory: a file-backed big.matrix, read a window of rows at a time
+#' if (requireNamespace("bigmemory", quietly = TRUE)) {
+#'   f <- tempfile(fileext = ".bin")
+#'   bm <- bigmemory::as.big.matrix(y, backingfile = basename(f), backingpath = dirname(f),
+#'                                  descriptorfile = paste0(basename(f), ".desc"))
+#'   big <- train(bm, nmax = 6, iter_max = 30, algorithm = "batch", seed = 1, threads = 2)
+#'   mem <- train(y, nmax = 6, iter_max = 30, algorithm = "batch", seed = 1, threads = 2)
+#'   identical(big$weights, mem$weights)
+#' }
 #' @export
 train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sigma0 = 5,
                   eta0 = 1, init = "uniform", restarts = 1, algorithm = "online", seed = NULL,
@@ -378,7 +388,7 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
     params = list(sizes = sizes, restarts = restarts, iter_max = iter_max, sigma0 = sigma0,
                   eta0 = eta0, init = init$type, algorithm = algorithm, align = align,
                   parallel = parallel, na_max = na_max, n = nrow(x), m = ncol(x),
-                  colnames = colnames(x)),
+                  colnames = colnames(x), file_backed = sourced),
     data = if (keep_data && !sourced) x, elapsed = elapsed, call = call)
 }
 

@@ -8,6 +8,11 @@ int_max <- .Machine$integer.max
 describe <- function(x) {
   if (is.null(x)) return("NULL")
   if (is.function(x)) return("a function")
+  if (isS4(x)) { # a bigmemory big.matrix or its descriptor, among others
+    d <- tryCatch(dim(x), error = function(e) NULL)
+    return(sprintf("a %s%s", class(x)[1L],
+                   if (length(d) == 2L) sprintf(" of %.0f x %.0f", d[1L], d[2L]) else ""))
+  }
   if (is.data.frame(x)) return(sprintf("a data frame of %d x %d", nrow(x), ncol(x)))
   if (is.list(x)) return(sprintf("a list of length %d", length(x)))
   if (length(x) == 0L) return(sprintf("an empty %s vector", typeof(x)))

@@ -6,7 +6,8 @@
 
 valgrind_files <- c("test-input.R", "test-result.R", "test-reproducibility.R",
                     "test-reference.R", "test-batch.R", "test-analysis.R", "test-rng.R",
-                    "test-missing.R", "test-scale.R", "test-lanes.R", "test-single.R")
+                    "test-missing.R", "test-scale.R", "test-lanes.R", "test-single.R",
+                    "test-filedata.R")
 
 # One valgrind report block is ours when a frame of its stack is in somgpu.so: named by
 # the library (no debug information) or by one of its source files.

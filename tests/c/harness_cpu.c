@@ -219,8 +219,70 @@ static void check_initial(const prob *pr, double *const *w)
     }
 }
 
+/* The data through a source, as a file-backed matrix gives them: each window copied from
+ * the matrix in memory, its bounds checked. */
+typedef struct {
+    som_source src; /* first */
+    const som_data *d;
+    int64_t reads;
+} mem_source;
+
+static int mem_read(som_source *src, int64_t first, int64_t rows, double *out, som_status *st)
+{
+    mem_source *ms = (mem_source *)src;
+    int k;
+    if (first < 0 || rows < 1 || first + rows > ms->d->n)
+        return som_fail(st, SOM_ERR_INVALID, "a window beyond the data");
+    for (k = 0; k < ms->d->m; k++)
+        memcpy(out + (size_t)k * rows, ms->d->x + (size_t)k * ms->d->n + first,
+               (size_t)rows * sizeof *out);
+    ms->reads++;
+    return SOM_OK;
+}
+
+/* Batch training and the assessment with the data read from a source, in small rounds:
+ * the bits (weights, trace, qe) of the data in memory. */
+static void source_checks(prob *pr, double *const *w0, const double *t0)
+{
+    som_problem p = pr->p;
+    mem_source ms;
+    som_maps maps;
+    som_status st;
+    double **w = alloc_weights(&p), *t = pr->want_trace ? alloc_trace(&p) : NULL;
+    double *qa = malloc((size_t)p.nmaps * sizeof *qa), *qb = malloc((size_t)p.nmaps * sizeof *qb);
+    int rc;
+    ms.src.read = mem_read;
+    ms.d = &pr->p.data;
+    ms.reads = 0;
+    p.data.x = NULL;
+    p.data.src = &ms.src;
+    p.trace = t;
+    som_status_init(&st);
+    rc = cpu_train(&p, w, 2, 20000, NULL, &st);
+    if (check(rc == SOM_OK, "som_train from a source returned %d: %s", rc, st.message)) {
+        check(same_weights(&p, w0, w), "weights differ: the data from a source vs in memory");
+        if (t)
+            check(memcmp(t0, t, trace_len(&p) * sizeof(double)) == 0,
+                  "trace differs: the data from a source vs in memory");
+        maps.nmaps = p.nmaps;
+        maps.size = p.size;
+        maps.weights = (const double *const *)w0;
+        rc = som_assess(&pr->p.data, &maps, 2, 0, NULL, qa, NULL, NULL, NULL, NULL, &st) ||
+             som_assess(&p.data, &maps, 2, 5000, NULL, qb, NULL, NULL, NULL, NULL, &st);
+        check(rc == SOM_OK && memcmp(qa, qb, (size_t)p.nmaps * sizeof *qa) == 0,
+              "qe differs: the data from a source vs in memory");
+        check(ms.reads > 0, "the source was never read");
+    }
+    clear_status(&st);
+    free_weights(w, p.nmaps);
+    free(t);
+    free(qa);
+    free(qb);
+}
+
 /* 1 thread, 2 threads and 2 threads in small rounds: the same bits, finite weights, sane
- * progress, a trace whose last pass is som_assess's qe. Keeps the 1-thread result. */
+ * progress, a trace whose last pass is som_assess's qe; batch, the same from a source.
+ * Keeps the 1-thread result. */
 void cpu_checks(prob *pr)
 {
     const som_problem *p = &pr->p;
@@ -260,6 +322,7 @@ void cpu_checks(prob *pr)
                           t[0][(size_t)i * (p->iter_max - 1) + p->iter_max - 2], qe[i]);
         }
         free(qe);
+        if (p->algorithm == SOM_BATCH) source_checks(pr, w[0], t[0]);
     }
     pr->ref_ok = ok;
     pr->ref_w = w[0];

@@ -183,6 +183,15 @@ test_that("what file-backed data cannot do is refused with what to do", {
                                             backingpath = withr::local_tempdir())
   expect_error(train(short, nmax = 3, algorithm = "batch"),
                class = "somgpu_input_error", regexp = "\"short\"")
+  fit <- train(bm, nmax = 3, iter_max = 3, algorithm = "batch", threads = 2)
+  expect_error(plot(fit, type = "codes"), class = "somgpu_input_error",
+               regexp = "file-backed data and keeps none")
+  expect_error(plot(fit, type = "codes", data = bm), class = "somgpu_input_error",
+               regexp = "in memory")
+  expect_error(somgpu:::augment.somgpu(fit, data = bm), class = "somgpu_input_error",
+               regexp = "clusters_file")
+  expect_error(select_size(bm, sizes = 2:3), class = "somgpu_input_error",
+               regexp = "sample of rows")
   inf <- seed_data(200, 3, rng_seed = 58)
   inf[9, 2] <- Inf
   expect_error(train(file_copy(inf), nmax = 3, algorithm = "batch"),
