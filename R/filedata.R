@@ -12,6 +12,11 @@ is_file_data <- function(y) inherits(y, c("big.matrix", "big.matrix.descriptor")
 # center and scale (set by prepared_matrix()): the rows are read as (x - center) / scale.
 file_data <- function(y, call, min_rows = 2L, name = "y") {
   need_packages("bigmemory", "File-backed data", call)
+  if (inherits(y, "big.matrix") && !bigmemory::is.filebacked(y) && !bigmemory::is.shared(y)) {
+    abort_input(sprintf(
+      "`%s` is a big.matrix in R's memory; somgpu reads file-backed ones. Make it with bigmemory::filebacked.big.matrix() (or pass %s[, ] when it fits in memory).",
+      name, name), call)
+  }
   d <- (if (inherits(y, "big.matrix")) bigmemory::describe(y) else y)@description
   if (!identical(d$sharedType, "FileBacked")) {
     abort_input(sprintf(
@@ -96,6 +101,17 @@ file_columns <- function(x, names) {
   x$m <- length(k)
   x$colnames <- names
   x
+}
+
+# The value of expr; if it fails, the clusters file `to` (from clusters_file_matrix(), or
+# NULL) is removed with its descriptor, so that the same path can be used again.
+with_clusters_file <- function(to, expr) {
+  if (is.null(to)) return(expr)
+  done <- FALSE
+  on.exit(if (!done) unlink(c(to$file$path, paste0(to$file$path, ".desc"))), add = TRUE)
+  value <- expr
+  done <- TRUE
+  value
 }
 
 # The clusters of one size of a fit (position or name N<size>), whatever holds them: a

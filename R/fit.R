@@ -18,6 +18,11 @@ assess_family <- function(x, weights, map_size, restarts, threads, dist, call,
                    clusters_to = to), dist))
     })
   }
+  if (!is.null(clusters_to) && restarts == 1L) { # every map kept: one pass
+    a <- assess(seq_len(nmaps), to = clusters_to)
+    return(list(weights = weights, clusters = NULL, qe = a$qe, te = a$te, sse = a$sse,
+                best = rep(TRUE, nmaps), stability = rep(NA_real_, nmaps)))
+  }
   if (!is.null(clusters_to)) {
     a <- assess(seq_len(nmaps))
     groups <- split(seq_len(nmaps), rep(seq_len(nmaps / restarts), each = restarts))

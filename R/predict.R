@@ -60,21 +60,22 @@ predict.somgpu <- function(object, newdata, sizes = object$params$sizes, threads
   w <- unname(lapply((if (is.null(object$scaling)) object$weights else
     object$scaled_weights)[paste0("N", sizes)], unname))
   a <- NULL
-  to <- if (!is.null(clusters_file)) {
-    clusters_file_matrix(clusters_file, nrow(x), paste0("N", sizes), call)
-  }
+  to <- NULL
   if (nrow(xt) > 0L) {
     max_abs <- if (is.null(object$scaling) && is.null(used)) scan$max_abs else
       scan_data(xt, call, name = "newdata")$max_abs
     check_magnitude(max_abs, distance_factor(object$var_weights, ncol(x), missing), w,
                     "double", call, name = "newdata", trained = TRUE)
-    a <- call_core("assign the rows to clusters", call, function() {
+    to <- if (!is.null(clusters_file)) {
+      clusters_file_matrix(clusters_file, nrow(x), paste0("N", sizes), call)
+    }
+    a <- with_clusters_file(to, call_core("assign the rows to clusters", call, function() {
       .Call(C_assess, xt, w,
             c(list(threads = threads, round_units = cpu_round_units(call),
                    clusters = rep(is.null(to), length(w)), detail = type == "detail",
                    clusters_to = to$file),
               distance_spec(object$var_weights, missing)))
-    })
+    }))
   }
   if (!is.null(to)) { # the clusters are in the file; rows left out get NA there
     if (length(rows$dropped)) to$matrix[rows$dropped, ] <- NA_integer_

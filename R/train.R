@@ -183,7 +183,9 @@
 #' @param clusters_file `NULL` (the clusters in `fit$clusters`, a data frame), or for
 #'   file-backed `y` a path where no file is yet: the clusters go to a new file-backed
 #'   integer `big.matrix` there (its descriptor beside it, the path plus `".desc"`), one
-#'   column per size, and `fit$clusters` is that big.matrix.
+#'   column per size, and `fit$clusters` is that big.matrix (the stability across restarts
+#'   is then not measured: `NA`). A saved fit does not keep the big.matrix usable: attach it
+#'   again with `bigmemory::attach.big.matrix()` on the descriptor.
 #'
 #' @section Data beyond memory: `y` may be a file-backed `bigmemory::big.matrix` (or its
 #'   descriptor, e.g. from [bigmemory::describe()]), for data of more rows than R's memory
@@ -191,8 +193,10 @@
 #'   time (about 16 MB; never the whole file), with `algorithm = "batch"` on the CPU or the
 #'   OpenCL backend, and gives the same maps, bit for bit, as training on the same values in
 #'   memory (`as.matrix(y)`), as do the assessment, `scale = TRUE` (two passes over the file
-#'   for the column statistics), `init = "sample"` and `var_weights`. Each pass over the
-#'   data reads the file once (the operating system caches what fits). Missing values are
+#'   for the column statistics), `init = "sample"` and `var_weights`. Each training pass
+#'   reads the file once (twice with `trace = TRUE`); the scan of the values, the
+#'   assessment and the total sum of squares add a few passes (the operating system caches
+#'   what fits). Missing values are
 #'   allowed, but rows to leave out (see `na_max`) are refused: drop them from the file.
 #'   `init = "pca"` and `align = TRUE` need the data in memory. The fit keeps no data
 #'   (`fit$data` is `NULL`): predict new rows with [predict.somgpu()], which also reads
@@ -202,7 +206,8 @@
 #'   backing file must be readable by every worker at the same path (a shared file
 #'   system, or the same machine). Each pass, every worker sums its rows (whole shards of
 #'   64 blocks of `getOption("somgpu.batch_block", 4096)` rows) for every map and sends
-#'   back those sums, `size x (ncol(y) + 1)` numbers per map and shard; the main process
+#'   back those sums, `size x (ncol(y) + 1)` numbers per map and shard (`size x 2 ncol(y)`
+#'   with missing values or `var_weights`: counts per column); the main process
 #'   adds the shards in order and ends the pass. The data never travel: a pass costs one
 #'   round trip to the workers. The maps are those of one process, bit for bit, whatever
 #'   the number of workers. Workers run the CPU backend.
@@ -284,6 +289,11 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
   # validate: the data and the rows used (not copied yet), then the arguments in the order
   # of earlier versions; the backend is resolved last, its context built (OpenCL kernels)
   # only once everything else is checked
+  # file-backed data: what they cannot do, refused before any pass over the file
+  if (is_file_data(y)) {
+    check_file_training(check_choice(algorithm, "algorithm", c("online", "batch"), call),
+                        init, align, call)
+  }
   data <- check_data(y, call)
   x <- data$x
   sourced <- inherits(x, "somgpu_file") # file-backed: read by the compiled code in windows
@@ -307,7 +317,7 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
   restarts <- check_whole(restarts, "restarts", 1, call = call)
   algorithm <- check_choice(algorithm, "algorithm", c("online", "batch"), call)
   parallel <- check_choice(parallel, "parallel", c("none", "future"), call)
-  if (sourced) check_file_training(algorithm, init, align, rows, call)
+  if (sourced) check_file_rows(rows, call)
   clusters_file <- check_clusters_file(clusters_file, sourced, call)
   if (parallel == "future") need_packages(c("future", "future.apply"), "parallel = \"future\"", call)
   batch_block <- batch_block_size(call)
@@ -318,7 +328,7 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
   # refused before the sizes exist: the CPU backend's plan (or, with future workers, what
   # this process keeps)
   shape <- family_shape(size_spec, n_used, ncol(x), restarts, iter_max, FALSE, algorithm,
-                        batch_block, general, sourced)
+                        batch_block, general, sourced, clusters_in_r = is.null(clusters_file))
   check_memory(shape,
                backend_spec(list(name = "cpu"), threads, options, NULL, parallel == "none"),
                call)
@@ -363,8 +373,8 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
   to <- if (!is.null(clusters_file)) {
     clusters_file_matrix(clusters_file, nrow(x), paste0("N", sizes), call)
   }
-  fit <- assess_family(xt, trained$weights, problem$size, restarts, threads, dist, call,
-                       to$file)
+  fit <- with_clusters_file(to, assess_family(xt, trained$weights, problem$size, restarts,
+                                              threads, dist, call, to$file))
   if (!is.null(to)) fit$clusters <- to$matrix
   if (align) fit <- align_family(fit, basis)
   tss <- if (!is.null(basis) && !missing && is.null(var_weights)) basis$tss else
@@ -394,7 +404,7 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
 
 # File-backed data: what training them allows (the batch rule; no initial PCA or alignment,
 # which need the data in memory; no rows to leave out).
-check_file_training <- function(algorithm, init, align, rows, call) {
+check_file_training <- function(algorithm, init, align, call) {
   if (algorithm != "batch") {
     abort_input(
       "File-backed data train with `algorithm = \"batch\"` (the online rule visits the rows in a random order).",
@@ -405,6 +415,10 @@ check_file_training <- function(algorithm, init, align, rows, call) {
       "`%s` needs the data in memory; with file-backed data use `init = \"uniform\"` or `\"sample\"` (and `align = FALSE`).",
       if (isTRUE(align)) "align = TRUE" else "init = \"pca\""), call)
   }
+}
+
+# File-backed data: no rows to leave out (the compiled code reads every row of the file).
+check_file_rows <- function(rows, call) {
   if (length(rows$dropped)) {
     abort_input(sprintf(
       "%d row%s of the file-backed data %s too many missing values (na_max) or none observed, the first row %d; remove %s from the file (or raise `na_max`).",
@@ -422,7 +436,7 @@ check_clusters_file <- function(path, sourced, call) {
                 call)
   }
   if (!sourced) {
-    abort_input("`clusters_file` is for file-backed data (a bigmemory big.matrix); the clusters of data in memory are in `fit$clusters`.",
+    abort_input("`clusters_file` is for file-backed data (a bigmemory big.matrix); the clusters of data in memory come back in R.",
                 call)
   }
   path <- path.expand(path)

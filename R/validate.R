@@ -324,11 +324,11 @@ check_seed <- function(seed, call) {
 # The shape of a family for the memory plan (C_memory_plan): rows, columns, maps, neurons;
 # general: the data need the general distance (variable weights, missing values).
 family_shape <- function(sizes, n, m, restarts, iter_max, trace, algorithm, batch_block,
-                         general, sourced = FALSE) {
+                         general, sourced = FALSE, clusters_in_r = TRUE) {
   list(n = as.double(n), m = m, nmaps = sizes$count * restarts,
        restarts = restarts, size_sum = sizes$sum * restarts, size_max = sizes$max,
        passes = iter_max - 1L, trace = trace, batch_block = batch_block, general = general,
-       algorithm = algorithm, sourced = sourced)
+       algorithm = algorithm, sourced = sourced, clusters_in_r = clusters_in_r)
 }
 
 # Refuse jobs that could not be allocated, before any allocation: the compiled code plans

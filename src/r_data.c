@@ -132,10 +132,7 @@ typedef struct {
     int m;
     double inf, missing, big;
     int64_t first; /* the first row with an infinite value, -1: none */
-    int64_t n;
-    int *per_row;  /* missing values by row (malloc: no R allocation mid-pass, where a
-                      file may be open), or NULL until the first */
-    int nomem;
+    int *per_row;  /* the second pass: missing values by row */
 } scan_ud;
 
 static void scan_window(void *ud_, const som_window *w, int64_t first, int64_t rows)
@@ -148,12 +145,7 @@ static void scan_window(void *ud_, const som_window *w, int64_t first, int64_t r
         for (i = 0; i < rows; i++) {
             double a = col[i];
             if (ISNAN(a)) {
-                if (s->per_row == NULL && !s->nomem) { /* the first: count them by row */
-                    s->per_row = calloc((size_t)s->n, sizeof *s->per_row);
-                    s->nomem = s->per_row == NULL;
-                }
                 s->missing++;
-                if (s->per_row) s->per_row[first + i]++;
             } else if (!R_FINITE(a)) {
                 s->inf++;
                 if (s->first < 0 || first + i < s->first) s->first = first + i;
@@ -165,10 +157,22 @@ static void scan_window(void *ud_, const som_window *w, int64_t first, int64_t r
     }
 }
 
+static void count_window(void *ud_, const som_window *w, int64_t first, int64_t rows)
+{
+    scan_ud *s = ud_;
+    int64_t i;
+    int k;
+    for (k = 0; k < s->m; k++) {
+        const double *col = som_window_col(w, k, first);
+        for (i = 0; i < rows; i++) s->per_row[first + i] += ISNAN(col[i]);
+    }
+}
+
 /* One pass over the data (a double matrix or a somgpu_file): the number of infinite values
  * and the first row (1-based) holding one (NA when none), the number of missing values
- * (NA, NaN) and, when there are any, the missing values of every row (else NULL), and the
- * largest absolute finite value. */
+ * (NA, NaN) and, when there are any, the missing values of every row (else NULL; a second
+ * pass, after R has allocated them, with no file open), and the largest absolute finite
+ * value. */
 SEXP C_data_scan(SEXP x)
 {
     const char *names[] = {"infinite", "first_row", "missing", "row_missing", "max_abs", ""};
@@ -179,19 +183,15 @@ SEXP C_data_scan(SEXP x)
     r_data_of(x, R_NilValue, &rd);
     memset(&s, 0, sizeof s);
     s.m = rd.d.m;
-    s.n = rd.d.n;
     s.first = -1;
     som_status_init(&st);
-    if (over_data(x, scan_window, &s, &st) != SOM_OK) {
-        free(s.per_row);
-        stop_status(&st);
-    }
-    if (s.nomem) Rf_error("somgpu: could not allocate memory to count the missing values");
-    if (s.per_row) {
-        SEXP rows = Rf_allocVector(INTSXP, (R_xlen_t)s.n);
+    if (over_data(x, scan_window, &s, &st) != SOM_OK) stop_status(&st);
+    if (s.missing > 0) {
+        SEXP rows = Rf_allocVector(INTSXP, (R_xlen_t)rd.d.n);
         SET_VECTOR_ELT(out, 3, rows);
-        memcpy(INTEGER(rows), s.per_row, (size_t)s.n * sizeof(int));
-        free(s.per_row);
+        s.per_row = INTEGER(rows);
+        memset(s.per_row, 0, (size_t)rd.d.n * sizeof(int));
+        if (over_data(x, count_window, &s, &st) != SOM_OK) stop_status(&st);
     }
     SET_VECTOR_ELT(out, 0, Rf_ScalarReal(s.inf));
     SET_VECTOR_ELT(out, 1, Rf_ScalarReal(s.first < 0 ? NA_REAL : (double)s.first + 1));

@@ -332,6 +332,7 @@ SEXP C_assess(SEXP data, SEXP weights, SEXP options)
             rc = som_assess(&rd.d, &maps, threads, units, &hooks, REAL(VECTOR_ELT(out, 0)),
                             REAL(VECTOR_ELT(out, 1)), REAL(VECTOR_ELT(out, 2)), cl,
                             details ? &detail : NULL, &st);
+        if (sink.is_file && rc == SOM_OK) rc = som_file_finish(&sink.file, &st);
         som_file_close(&sink.file);
         r_data_close(&rd);
     }
@@ -379,9 +380,10 @@ SEXP C_memory_plan(SEXP family, SEXP backend)
                                                          256.0 * f.nmaps, SOM_HOST);
     if (f.trace)
         som_plan_add(&plan, "R: trace", (double)f.passes * f.nmaps * sizeof(double), SOM_HOST);
-    som_plan_add(&plan, "R: clusters", (double)f.n * sizeof(int) *
-                                           ((f.restarts > 1 ? f.restarts : f.nmaps) + nsizes),
-                 SOM_HOST);
+    if (Rf_asLogical(r_opt(family, "clusters_in_r")) != FALSE) /* NULL: they are */
+        som_plan_add(&plan, "R: clusters", (double)f.n * sizeof(int) *
+                                               ((f.restarts > 1 ? f.restarts : f.nmaps) + nsizes),
+                     SOM_HOST);
     som_status_init(&st);
     if (backend_of(backend, &be, &cpu, &ocl, &st) != SOM_OK) return status_out(&st, R_NilValue);
     som_train_plan(&f, algorithm, r_flag(backend, "here") ? &be : NULL, be.threads, &plan);

@@ -25,6 +25,9 @@ typedef __int64 som_off;
 typedef off_t som_off;
 #endif
 
+/* Integers read per fread (a buffer on the stack). */
+#define SOM_FILE_RUN 1024
+
 static size_t value_bytes(int type)
 {
     return type == SOM_FILE_DOUBLE ? sizeof(double) : sizeof(int);
@@ -62,13 +65,16 @@ static int file_read(som_source *src, int64_t first, int64_t rows, double *out, 
             if (fread(col, sizeof(double), (size_t)rows, fl->f) != (size_t)rows)
                 return som_fail(st, SOM_ERR_BACKEND, "could not read the backing file %s",
                                 fl->spec.path);
-        } else {
-            /* integers, converted in place from the end down (4 bytes into 8) */
-            int *iv = (int *)col;
-            if (fread(iv, sizeof(int), (size_t)rows, fl->f) != (size_t)rows)
-                return som_fail(st, SOM_ERR_BACKEND, "could not read the backing file %s",
-                                fl->spec.path);
-            for (i = rows - 1; i >= 0; i--) col[i] = iv[i] == INT_MIN ? NAN : (double)iv[i];
+        } else { /* integers, a run at a time (NA: INT_MIN) */
+            int iv[SOM_FILE_RUN];
+            int64_t lo, j;
+            for (lo = 0; lo < rows; lo += SOM_FILE_RUN) {
+                const int64_t len = rows - lo < SOM_FILE_RUN ? rows - lo : SOM_FILE_RUN;
+                if (fread(iv, sizeof(int), (size_t)len, fl->f) != (size_t)len)
+                    return som_fail(st, SOM_ERR_BACKEND, "could not read the backing file %s",
+                                    fl->spec.path);
+                for (j = 0; j < len; j++) col[lo + j] = iv[j] == INT_MIN ? NAN : (double)iv[j];
+            }
         }
         if (fl->spec.center) {
             const double c = fl->spec.center[k], s = fl->spec.scale[k];
@@ -114,6 +120,17 @@ int som_file_open(som_file *fl, const som_file_spec *spec, int writable, som_sta
         return som_fail(st, SOM_ERR_BACKEND,
                         "the backing file %s is shorter than its matrix (%.0f bytes)",
                         spec->path, bytes);
+    return SOM_OK;
+}
+
+int som_file_finish(som_file *fl, som_status *st)
+{
+    const int bad = fl->f && (fflush(fl->f) != 0 || ferror(fl->f));
+    const int closed = fl->f == NULL || fclose(fl->f) == 0;
+    fl->f = NULL;
+    if (bad || !closed)
+        return som_fail(st, SOM_ERR_BACKEND, "could not write the file %s (is the disk full?)",
+                        fl->spec.path);
     return SOM_OK;
 }
 

@@ -31,6 +31,9 @@ typedef struct {
 /* Open the file for reading (writable: for writing clusters, an integer matrix). On
  * failure, som_file_close still releases what was opened. */
 int som_file_open(som_file *fl, const som_file_spec *spec, int writable, som_status *st);
+/* After writing: everything written out and the file closed, or SOM_ERR_BACKEND (a full
+ * disk shows here: writes are buffered). */
+int som_file_finish(som_file *fl, som_status *st);
 void som_file_close(som_file *fl);
 
 #endif

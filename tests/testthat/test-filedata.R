@@ -100,11 +100,32 @@ test_that("the clusters can go to a new file-backed matrix", {
   # the fit's methods read its clusters from the file
   expect_identical(summary(b)$table$smallest, summary(a)$table$smallest)
   expect_output(print(b), "cluster sizes")
+  # one restart: every map kept, the clusters written in the one assessment
+  one <- train(bm, nmax = 6, iter_max = 6, algorithm = "batch", seed = 3, threads = 2,
+               clusters_file = file.path(dir, "one.bin"))
+  ref <- train(y, nmax = 6, iter_max = 6, algorithm = "batch", seed = 3, threads = 2)
+  expect_identical(unname(one$clusters[, ]), unname(as.matrix(ref$clusters)))
+  expect_identical(one$quality, ref$quality)
   # never overwritten
   expect_error(train(bm, nmax = 3, iter_max = 3, algorithm = "batch", clusters_file = path),
                class = "somgpu_input_error", regexp = "already exists")
   expect_error(train(y, nmax = 3, clusters_file = file.path(dir, "x.bin")),
                class = "somgpu_input_error", regexp = "file-backed data")
+})
+
+test_that("the memory plan counts the windows and, with a clusters file, no clusters in R", {
+  fam <- list(n = 1e7, m = 16L, nmaps = 9L, restarts = 1L, size_sum = 54, size_max = 10L,
+              passes = 19L, trace = FALSE, batch_block = 4096L, general = FALSE,
+              algorithm = "batch", sourced = TRUE, clusters_in_r = FALSE)
+  spec <- list(name = "cpu", threads = 2L, round_units = 0, precision = "double", here = TRUE)
+  p <- .Call(somgpu:::C_memory_plan, fam, spec)
+  expect_false("R: clusters" %in% p$what)
+  window <- p$bytes[p$what == "cpu batch: a round's rows, read from the source"]
+  expect_true(window > 0 && window <= 16 * 2^20)
+  expect_lt(sum(p$bytes), 200e6) # 1e7 x 16 rows (a 1.28 GB file): under 200 MB in all
+  fam$clusters_in_r <- TRUE
+  p <- .Call(somgpu:::C_memory_plan, fam, spec)
+  expect_identical(p$bytes[p$what == "R: clusters"], 1e7 * 4 * 18)
 })
 
 test_that("predict reads file-backed rows in windows, columns by name", {
@@ -125,6 +146,11 @@ test_that("predict reads file-backed rows in windows, columns by name", {
   expect_identical(unname(pf[, ]), unname(as.matrix(predict(fit, y, sizes = c(2, 4)))))
   expect_error(predict(fit, bigmemory::sub.big.matrix(bm, firstCol = 1, lastCol = 2)),
                class = "somgpu_input_error", regexp = "lacks the column")
+  # refused before the clusters file is made: the path stays free
+  huge <- file_copy(y * 1e200)
+  path2 <- file.path(dirname(path), "p2.bin")
+  expect_error(predict(fit, huge, clusters_file = path2), class = "somgpu_input_error")
+  expect_false(file.exists(path2) || file.exists(paste0(path2, ".desc")))
 })
 
 test_that("OpenCL trains from a file-backed matrix as from memory", {
@@ -178,6 +204,9 @@ test_that("what file-backed data cannot do is refused with what to do", {
                class = "somgpu_input_error", regexp = "first row 3")
   expect_error(train(bigmemory::big.matrix(10, 2, init = 0), nmax = 3, algorithm = "batch"),
                class = "somgpu_input_error", regexp = "shared memory")
+  expect_error(train(bigmemory::big.matrix(10, 2, init = 0, shared = FALSE), nmax = 3,
+                     algorithm = "batch"),
+               class = "somgpu_input_error", regexp = "in R's memory")
   short <- bigmemory::filebacked.big.matrix(10, 2, type = "short", init = 1L,
                                             backingfile = "s.bin", descriptorfile = "s.desc",
                                             backingpath = withr::local_tempdir())
