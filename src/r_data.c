@@ -132,7 +132,7 @@ typedef struct {
     int m;
     double inf, missing, big;
     int64_t first; /* the first row with an infinite value, -1: none */
-    int *per_row;  /* the second pass: missing values by row */
+    int *per_row;  /* NULL, or (a second pass) missing values by row */
 } scan_ud;
 
 static void scan_window(void *ud_, const som_window *w, int64_t first, int64_t rows)
@@ -146,6 +146,7 @@ static void scan_window(void *ud_, const som_window *w, int64_t first, int64_t r
             double a = col[i];
             if (ISNAN(a)) {
                 s->missing++;
+                if (s->per_row) s->per_row[first + i]++;
             } else if (!R_FINITE(a)) {
                 s->inf++;
                 if (s->first < 0 || first + i < s->first) s->first = first + i;
@@ -154,17 +155,6 @@ static void scan_window(void *ud_, const som_window *w, int64_t first, int64_t r
                 if (a > s->big) s->big = a;
             }
         }
-    }
-}
-
-static void count_window(void *ud_, const som_window *w, int64_t first, int64_t rows)
-{
-    scan_ud *s = ud_;
-    int64_t i;
-    int k;
-    for (k = 0; k < s->m; k++) {
-        const double *col = som_window_col(w, k, first);
-        for (i = 0; i < rows; i++) s->per_row[first + i] += ISNAN(col[i]);
     }
 }
 
@@ -189,9 +179,12 @@ SEXP C_data_scan(SEXP x)
     if (s.missing > 0) {
         SEXP rows = Rf_allocVector(INTSXP, (R_xlen_t)rd.d.n);
         SET_VECTOR_ELT(out, 3, rows);
+        memset(&s, 0, sizeof s); /* the same figures again, and the rows' counts */
+        s.m = rd.d.m;
+        s.first = -1;
         s.per_row = INTEGER(rows);
         memset(s.per_row, 0, (size_t)rd.d.n * sizeof(int));
-        if (over_data(x, count_window, &s, &st) != SOM_OK) stop_status(&st);
+        if (over_data(x, scan_window, &s, &st) != SOM_OK) stop_status(&st);
     }
     SET_VECTOR_ELT(out, 0, Rf_ScalarReal(s.inf));
     SET_VECTOR_ELT(out, 1, Rf_ScalarReal(s.first < 0 ? NA_REAL : (double)s.first + 1));
