@@ -69,13 +69,10 @@ predict.somgpu <- function(object, newdata, sizes = object$params$sizes, threads
     to <- if (!is.null(clusters_file)) {
       clusters_file_matrix(clusters_file, nrow(x), paste0("N", sizes), call)
     }
-    a <- with_clusters_file(to, call_core("assign the rows to clusters", call, function() {
-      .Call(C_assess, xt, w,
-            c(list(threads = threads, round_units = cpu_round_units(call),
-                   clusters = rep(is.null(to), length(w)), detail = type == "detail",
-                   clusters_to = to$file),
-              distance_spec(object$var_weights, missing)))
-    }))
+    a <- with_clusters_file(to, assess_maps(
+      xt, w, threads, distance_spec(object$var_weights, missing), call,
+      clusters = is.null(to), detail = type == "detail", to = to$file,
+      what = "assign the rows to clusters"))
   }
   if (!is.null(to)) { # the clusters are in the file; rows left out get NA there
     if (length(rows$dropped)) to$matrix[rows$dropped, ] <- NA_integer_

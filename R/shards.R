@@ -16,10 +16,9 @@ train_shards <- function(x, problem, args, threads, options, main_threads, progr
       call)
   }
   precision <- args$precision
-  here <- list(name = "cpu", threads = main_threads, round_units = options$round_units,
-               precision = precision, here = TRUE)
-  block <- min(problem$batch_block, x$n)
-  nshards <- ceiling(x$n / (constants()$batch_shard * block))
+  here <- backend_spec(list(name = "cpu", precision = precision), main_threads, options, call)
+  shard_rows <- constants()$batch_shard * min(problem$batch_block, x$n)
+  nshards <- ceiling(x$n / shard_rows)
   ranges <- shard_ranges(nshards, future_workers(nshards))
   passes <- max(problem$iter_max - 1L, 0L)
   # the initial weights: zero passes of the ordinary engine (init "sample" reads its rows)
@@ -59,17 +58,13 @@ train_shards <- function(x, problem, args, threads, options, main_threads, progr
       .Call(C_batch_apply, x, step, here, sums, t)
     })
     if (problem$trace) {
-      trace[t, ] <- call_core("assess the maps", call, function() {
-        .Call(C_assess, x, weights,
-              c(list(threads = main_threads, round_units = options$round_units,
-                     clusters = rep(FALSE, length(weights)), detail = FALSE,
-                     clusters_to = NULL), problem[c("col_w", "missing")]))
-      })$qe
+      trace[t, ] <- assess_maps(x, weights, main_threads, problem[c("col_w", "missing")],
+                                call)$qe
     }
     if (progress) cli::cli_progress_update(.envir = environment())
   }
   list(weights = weights, trace = trace,
-       record = shards_record(res, ranges, seconds, block, x$n, problem$size, precision,
+       record = shards_record(res, ranges, seconds, shard_rows, x$n, problem$size, precision,
                               plan))
 }
 
@@ -96,8 +91,7 @@ shard_sums <- function(range, x, problem, threads, options, precision) {
   tryCatch({
     nth <- if (is.null(threads)) min(somgpu_threads(), worker_cores()) else
       resolve_threads(threads, NULL)
-    spec <- list(name = "cpu", threads = nth, round_units = options$round_units,
-                 precision = precision, here = TRUE)
+    spec <- backend_spec(list(name = "cpu", precision = precision), nth, options, NULL)
     sums <- call_core("sum the rows", NULL, function() {
       .Call(C_batch_shards, x, problem, spec, as.double(range))
     })
@@ -121,10 +115,9 @@ shards_lost <- function(e, plan, call) {
 
 # fit$backend for a data-parallel run: a row per worker (its rows and seconds over all
 # passes), and a summary.
-shards_record <- function(res, ranges, seconds, block, n, size, precision, plan) {
-  rows <- vapply(ranges, function(r) {
-    min(r[2L] * constants()$batch_shard * block, n) - r[1L] * constants()$batch_shard * block
-  }, numeric(1))
+shards_record <- function(res, ranges, seconds, shard_rows, n, size, precision, plan) {
+  rows <- vapply(ranges, function(r) min(r[2L] * shard_rows, n) - r[1L] * shard_rows,
+                 numeric(1))
   workers <- data.frame(
     worker = seq_along(ranges),
     host = vapply(res, function(r) r$host, character(1)),

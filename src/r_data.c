@@ -170,21 +170,19 @@ SEXP C_data_scan(SEXP x)
     scan_ud s;
     som_status st;
     r_data rd;
+    int *per_row = NULL, pass;
     r_data_of(x, R_NilValue, &rd);
-    memset(&s, 0, sizeof s);
-    s.m = rd.d.m;
-    s.first = -1;
     som_status_init(&st);
-    if (over_data(x, scan_window, &s, &st) != SOM_OK) stop_status(&st);
-    if (s.missing > 0) {
-        SEXP rows = Rf_allocVector(INTSXP, (R_xlen_t)rd.d.n);
-        SET_VECTOR_ELT(out, 3, rows);
-        memset(&s, 0, sizeof s); /* the same figures again, and the rows' counts */
+    for (pass = 0; pass < 2; pass++) { /* the second, with missing values: by row too */
+        memset(&s, 0, sizeof s);
         s.m = rd.d.m;
         s.first = -1;
-        s.per_row = INTEGER(rows);
-        memset(s.per_row, 0, (size_t)rd.d.n * sizeof(int));
+        s.per_row = per_row;
         if (over_data(x, scan_window, &s, &st) != SOM_OK) stop_status(&st);
+        if (per_row || s.missing == 0) break;
+        SET_VECTOR_ELT(out, 3, Rf_allocVector(INTSXP, (R_xlen_t)rd.d.n));
+        per_row = INTEGER(VECTOR_ELT(out, 3));
+        memset(per_row, 0, (size_t)rd.d.n * sizeof(int));
     }
     SET_VECTOR_ELT(out, 0, Rf_ScalarReal(s.inf));
     SET_VECTOR_ELT(out, 1, Rf_ScalarReal(s.first < 0 ? NA_REAL : (double)s.first + 1));

@@ -316,11 +316,9 @@ static int batch_advance(void *state, som_slice *slice, int64_t *reached, som_st
     int64_t task;
     int q, rc;
     (void)nth; /* unused without OpenMP */
-    if (b0 == 0 || (slice->from == s->shard_first * SOM_BATCH_SHARD * B && s->shard_out))
-        for (q = 0; q < nmaps; q++) { /* a new pass (or a worker's first shard) */
+    if (b0 == 0) /* a new pass (a shard's sums are 0 between shards: prepare, fold_shard) */
+        for (q = 0; q < nmaps; q++)
             memset(s->maps[q].total, 0, s->maps[q].slot_len * sizeof(som_real));
-            memset(s->maps[q].shard, 0, s->maps[q].slot_len * sizeof(som_real));
-        }
     /* the round's rows: in memory, a view; from a source, read here (this thread) */
     if ((rc = som_window_load(&p->data, b0 * B, ((b0 + nb) * B < n ? (b0 + nb) * B : n) - b0 * B,
                               s->window, &win, st)))
@@ -503,6 +501,7 @@ static int batch_prepare(void *cfg_, const som_problem *p, int factor_rows, void
         used += mp->slot_len;
         mp->shard = s->store + used;
         used += mp->slot_len;
+        memset(mp->total, 0, 2 * mp->slot_len * sizeof *mp->total); /* totals and shard */
         memset(mp->w, 0, (size_t)mp->ld * m * sizeof *mp->w);
         if ((rc = som_init_map(p, i, init, scratch, st))) goto fail;
         som_tile_real(init, mp->size, m, mp->ld, mp->w);
