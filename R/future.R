@@ -51,9 +51,9 @@ train_future <- function(x, problem, args, threads, options, progress, call) {
   work <- lapply(seq_along(chunks), function(k) {
     i <- chunks[[k]]
     list(k = k, size = problem$size[i], restart = problem$restart[i],
-         init_w = problem$init_w[i], steps = steps[k])
+         sigma0 = problem$sigma0[i], init_w = problem$init_w[i], steps = steps[k])
   })
-  problem$size <- problem$restart <- problem$init_w <- NULL
+  problem$size <- problem$restart <- problem$sigma0 <- problem$init_w <- NULL
   # shipping the data is the point: let future send them whatever their size
   need <- 2 * as.numeric(utils::object.size(x)) + as.numeric(utils::object.size(work)) +
     50 * 1024^2
@@ -87,7 +87,7 @@ chunk_entry <- function() {
   f
 }
 
-# One future: train the maps of `work` (one chunk: k, size, restart, init_w, steps) on
+# One future: train the maps of `work` (one chunk: k, size, restart, sigma0, init_w, steps) on
 # this worker's best backend for `args` and report what ran and where. Errors come back as
 # values, so that every worker finishes and the main process can name the sizes of the
 # ones that failed and keep the maps of the others.
@@ -102,7 +102,8 @@ train_chunk <- function(work, x, problem, args, threads, options, progress) {
       passes = problem$iter_max - 1L, n = nrow(x), m = ncol(x), nmaps = length(work$size),
       size_sum = sum(work$size), algorithm = problem$algorithm), nth))
     report <- if (is.function(progress)) chunk_progress(progress, work$steps) else FALSE
-    problem[c("size", "restart", "init_w")] <- work[c("size", "restart", "init_w")]
+    problem[c("size", "restart", "sigma0", "init_w")] <- work[c("size", "restart", "sigma0",
+                                                              "init_w")]
     out <- train_on_backend(x, problem, be, backend_spec(be, nth, options, NULL), report, NULL)
     if (is.function(report)) report(1)
     out$record <- c(backend_record(be, nth, out$kernels), where,

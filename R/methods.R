@@ -36,18 +36,30 @@ fit_data <- function(object, data, call) {
 #'
 #' One row per ring size with the kept restart's quantization error (`qe`), topographic
 #' error (`te`) and explained variance, the stability across restarts (mean adjusted Rand
-#' index between the restarts' clusterings; `NA` with one restart), and the smallest and
-#' largest cluster. The suggested size is the elbow of qe against size: the size whose point
-#' lies farthest below the straight line from the smallest to the largest size, both axes
-#' scaled to \[0, 1\] (at least three sizes; `NA` otherwise). For a choice backed by
-#' held-out error and bootstrap stability, see [select_size()].
+#' index between the restarts' clusterings; `NA` with one restart), the smallest and
+#' largest cluster, and the groups its map holds.
+#'
+#' The suggested size follows [select_size()]'s rule on this one fit: each size's map
+#' counts the groups that the data show (neurons joined unless a valley of the data's
+#' density separates their cells; see [select_size()], "Groups"), the number of groups is
+#' the count seen most often over the sizes (ties to the larger), and the suggested size is
+#' that number when it was trained (else the smallest larger size); with one group (no
+#' group structure) there is none. The counts use the fit's data (`keep_data = TRUE`, the
+#' default; at most 50,000 rows, evenly spaced) or `data`. Without them, the suggestion is
+#' the elbow of qe against size, a rough guide: the size whose point lies farthest below
+#' the straight line from the smallest to the largest size, both axes scaled to \[0, 1\]
+#' (at least three sizes). [select_size()] checks its counts on bootstrap replicates, and
+#' trains with a schedule scaled to each ring.
 #'
 #' @param object A `somgpu` fit from [train()].
+#' @param data The training rows, for a fit that keeps none (`keep_data = FALSE`).
 #' @param x A `summary.somgpu` object.
 #' @param ... Ignored.
 #' @return A list of class `summary.somgpu`: `table` (a data frame with columns `size`, `qe`,
-#'   `te`, `explained_var`, `stability`, `smallest`, `largest`), `suggested` (a size), and
-#'   `dropped` (the number of rows left out for missing values) of `n` rows.
+#'   `te`, `explained_var`, `stability`, `smallest`, `largest`, `groups`), `groups` (the
+#'   number of groups in the data; `NA` without data), `suggested` (a size or `NA`), `rule`
+#'   (`"groups"` or `"elbow"`), `reason`, and `dropped` (the number of rows left out for
+#'   missing values) of `n` rows.
 #' @seealso [train()], [plot.somgpu()], [select_size()]
 #' @examples
 #' set.seed(1)
@@ -55,15 +67,31 @@ fit_data <- function(object, data, call) {
 #' fit <- train(y, nmax = 6, iter_max = 20, restarts = 2, seed = 1, threads = 2)
 #' summary(fit)
 #' @export
-summary.somgpu <- function(object, ...) {
+summary.somgpu <- function(object, data = NULL, ...) {
+  call <- compact_call(sys.call(), "summary")
   q <- object$quality[object$quality$best, , drop = FALSE]
   sizes <- object$params$sizes
   counts <- lapply(seq_along(sizes), function(i) tabulate(size_clusters(object, i), sizes[i]))
+  x <- if (!is.null(data) || !is.null(object$data)) fit_data(object, data, call)
+  groups <- rep(NA_integer_, length(sizes))
+  if (!is.null(x)) {
+    if (nrow(x) > 50000) x <- x[unique(round(seq(1, nrow(x), length.out = 50000))), , drop = FALSE]
+    groups <- fit_groups(object, x, stats::predict(object, x, type = "detail"))
+  }
   tab <- data.frame(size = q$size, qe = q$qe, te = q$te, explained_var = q$explained_var,
                     stability = object$stability$stability,
                     smallest = vapply(counts, min, integer(1)),
-                    largest = vapply(counts, max, integer(1)))
-  structure(list(table = tab, suggested = elbow(q$size, q$qe),
+                    largest = vapply(counts, max, integer(1)), groups = groups)
+  ord <- order(sizes)
+  pick <- if (!is.null(x)) {
+    recommend_size(matrix(groups[ord], ncol = 1), sizes[ord], "the fit's maps")
+  } else {
+    list(groups = NA_integer_, size = elbow(q$size, q$qe), reason = paste(
+      "The fit keeps no data to count groups (pass them as `data`): this is the elbow of qe, a rough guide;",
+      "select_size() counts the groups on bootstrap replicates."))
+  }
+  structure(list(table = tab, groups = pick$groups, suggested = pick$size,
+                 rule = if (is.null(x)) "elbow" else "groups", reason = pick$reason,
                  restarts = object$params$restarts, algorithm = object$params$algorithm,
                  dropped = length(object$dropped), n = object$params$n),
             class = "summary.somgpu")
@@ -82,9 +110,13 @@ print.summary.somgpu <- function(x, ...) {
   fmt <- data.frame(size = tab$size, qe = sprintf("%.4f", tab$qe), te = sprintf("%.4f", tab$te),
                     explained = sprintf("%.3f", tab$explained_var),
                     stability = ifelse(is.na(tab$stability), "-", sprintf("%.3f", tab$stability)),
-                    smallest = tab$smallest, largest = tab$largest)
+                    smallest = tab$smallest, largest = tab$largest,
+                    groups = ifelse(is.na(tab$groups), "-", format(tab$groups)))
   print(fmt, row.names = FALSE, right = TRUE)
-  cat(sprintf("suggested size (elbow of qe): %s\n",
-              if (is.na(x$suggested)) "none (fewer than 3 sizes)" else x$suggested))
+  rule <- if (identical(x$rule, "elbow")) "elbow of qe" else "groups in the data"
+  cat(sprintf("suggested size (%s): %s\n", rule,
+              if (!is.na(x$suggested)) x$suggested else if (identical(x$rule, "elbow"))
+                "none (fewer than 3 sizes)" else "none"))
+  if (!is.null(x$reason)) cat(x$reason, "\n")
   invisible(x)
 }

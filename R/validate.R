@@ -51,6 +51,30 @@ check_positive <- function(x, name, max = Inf, call) {
   as.double(x)
 }
 
+# sigma0: "auto" (each ring's own, sigma0_auto()), one number for every size, or one per
+# size (count sizes); checked before the sizes exist, matched to them by sigma0_sizes().
+check_sigma0 <- function(x, count, call) {
+  if (identical(x, "auto")) return(x)
+  ok <- is.numeric(x) && !is.object(x) && length(x) %in% unique(c(1, count)) &&
+    !anyNA(x) && all(is.finite(x)) && all(x > 0)
+  if (!ok) {
+    abort_input(sprintf(
+      "`sigma0` must be \"auto\" (a width scaled to each ring), a single number that is finite and > 0, or one such number per size (%d), not %s.",
+      as.integer(min(count, int_max)), describe(x)), call)
+  }
+  as.double(x)
+}
+
+# Per size, the starting width of the neighbourhood: sigma0 as checked (check_sigma0).
+sigma0_sizes <- function(sigma0, sizes) {
+  if (identical(sigma0, "auto")) return(sigma0_auto(sizes))
+  rep_len(sigma0, length(sizes))
+}
+
+# The ring-scaled schedule (sigma0 = "auto"): the share of a ring's neurons its starting
+# width spans (the compiled code's constant; see ?train, "Neighbourhood schedule").
+sigma0_auto <- function(sizes) sizes * constants()$sigma0_ring_share
+
 # A finite number from `min` to `max` (inclusive), as a double.
 check_number <- function(x, name, min, max = Inf, call) {
   ok <- is.numeric(x) && !is.object(x) && length(x) == 1L && !is.na(x) && is.finite(x) &&
@@ -324,11 +348,12 @@ check_seed <- function(seed, call) {
 # The shape of a family for the memory plan (C_memory_plan): rows, columns, maps, neurons;
 # general: the data need the general distance (variable weights, missing values).
 family_shape <- function(sizes, n, m, restarts, iter_max, trace, algorithm, batch_block,
-                         general, sourced = FALSE, clusters_in_r = TRUE) {
+                         general, sourced = FALSE, clusters_in_r = TRUE, schedules = 1L) {
   list(n = as.double(n), m = m, nmaps = sizes$count * restarts,
        restarts = restarts, size_sum = sizes$sum * restarts, size_max = sizes$max,
        passes = iter_max - 1L, trace = trace, batch_block = batch_block, general = general,
-       algorithm = algorithm, sourced = sourced, clusters_in_r = clusters_in_r)
+       algorithm = algorithm, sourced = sourced, clusters_in_r = clusters_in_r,
+       schedules = as.integer(min(schedules, int_max)))
 }
 
 # Refuse jobs that could not be allocated, before any allocation: the compiled code plans

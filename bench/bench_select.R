@@ -1,9 +1,12 @@
-# Benchmark: select_size() with its defaults (restarts = 4, bootstrap = 20, holdout = 0.2:
-# 21 train() calls) on 5 well-separated Gaussian groups in 5 dimensions, 400 rows per group
-# (n = 2000), ring sizes 2..20 (76 maps a call, 1596 in all), CPU backend: in this process
+# Benchmark: the time of select_size() with its defaults (restarts = 4, bootstrap = 20,
+# holdout = 0.2, sigma0 = "auto": 21 train() calls) on 6 Gaussian groups of unequal sizes in
+# 10 dimensions (n = 5000), ring sizes 2..12 (44 maps a call), CPU backend: in this process
 # (1 thread, every thread up to 2) and over future workers (multisession, 1 and 2 workers,
-# one thread each; started before the timing). Also the example of ?select_size. Checks
-# that every run gives the same criteria and recommends 5. Medians of `reps` runs.
+# one thread each; started before the timing); next to the gap statistic
+# (cluster::clusGap, k-means with nstart = 10, B = 50), mclust's BIC (G = 1..12) and
+# fpc::nselectboot (k-means, B = 50) on the same data, one thread each as they run. Checks
+# that every select_size() run gives the same criteria, and prints the number of groups each
+# method finds (6). Also the example of ?select_size. Medians of `reps` runs.
 #
 #   Rscript bench/bench_select.R [reps]
 args <- commandArgs(trailingOnly = TRUE)
@@ -15,23 +18,34 @@ options(width = 160)
 reps <- if (length(args)) as.integer(args[1]) else 1L
 
 set.seed(1)
-basis <- qr.Q(qr(cbind(1, diag(6)[, 1:5])))[, 2:6] # a regular simplex's vertices, 8 apart
-centres <- (diag(6) %*% basis)[1:5, ] * 8 / sqrt(2)
-y <- centres[rep(1:5, each = 400), ] + matrix(rnorm(2000 * 5), ncol = 5)
-run <- function(...) select_size(y, sizes = 2:20, seed = 1, backend = "cpu", ...)
+k <- 6
+repeat {
+  centres <- matrix(rnorm(k * 10, sd = 4), k)
+  if (min(dist(centres)) > 6) break
+}
+ns <- c(400, 600, 700, 900, 1100, 1300)
+y <- do.call(rbind, lapply(seq_len(k), function(i) {
+  sweep(matrix(rnorm(ns[i] * 10, sd = runif(1, 0.5, 1)), ns[i]), 2, centres[i, ], "+")
+}))
+y <- y[sample.int(nrow(y)), ]
+run <- function(...) select_size(y, sizes = 2:12, seed = 1, backend = "cpu", progress = FALSE, ...)
 
 rows <- list()
 reference <- NULL
-add <- function(method, workers, threads, seconds, sel) {
-  if (is.null(reference)) reference <<- sel
+add <- function(method, workers, threads, seconds, groups, same) {
   rows[[length(rows) + 1L]] <<- data.frame(
     method = method, workers = workers, threads_each = threads, seconds = seconds,
-    recommended = sel$recommended, same_criteria = identical(sel$criteria, reference$criteria))
+    groups = groups, same_criteria = same)
+}
+add_sel <- function(method, workers, threads, seconds, sel) {
+  if (is.null(reference)) reference <<- sel
+  add(method, workers, threads, seconds, sel$groups,
+      identical(sel$criteria, reference$criteria))
 }
 for (t in unique(c(1L, min(2L, somgpu_threads())))) {
   sel <- NULL
   s <- time_median(function() sel <<- run(threads = t), reps)
-  add("parallel = \"none\"", 0L, t, s, sel)
+  add_sel("select_size(), parallel = \"none\"", 0L, t, s, sel)
 }
 if (has_future) {
   for (w in c(1L, 2L)) {
@@ -39,12 +53,36 @@ if (has_future) {
     invisible(future::value(future::future(NULL))) # workers up before the timing
     sel <- NULL
     s <- time_median(function() sel <<- run(parallel = "future", threads = 1), reps)
-    add("parallel = \"future\", plan(multisession)", w, 1L, s, sel)
+    add_sel("select_size(), parallel = \"future\", plan(multisession)", w, 1L, s, sel)
     future::plan(old)
   }
 }
+alternative <- function(label, f) {
+  got <- NULL
+  s <- time_median(function() got <<- f(), reps)
+  add(label, 0L, 1L, s, got, NA)
+}
+if (requireNamespace("cluster", quietly = TRUE)) {
+  alternative("gap statistic, clusGap(kmeans, nstart = 10, B = 50)", function() {
+    set.seed(1)
+    g <- cluster::clusGap(y, FUNcluster = function(x, k) kmeans(x, k, nstart = 10, iter.max = 50),
+                          K.max = 12, B = 50, verbose = FALSE)
+    cluster::maxSE(g$Tab[, "gap"], g$Tab[, "SE.sim"], method = "firstSEmax")
+  })
+}
+if (requireNamespace("mclust", quietly = TRUE)) {
+  suppressPackageStartupMessages(library(mclust))
+  alternative("mclust BIC, Mclust(G = 1:12)", function() Mclust(y, G = 1:12, verbose = FALSE)$G)
+}
+if (requireNamespace("fpc", quietly = TRUE)) {
+  alternative("fpc::nselectboot(kmeansCBI, B = 50)", function() {
+    set.seed(1)
+    fpc::nselectboot(y, B = 50, clustermethod = fpc::kmeansCBI, classification = "centroid",
+                     krange = 2:12, runs = 10)$kopt
+  })
+}
 tab <- do.call(rbind, rows)
-tab$speedup_vs_1_thread <- tab$seconds[1] / tab$seconds
+tab$vs_select_size_1_thread <- tab$seconds / tab$seconds[1]
 
 # the example of ?select_size
 set.seed(1)
@@ -56,10 +94,10 @@ ex_s <- time_median(function() {
                      threads = 2)
 }, max(reps, 3L))
 
-cat(sprintf(paste("select_size(): n = 2000 (5 groups), m = 5, sizes 2..20, restarts = 4,",
-                  "bootstrap = 20 (21 train() calls, 1596 maps), 149 passes; median of %d\n"), reps))
+cat(sprintf(paste("select_size(): n = 5000 (6 groups), m = 10, sizes 2..12, restarts = 4,",
+                  "bootstrap = 20 (21 train() calls, 924 maps), 149 passes; median of %d\n"), reps))
 cat(machine_line(), "\n")
 print(format(tab, digits = 3), row.names = FALSE)
 if (!has_future) cat("(future and future.apply not installed: no parallel = \"future\" rows)\n")
-cat(sprintf("?select_size example (200 rows, sizes 2..7, 6 replicates): %.2f s, recommends %d\n",
-            ex_s, ex$recommended))
+cat(sprintf("?select_size example (200 rows, sizes 2..7, 6 replicates): %.2f s, %d groups\n",
+            ex_s, ex$groups))

@@ -47,6 +47,15 @@ double r_real(SEXP list, const char *name)
     return Rf_asReal(r_elt(list, name));
 }
 
+/* A double vector of length n (its values, R's own), or an internal error. */
+const double *r_reals(SEXP list, const char *name, int n)
+{
+    SEXP v = r_elt(list, name);
+    if (TYPEOF(v) != REALSXP || XLENGTH(v) != n)
+        Rf_error("somgpu: internal error: `%s` must hold %d doubles", name, n);
+    return REAL(v);
+}
+
 int r_flag(SEXP list, const char *name)
 {
     return Rf_asLogical(r_elt(list, name)) == TRUE;
@@ -95,8 +104,9 @@ static const char *const algorithm_names[] = {"online", "batch", NULL};
 static const char *const backend_names[] = {"cpu", "opencl", NULL};
 static const char *const kernel_names[] = {"auto", "item", "group", NULL};
 
-/* The problem of list(size, restart, iter_max, sigma0, eta0, init, init_w, fill, seed,
- * algorithm, batch_block, col_w, missing) on the data d (the trace is set by the caller). */
+/* The problem of list(size, restart, iter_max, sigma0 (per map), eta0, init, init_w, fill,
+ * seed, algorithm, batch_block, col_w, missing) on the data d (the trace is set by the
+ * caller). */
 void problem_of(const som_data *d, SEXP spec, som_problem *p)
 {
     SEXP size = r_elt(spec, "size"), restart = r_elt(spec, "restart"), fill = r_elt(spec, "fill");
@@ -108,7 +118,7 @@ void problem_of(const som_data *d, SEXP spec, som_problem *p)
     p->size = INTEGER(size);
     p->restart = INTEGER(restart);
     p->iter_max = r_int(spec, "iter_max");
-    p->sigma0 = r_real(spec, "sigma0");
+    p->sigma0 = r_reals(spec, "sigma0", p->nmaps);
     p->eta0 = r_real(spec, "eta0");
     p->init = r_choice(spec, "init", init_names);
     p->seed = (uint32_t)(int64_t)r_real(spec, "seed");
@@ -343,7 +353,7 @@ SEXP C_assess(SEXP data, SEXP weights, SEXP options)
 
 /* What a call of train() allocates, buffer by buffer, for a family of this shape:
  * family = list(n, m, nmaps, restarts, size_sum, size_max, passes, trace, batch_block,
- * general, algorithm); backend as for C_train, with here = FALSE when the maps train
+ * general, algorithm, schedules); backend as for C_train, with here = FALSE when the maps train
  * elsewhere (future workers: this process only assesses them). Returns list(what, bytes,
  * where = "host" | "device") or a somgpu_status. */
 SEXP C_memory_plan(SEXP family, SEXP backend)
@@ -372,6 +382,7 @@ SEXP C_memory_plan(SEXP family, SEXP backend)
     f.batch_block = r_int(family, "batch_block");
     f.general = r_flag(family, "general");
     f.sourced = Rf_asLogical(r_opt(family, "sourced")) == TRUE; /* NULL: in memory */
+    f.schedules = Rf_isNull(r_opt(family, "schedules")) ? 1 : Rf_asInteger(r_opt(family, "schedules"));
     algorithm = r_choice(family, "algorithm", algorithm_names);
     nsizes = (double)f.nmaps / f.restarts;
     /* what R holds: the weights of every map, the trace, the clusters of the maps assessed
@@ -405,7 +416,7 @@ SEXP C_memory_plan(SEXP family, SEXP backend)
 SEXP C_constants(void)
 {
     const char *names[] = {"status", "batch_block", "assess_block", "kernels", "point_units",
-                           "cpu_units_per_second", "batch_shard", ""};
+                           "cpu_units_per_second", "batch_shard", "sigma0_ring_share", ""};
     const char *codes[] = {"ok", "invalid", "nomem", "interrupted", "unavailable", "backend"};
     const int values[] = {SOM_OK, SOM_ERR_INVALID, SOM_ERR_NOMEM, SOM_ERR_INTERRUPTED,
                           SOM_ERR_UNAVAILABLE, SOM_ERR_BACKEND};
@@ -425,6 +436,7 @@ SEXP C_constants(void)
     SET_VECTOR_ELT(out, 4, Rf_ScalarReal(SOM_POINT_UNITS));
     SET_VECTOR_ELT(out, 5, Rf_ScalarReal(SOM_CPU_UNITS_PER_SECOND));
     SET_VECTOR_ELT(out, 6, Rf_ScalarInteger(SOM_BATCH_SHARD));
+    SET_VECTOR_ELT(out, 7, Rf_ScalarReal(SOM_SIGMA0_RING_SHARE));
     UNPROTECT(1);
     return out;
 }

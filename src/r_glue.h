@@ -38,6 +38,7 @@ SEXP r_elt(SEXP list, const char *name);
 SEXP r_opt(SEXP list, const char *name);
 int r_int(SEXP list, const char *name);
 double r_real(SEXP list, const char *name);
+const double *r_reals(SEXP list, const char *name, int n);
 int r_flag(SEXP list, const char *name);
 /* The position of the string element `name` among choices (NULL-terminated). */
 int r_choice(SEXP list, const char *name, const char *const *choices);

@@ -16,9 +16,10 @@
 
 /* The schedules of the original script, with its operation order:
  * sigma_t = sigma0 - sigma0 / (iter_max + 1) * t, likewise eta_t. */
-double som_sigma(const som_problem *p, int t)
+double som_sigma(const som_problem *p, int map, int t)
 {
-    return p->sigma0 - (p->sigma0 / (p->iter_max + 1.0)) * t;
+    const double s0 = p->sigma0[map];
+    return s0 - (s0 / (p->iter_max + 1.0)) * t;
 }
 
 double som_eta(const som_problem *p, int t)
@@ -26,9 +27,19 @@ double som_eta(const som_problem *p, int t)
     return p->eta0 - (p->eta0 / (p->iter_max + 1.0)) * t;
 }
 
-void som_neighbourhood_row(const som_problem *p, int t, int dmax, double *row)
+int som_schedules(const som_problem *p, int *sched)
 {
-    double sigma = som_sigma(p, t), eta = p->algorithm == SOM_BATCH ? 1.0 : som_eta(p, t);
+    int i, j, n = 0;
+    for (i = 0; i < p->nmaps; i++) {
+        for (j = 0; j < i && p->sigma0[j] != p->sigma0[i]; j++) {}
+        sched[i] = j < i ? sched[j] : n++;
+    }
+    return n;
+}
+
+void som_neighbourhood_row(const som_problem *p, int map, int t, int dmax, double *row)
+{
+    double sigma = som_sigma(p, map, t), eta = p->algorithm == SOM_BATCH ? 1.0 : som_eta(p, t);
     double s2 = 2.0 * (sigma * sigma);
     int d;
     row[0] = eta; /* exp(-0 / s2) = 1 exactly, also when s2 underflows to 0 */
@@ -79,10 +90,11 @@ int som_check_problem(const som_problem *p, som_status *st)
         return som_fail(st, SOM_ERR_INVALID, "data must have 2 to 2^31-1 rows and at least 1 column");
     if (p->nmaps < 1 || p->size == NULL || p->restart == NULL)
         return som_fail(st, SOM_ERR_INVALID, "no maps to train");
-    if (p->iter_max < 1 || !(p->sigma0 > 0) || !(p->eta0 > 0) || !isfinite(p->sigma0) ||
-        !isfinite(p->eta0))
+    if (p->iter_max < 1 || !(p->eta0 > 0) || !isfinite(p->eta0) || p->sigma0 == NULL)
         return som_fail(st, SOM_ERR_INVALID, "invalid schedule parameters");
     for (i = 0; i < p->nmaps; i++) {
+        if (!(p->sigma0[i] > 0) || !isfinite(p->sigma0[i]))
+            return som_fail(st, SOM_ERR_INVALID, "map %d: invalid sigma0", i + 1);
         if (p->size[i] < 2 || p->restart[i] < 0)
             return som_fail(st, SOM_ERR_INVALID, "map %d: invalid size or restart", i + 1);
         if (p->init == SOM_INIT_SAMPLE && (int64_t)p->size[i] > p->data.n)
@@ -205,6 +217,11 @@ void som_family_of(const som_problem *p, som_family *f)
         if (p->restart[i] + 1 > r) r = p->restart[i] + 1;
     }
     f->restarts = r < p->nmaps ? r : p->nmaps;
+    for (i = 0; i < p->nmaps; i++) { /* as som_schedules counts them */
+        int j;
+        for (j = 0; j < i && p->sigma0[j] != p->sigma0[i]; j++) {}
+        f->schedules += j == i;
+    }
     f->passes = p->iter_max > 1 ? p->iter_max - 1 : 0;
     f->trace = p->trace != NULL;
     f->batch_block = p->batch_block;

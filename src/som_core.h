@@ -93,7 +93,8 @@ typedef struct {
     const int *size;
     const int *restart;
     int iter_max;   /* passes are t = 1 .. iter_max - 1, as in the original script */
-    double sigma0;
+    const double *sigma0; /* per map: the neighbourhood's starting width (maps of equal
+                             width share their factors: som_schedules)                */
     double eta0;
     int init;                       /* SOM_INIT_*                                     */
     const double *const *init_w;    /* SOM_INIT_GIVEN: per map, size x m column-major;
@@ -148,16 +149,24 @@ int som_check_problem(const som_problem *p, som_status *st);
 double som_now_seconds(void); /* monotonic clock, for time and rate limits */
 
 /* --- the schedule (som_core.c) --- */
-double som_sigma(const som_problem *p, int t);
+double som_sigma(const som_problem *p, int map, int t);
 double som_eta(const som_problem *p, int t);
+/* The ring-scaled schedule (R's sigma0 = "auto"): a ring of N neurons starts with sigma0 =
+ * N * SOM_SIGMA0_RING_SHARE, so its neighbourhood falls to exp(-2) a quarter of the ring
+ * away from the winner (2 sigma0 = N / 4) whatever N (see ?train: chosen by
+ * bench/bench_select_accuracy.R). */
+#define SOM_SIGMA0_RING_SHARE 0.125
+/* The maps' schedules: maps of equal sigma0 share one. sched[i] (0-based, in order of first
+ * appearance) for every map of p; returns how many there are. */
+int som_schedules(const som_problem *p, int *sched);
 /* Factors of other neurons below this are 0: what single precision would flush, so that a
  * neuron's "no neighbourhood" is the same in both precisions. */
 #define SOM_FACTOR_MIN 1e-30
-/* The neighbourhood factors of pass t by ring distance: row[d] = eta_t * exp(-d^2 /
- * (2 sigma_t^2)) for d = 0 .. dmax (exactly eta_t at d = 0; 0 below SOM_FACTOR_MIN at
+/* The neighbourhood factors of map `map` at pass t by ring distance: row[d] = eta_t *
+ * exp(-d^2 / (2 sigma_t^2)) for d = 0 .. dmax (exactly eta_t at d = 0; 0 below SOM_FACTOR_MIN at
  * d > 0); the batch algorithm has no learning rate (eta_t = 1). Every backend takes its
  * factors from here (through the driver), so that they agree to the bit. */
-void som_neighbourhood_row(const som_problem *p, int t, int dmax, double *row);
+void som_neighbourhood_row(const som_problem *p, int map, int t, int dmax, double *row);
 /* The factors of a ring of `size` as a doubled circle: circ[i] = circ[size + i] = row[d]
  * with d the ring distance of i from 0 (i < size). The factor of neuron j when c wins is
  * then circ[size - c + j]: no branches, one slice. */
@@ -214,6 +223,7 @@ typedef struct {
     int batch_block; /* batch: rows per block     */
     int general;     /* the general path: column weights or missing values */
     int sourced;     /* the rows come from a source (windows of them are held) */
+    int schedules;   /* distinct neighbourhood schedules (som_schedules; 0 counts as 1) */
 } som_family;
 
 enum { SOM_HOST = 0, SOM_DEVICE = 1 };

@@ -429,16 +429,17 @@ static void smooth(batch_map *mp, int m, const double *row, int j0, int j1, som_
 }
 
 /* The pass's end: every neuron from the totals, in runs of neurons side by side. */
-static int batch_end_pass(void *state, int t, const double *row, som_status *st)
+static int batch_end_pass(void *state, const som_factors *f, int t, som_status *st)
 {
     batch_state *s = state;
     const int m = s->p->data.m;
     int i;
-    (void)t;
     (void)st;
     SOM_PARALLEL_FOR(s->threads, dynamic, 1)
     for (i = 0; i < s->nruns; i++) {
-        batch_map *mp = s->maps + s->runs[2 * i];
+        const int q = s->runs[2 * i];
+        const double *row = som_factor_at(f, t, q);
+        batch_map *mp = s->maps + q;
         const int j0 = s->runs[2 * i + 1];
         const int j1 = j0 + SOM_SMOOTH_RUN < mp->size ? j0 + SOM_SMOOTH_RUN : mp->size;
         som_real *num = s->num + (size_t)som_thread_num() * 2 * m;
@@ -448,7 +449,7 @@ static int batch_end_pass(void *state, int t, const double *row, som_status *st)
     return SOM_OK;
 }
 
-static int batch_prepare(void *cfg_, const som_problem *p, int factor_rows, void **state,
+static int batch_prepare(void *cfg_, const som_problem *p, const som_factors *fac, void **state,
                          som_status *st)
 {
     const som_cpu_cfg *cfg = cfg_;
@@ -460,7 +461,7 @@ static int batch_prepare(void *cfg_, const som_problem *p, int factor_rows, void
     uint32_t *scratch = NULL;
     size_t used = 0;
     int i, rc;
-    (void)factor_rows;
+    (void)fac;
 
     som_family_of(p, &f);
     *state = s = calloc(1, sizeof *s);

@@ -141,7 +141,7 @@ SOM_INLINE void train_points_general(const som_real *rows, const uint32_t *order
 static void start_pass(const som_problem *p, som_factors *fac, int t, int map, int size,
                        som_real *circ, uint32_t *order)
 {
-    R_CIRC(fac->tab + (size_t)(t - fac->t_first) * fac->width, size, circ);
+    R_CIRC(som_factor_at(fac, t, map), size, circ);
     som_order(order, (som_u32)p->data.n, p->seed, SOM_STREAM_ORDER, (som_u32)size,
               (som_u32)p->restart[map], (som_u32)t);
 }
@@ -205,7 +205,7 @@ static int online_advance(void *state, som_slice *slice, int64_t *reached, som_s
     (void)st;
     if (steps < 1) steps = 1;
     end = slice->limit - slice->from > steps ? slice->from + steps : slice->limit;
-    som_factor_row(slice->factors, (int)((end - 1) / n) + 1); /* made here, read by the threads */
+    som_factor_pass(slice->factors, (int)((end - 1) / n) + 1); /* made here, read by the threads */
     (void)nth; /* unused without OpenMP */
     SOM_PARALLEL_FOR(nth, dynamic, 1)
     for (i = 0; i < nunits; i++) advance_unit(s, s->units[i], slice->factors, slice->from, end);
@@ -291,7 +291,7 @@ static void order_units(online_state *s)
     }
 }
 
-static int online_prepare(void *cfg_, const som_problem *p, int factor_rows, void **state,
+static int online_prepare(void *cfg_, const som_problem *p, const som_factors *fac, void **state,
                           som_status *st)
 {
     const som_cpu_cfg *cfg = cfg_;
@@ -303,7 +303,7 @@ static int online_prepare(void *cfg_, const som_problem *p, int factor_rows, voi
     som_real *wbuf, *cbuf;
     size_t wtot = 0, ctot = 0;
     int i;
-    (void)factor_rows;
+    (void)fac;
 
     som_family_of(p, &f);
     online_size(&f, &z);

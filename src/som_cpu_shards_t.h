@@ -11,7 +11,7 @@ int R_EXPORT(som_cpu_batch_shards)(som_cpu_cfg *cfg, const som_problem *p, int64
                                     int64_t sh1, double *out, som_status *st)
 {
     void *state = NULL;
-    int rc = batch_prepare(cfg, p, 1, &state, st);
+    int rc = batch_prepare(cfg, p, NULL, &state, st);
     if (rc == SOM_OK) {
         batch_state *s = state;
         const int64_t rows = s->cut.B * SOM_BATCH_SHARD;
@@ -40,16 +40,13 @@ int R_EXPORT(som_cpu_batch_apply)(som_cpu_cfg *cfg, const som_problem *p, double
                                    som_status *st)
 {
     void *state = NULL;
-    double *row = NULL;
-    int rc = batch_prepare(cfg, p, 1, &state, st), width = 0, q;
+    som_factors fac;
+    int rc = som_factors_open(&fac, p, st), q;
+    if (rc == SOM_OK) rc = batch_prepare(cfg, p, &fac, &state, st);
     if (rc == SOM_OK) {
         batch_state *s = state;
         int64_t sh;
-        for (q = 0; q < p->nmaps; q++)
-            if (p->size[q] / 2 + 1 > width) width = p->size[q] / 2 + 1;
-        if (!(row = malloc((size_t)width * sizeof *row)))
-            rc = som_fail(st, SOM_ERR_NOMEM, "could not allocate memory for batch training");
-        for (q = 0; rc == SOM_OK && q < p->nmaps; q++) {
+        for (q = 0; q < p->nmaps; q++) {
             batch_map *mp = s->maps + q;
             size_t e;
             memset(mp->total, 0, mp->slot_len * sizeof(som_real));
@@ -58,13 +55,13 @@ int R_EXPORT(som_cpu_batch_apply)(som_cpu_cfg *cfg, const som_problem *p, double
                 for (e = 0; e < mp->slot_len; e++) mp->total[e] += (som_real)sum[e];
             }
         }
-        if (rc == SOM_OK) {
-            som_neighbourhood_row(p, t, width - 1, row);
-            rc = batch_end_pass(state, t, row, st);
-        }
+        som_factors_group(&fac, p); /* the pass's factors, as the driver makes them */
+        fac.t_first = t;
+        som_factor_pass(&fac, t);
+        rc = batch_end_pass(state, &fac, t, st);
         if (rc == SOM_OK) rc = batch_read(state, w, st);
     }
-    free(row);
+    som_factors_close(&fac);
     batch_release(state);
     return rc;
 }

@@ -11,12 +11,15 @@
 /* The factor table holds about this many bytes: passes per slice at most. */
 #define SOM_FACTOR_BYTES 8e6
 
-const double *som_factor_row(som_factors *f, int t)
+const double *som_factor_pass(som_factors *f, int t)
 {
+    const size_t block = (size_t)f->nsched * f->width;
+    int j;
     for (; f->made <= t - f->t_first; f->made++)
-        som_neighbourhood_row(f->p, f->t_first + f->made, f->width - 1,
-                              f->tab + (size_t)f->made * f->width);
-    return f->tab + (size_t)(t - f->t_first) * f->width;
+        for (j = 0; j < f->nsched; j++) /* schedule j from the first map that has it */
+            som_neighbourhood_row(f->p, f->first[j], f->t_first + f->made, f->width - 1,
+                                  f->tab + f->made * block + (size_t)j * f->width);
+    return som_factor_block(f, t);
 }
 
 static int largest(const som_problem *p)
@@ -27,11 +30,49 @@ static int largest(const som_problem *p)
     return N;
 }
 
-int som_factor_rows(int width, int passes)
+int som_factor_rows(double block, int passes)
 {
-    double rows = SOM_FACTOR_BYTES / ((double)width * sizeof(double));
+    double rows = SOM_FACTOR_BYTES / (block * sizeof(double));
     if (rows > passes) rows = passes;
     return rows < 1 ? 1 : (int)rows;
+}
+
+int som_factors_open(som_factors *f, const som_problem *p, som_status *st)
+{
+    memset(f, 0, sizeof *f);
+    f->p = p;
+    f->width = largest(p) / 2 + 1;
+    f->sched = malloc((size_t)p->nmaps * sizeof *f->sched);
+    f->first = malloc((size_t)p->nmaps * sizeof *f->first);
+    if (f->sched && f->first) {
+        f->nsched = som_schedules(p, f->sched);
+        f->rows = som_factor_rows((double)f->nsched * f->width, p->iter_max - 1);
+        f->tab = som_alloc((double)f->rows * f->nsched * f->width, sizeof *f->tab);
+    }
+    if (!f->sched || !f->first || !f->tab) {
+        som_factors_close(f);
+        return som_fail(st, SOM_ERR_NOMEM, "could not allocate the schedule");
+    }
+    return SOM_OK;
+}
+
+void som_factors_group(som_factors *f, const som_problem *group)
+{
+    int i;
+    f->p = group;
+    f->nsched = som_schedules(group, f->sched);
+    for (i = group->nmaps - 1; i >= 0; i--) f->first[f->sched[i]] = i;
+    f->t_first = 0; /* no pass made */
+    f->made = 0;
+}
+
+void som_factors_close(som_factors *f)
+{
+    free(f->sched);
+    free(f->first);
+    free(f->tab);
+    f->sched = f->first = NULL;
+    f->tab = NULL;
 }
 
 /* Maps first .. last - 1 of p as a problem of their own. */
@@ -41,6 +82,7 @@ static som_problem sub_problem(const som_problem *p, int first, int last)
     q.nmaps = last - first;
     q.size = p->size + first;
     q.restart = p->restart + first;
+    q.sigma0 = p->sigma0 + first;
     q.init_w = p->init_w ? p->init_w + first : NULL;
     q.trace = p->trace ? p->trace + (size_t)first * (p->iter_max - 1) : NULL;
     return q;
@@ -112,7 +154,8 @@ static int train_group(const som_engine *e, const som_backend *be, const som_pro
     int rc;
 
     memset(&tb, 0, sizeof tb);
-    rc = e->prepare(be->cfg, p, fac->rows, &state, st);
+    som_factors_group(fac, p);
+    rc = e->prepare(be->cfg, p, fac, &state, st);
     if (rc == SOM_OK && p->trace && trace_alloc(p, &tb, e->trace == NULL) != SOM_OK)
         rc = som_fail(st, SOM_ERR_NOMEM, "could not allocate memory for the trace");
     while (rc == SOM_OK && pos < total) {
@@ -136,8 +179,10 @@ static int train_group(const som_engine *e, const som_backend *be, const som_pro
         }
         pos = reached;
         if (pass_ends && pos == (int64_t)t * n) { /* pass t is over */
-            if (e->end_pass && (rc = e->end_pass(state, t, som_factor_row(fac, t), st)))
-                break;
+            if (e->end_pass) {
+                som_factor_pass(fac, t);
+                if ((rc = e->end_pass(state, fac, t, st))) break;
+            }
             if (p->trace && (rc = trace_pass(e, state, p, t, be->threads, &tb, st))) break;
         }
         if (pos < total && hooks && hooks->interrupted && hooks->interrupted(hooks->ud)) {
@@ -166,12 +211,7 @@ int som_train(const som_problem *p, const som_backend *be, double *const *weight
     if (e == NULL)
         return som_fail(st, SOM_ERR_UNAVAILABLE, "this backend has no %s algorithm",
                         p->algorithm == SOM_BATCH ? "batch" : "online");
-    memset(&fac, 0, sizeof fac);
-    fac.p = p; /* t_first = 0: no pass yet */
-    fac.width = largest(p) / 2 + 1;
-    fac.rows = som_factor_rows(fac.width, p->iter_max - 1);
-    fac.tab = malloc((size_t)fac.rows * fac.width * sizeof *fac.tab);
-    if (!fac.tab) return som_fail(st, SOM_ERR_NOMEM, "could not allocate the schedule");
+    if ((rc = som_factors_open(&fac, p, st)) != SOM_OK) return rc;
     /* groups of maps the backend holds at once; progress in proportion to their neurons */
     for (i = 0; i < p->nmaps; i++) total += p->size[i];
     for (first = 0; first < p->nmaps && rc == SOM_OK; first = last) {
@@ -185,7 +225,7 @@ int som_train(const som_problem *p, const som_backend *be, double *const *weight
                          st);
         done += part;
     }
-    free(fac.tab);
+    som_factors_close(&fac);
     return rc;
 }
 
@@ -193,10 +233,11 @@ void som_train_plan(const som_family *f, int algorithm, const som_backend *be, i
                     som_plan *plan)
 {
     const som_engine *e = be ? be->engine[algorithm == SOM_BATCH] : NULL;
-    const int width = f->size_max / 2 + 1;
+    const double block = (double)(f->size_max / 2 + 1) * (f->schedules > 1 ? f->schedules : 1);
     if (e) { /* training here: the driver's buffers and the engine's */
         som_plan_add(plan, "neighbourhood factors",
-                     (double)som_factor_rows(width, f->passes) * width * sizeof(double),
+                     ((double)som_factor_rows(block, f->passes) * block + f->nmaps) *
+                         sizeof(double),
                      SOM_HOST);
         if (f->trace)
             som_plan_add(plan, "trace: qe of the maps",

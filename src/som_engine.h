@@ -18,24 +18,38 @@
 /* A backend's arithmetic. */
 enum { SOM_DOUBLE = 0, SOM_SINGLE = 1 };
 
-/* The neighbourhood factors of the passes a slice may reach, made by the driver from the
- * schedule (som_neighbourhood_row) when first asked for. */
+/* The neighbourhood factors of the passes a slice may reach, for the maps of one group,
+ * made by the driver from the schedule (som_neighbourhood_row) when first asked for: per
+ * pass a block of one row per schedule (maps of equal sigma0 share one: som_schedules). */
 typedef struct {
-    const som_problem *p;
-    int width;   /* factors per pass, by ring distance: the largest size / 2 + 1 */
-    int t_first; /* the pass of the slice's first step                        */
-    int rows;    /* passes the table can hold                                 */
-    int made;    /* rows made so far                                          */
-    double *tab; /* rows x width                                              */
+    const som_problem *p; /* the group's maps                                        */
+    int width;   /* factors per row, by ring distance: the largest size / 2 + 1       */
+    int nsched;  /* rows per pass: the group's schedules                              */
+    int *sched;  /* per map of the group, its row in a pass's block                   */
+    int *first;  /* per schedule, the first map of the group that has it               */
+    int t_first; /* the pass of the slice's first step                               */
+    int rows;    /* passes the table can hold                                         */
+    int made;    /* passes made so far                                                */
+    double *tab; /* rows x nsched x width                                             */
 } som_factors;
 
-/* The factors of pass t (t_first <= t < t_first + rows): that row and any before it are
- * made on the first request. Call from the driver's thread; rows already made may then be
- * read from any thread. */
-const double *som_factor_row(som_factors *f, int t);
+/* The factors of pass t (t_first <= t < t_first + rows), nsched rows of width: that pass
+ * and any before it are made on the first request. Call from the driver's thread; passes
+ * already made may then be read from any thread (som_factor_block, som_factor_at). */
+const double *som_factor_pass(som_factors *f, int t);
+#define som_factor_block(f, t) \
+    ((f)->tab + (size_t)((t) - (f)->t_first) * (f)->nsched * (f)->width)
+/* Map `map`'s factors at pass t (made). */
+#define som_factor_at(f, t, map) (som_factor_block(f, t) + (size_t)(f)->sched[map] * (f)->width)
 
-/* Passes of factors (width each) a slice may span: what about 8 MB hold, 1 .. passes. */
-int som_factor_rows(int width, int passes);
+/* Passes of factors (`block` each) a slice may span: what about 8 MB hold, 1 .. passes. */
+int som_factor_rows(double block, int passes);
+/* A table for the groups of p (its largest map and its schedules: a group's are at most
+ * p's); som_factors_group points it at a group (a sub-problem of p, or p) before use;
+ * som_factors_close frees it. */
+int som_factors_open(som_factors *f, const som_problem *p, som_status *st);
+void som_factors_group(som_factors *f, const som_problem *group);
+void som_factors_close(som_factors *f);
 
 /* One slice of work: from step `from` to at most `limit` (the pass's end for the batch
  * algorithm and for traces; never past the passes whose factors fit the table). */
@@ -52,15 +66,16 @@ typedef struct {
     /* Maps first .. *last - 1 of p can be trained together (NULL: all maps at once). */
     int (*group)(void *cfg, const som_problem *p, int first, int *last, som_status *st);
     /* Everything to train the maps of p (a group): buffers, the data, the initial weights
-     * (som_init_map). factor_rows: passes of factors a slice may span. On failure *state
-     * may hold what was made: release frees it. */
-    int (*prepare)(void *cfg, const som_problem *p, int factor_rows, void **state,
+     * (som_init_map). f: the group's factor table (its shape; no pass made yet). On
+     * failure *state may hold what was made: release frees it. */
+    int (*prepare)(void *cfg, const som_problem *p, const som_factors *f, void **state,
                    som_status *st);
     /* Move every map on from s->from to a step of the backend's choosing, > from and
      * <= s->limit, into *reached (a slice of about the backend's round of work). */
     int (*advance)(void *state, som_slice *s, int64_t *reached, som_status *st);
-    /* The batch rule at the end of pass t, with its factors (NULL for online). */
-    int (*end_pass)(void *state, int t, const double *factors, som_status *st);
+    /* The batch rule at the end of pass t, with its factors (made: som_factor_at; NULL for
+     * online). */
+    int (*end_pass)(void *state, const som_factors *f, int t, som_status *st);
     /* The qe of every map of the group now, as som_assess computes it (NULL: the driver
      * reads the weights and assesses them). */
     int (*trace)(void *state, double *qe, som_status *st);

@@ -18,7 +18,7 @@ typedef struct {
     cl_ulong *sloth;
     void *hh;
     size_t slot_len;     /* reals of all maps' sums of one block                     */
-    int tab_width, use_local;
+    int tab_width, nsched, use_local; /* factors per row, rows per pass (som_factors) */
     size_t assign_group; /* work-items per group of the winner search                 */
     cl_uint step;        /* rows per winner launch, adapted to launch_target          */
     double launch_target;
@@ -46,15 +46,16 @@ static void batch_plan(void *cfg_, const som_family *f, som_plan *plan)
                  SOM_DEVICE);
     som_plan_add(plan, "opencl: a chunk's block sums and the totals",
                  (ceil(chunk_rows / g.batch_block) + 2) * slot * rs, SOM_DEVICE);
-    som_plan_add(plan, "opencl: factors, per-map offsets and sizes",
-                 width * rs + f->nmaps * (2 * sizeof(cl_ulong) + 3.0 * sizeof(cl_int)),
+    som_plan_add(plan, "opencl: factors, per-map offsets, sizes and schedules",
+                 width * (f->schedules > 1 ? f->schedules : 1) * rs +
+                     f->nmaps * (2 * sizeof(cl_ulong) + 4.0 * sizeof(cl_int)),
                  SOM_DEVICE);
     if (f->trace)
         som_plan_add(plan, "opencl: trace block sums",
                      ceil(n / SOM_ASSESS_BLOCK) * f->nmaps * rs, SOM_DEVICE);
 }
 
-static int batch_prepare(void *cfg_, const som_problem *p, int factor_rows, void **state,
+static int batch_prepare(void *cfg_, const som_problem *p, const som_factors *fac, void **state,
                          som_status *st)
 {
     som_ocl_cfg *cfg = cfg_;
@@ -68,7 +69,6 @@ static int batch_prepare(void *cfg_, const som_problem *p, int factor_rows, void
     int64_t chunk_blocks, chunk_rows;
     double wtot = 0;
     int i, rc, maxN = 0, streamed;
-    (void)factor_rows;
 
     *state = NULL;
     if (som_ocl_refuse_forked(st)) return st->code; /* before any OpenCL call */
@@ -107,18 +107,19 @@ static int batch_prepare(void *cfg_, const som_problem *p, int factor_rows, void
     /* the data stay on the device when they leave room for the rest; else each chunk is
      * uploaded when its turn comes */
     streamed = cfg->opts.stream_data || (double)n * m * rs > 0.5 * ctx->info.global_mem;
-    s->hh = malloc((size_t)s->tab_width * rs);
+    s->nsched = fac->nsched;
+    s->hh = malloc((size_t)s->nsched * s->tab_width * rs);
     if (!s->hh) return som_fail(st, SOM_ERR_NOMEM, "out of host memory preparing the OpenCL run");
     if ((rc = som_ocl_data_open(ctx, p, chunk_rows, streamed, &s->run.data, st)) ||
-        (rc = som_ocl_maps_open(ctx, p, &s->run.maps, st)) ||
+        (rc = som_ocl_maps_open(ctx, p, fac, &s->run.maps, st)) ||
         (rc = som_ocl_buffer(ctx, &s->slot_off, CL_MEM_READ_ONLY, nmaps * sizeof(cl_ulong),
                              s->sloth, st)) ||
         (rc = som_ocl_buffer(ctx, &s->partial, CL_MEM_READ_WRITE,
                              (size_t)chunk_blocks * s->slot_len * rs, NULL, st)) ||
         (rc = som_ocl_buffer(ctx, &s->total, CL_MEM_READ_WRITE, s->slot_len * rs, NULL, st)) ||
         (rc = som_ocl_buffer(ctx, &s->shard, CL_MEM_READ_WRITE, s->slot_len * rs, NULL, st)) ||
-        (rc = som_ocl_buffer(ctx, &s->h, CL_MEM_READ_ONLY, (size_t)s->tab_width * rs, NULL,
-                             st)) ||
+        (rc = som_ocl_buffer(ctx, &s->h, CL_MEM_READ_ONLY,
+                             (size_t)s->nsched * s->tab_width * rs, NULL, st)) ||
         (rc = som_ocl_buffer(ctx, &s->win, CL_MEM_READ_WRITE,
                              (size_t)chunk_rows * nmaps * sizeof(cl_int), NULL, st)) ||
         (p->trace && (rc = som_ocl_trace_open(ctx, p, &s->run.trace, st))))
@@ -207,24 +208,28 @@ static int batch_advance(void *state, som_slice *slice, int64_t *reached, som_st
 }
 
 /* The pass's end: every neuron from the totals and the pass's factors. */
-static int batch_end_pass(void *state, int t, const double *row, som_status *st)
+static int batch_end_pass(void *state, const som_factors *f, int t, som_status *st)
 {
     batch_state *s = state;
     som_ocl_ctx *ctx = s->run.ctx;
-    const cl_int m = s->run.p->data.m, nmaps = s->run.p->nmaps;
+    const cl_int m = s->run.p->data.m, nmaps = s->run.p->nmaps, tw = s->tab_width;
+    const double *pass = som_factor_block(f, t);
     size_t maps_neurons[2]; /* every (map, neuron) of the largest map */
-    int d, rc, i, maxN = 0;
-    (void)t;
+    int rc, i, j, d, maxN = 0;
     for (i = 0; i < s->run.p->nmaps; i++)
         if (s->run.p->size[i] > maxN) maxN = s->run.p->size[i];
     maps_neurons[0] = (size_t)s->run.p->nmaps;
     maps_neurons[1] = (size_t)maxN;
-    for (d = 0; d < s->tab_width; d++) som_ocl_put(s->hh, (size_t)d, row[d], ctx->precision);
-    if ((rc = som_ocl_write(ctx, s->h, CL_FALSE, (size_t)s->tab_width * som_ocl_real(ctx), s->hh,
-                            st)) ||
+    for (j = 0; j < s->nsched; j++) /* rows of the group's width (<= the table's) */
+        for (d = 0; d < s->tab_width; d++)
+            som_ocl_put(s->hh, (size_t)j * s->tab_width + d, pass[(size_t)j * f->width + d],
+                        ctx->precision);
+    if ((rc = som_ocl_write(ctx, s->h, CL_FALSE, (size_t)s->nsched * s->tab_width * som_ocl_real(ctx),
+                            s->hh, st)) ||
         (rc = SOM_OCL_ARGS(ctx->batch_smooth, 0, st, SOM_ARG(s->run.maps.index), SOM_ARG(nmaps),
                            SOM_ARG(s->run.maps.size), SOM_ARG(s->run.maps.woff), SOM_ARG(s->run.maps.w),
                            SOM_ARG(m), SOM_ARG(s->total), SOM_ARG(s->slot_off), SOM_ARG(s->h),
+                           SOM_ARG(s->run.maps.sched), SOM_ARG(tw),
                            SOM_ARG(s->run.data.general))) ||
         (rc = som_ocl_launch(ctx, ctx->batch_smooth, 2, maps_neurons, NULL,
                              "clEnqueueNDRangeKernel (batch smoothing)", st)))

@@ -113,10 +113,10 @@ int som_ocl_open(int index, int precision, const char *source, som_ocl_ctx **out
 void som_ocl_close(som_ocl_ctx *ctx) { (void)ctx; }
 
 /* Engines that refuse to run. */
-static int stub_prepare(void *cfg, const som_problem *p, int rows, void **state,
+static int stub_prepare(void *cfg, const som_problem *p, const som_factors *f, void **state,
                         som_status *st)
 {
-    (void)cfg; (void)p; (void)rows;
+    (void)cfg; (void)p; (void)f;
     *state = NULL;
     return unavailable(st);
 }

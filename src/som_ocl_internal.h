@@ -73,13 +73,16 @@ typedef struct {
     size_t wtot;       /* reals of all maps' weights                                      */
     cl_ulong *woffh;   /* where each map's weights (row-major size x m) start             */
     void *wh;          /* host copy of the weights, in the device's precision             */
-    cl_mem w, woff, size, restart, index; /* weights; per map: offset, size, restart;
-                                             index: 0 .. nmaps-1 (kernels take a list)  */
+    cl_mem w, woff, size, restart, index, sched; /* weights; per map: offset, size,
+                                             restart, row of the factor table (the
+                                             driver's: som_factors); index: 0 .. nmaps-1
+                                             (kernels take a list)                      */
 } som_ocl_maps;
 
-/* The maps of p on the device, starting from their initial weights (som_init_map). */
-int som_ocl_maps_open(som_ocl_ctx *ctx, const som_problem *p, som_ocl_maps *maps,
-                      som_status *st);
+/* The maps of p on the device, starting from their initial weights (som_init_map), with
+ * their schedules in the factor table f. */
+int som_ocl_maps_open(som_ocl_ctx *ctx, const som_problem *p, const som_factors *f,
+                      som_ocl_maps *maps, som_status *st);
 /* The weights back, column-major size x m doubles per map. */
 int som_ocl_maps_read(som_ocl_ctx *ctx, const som_ocl_maps *maps, const som_problem *p,
                       double *const *weights, som_status *st);

@@ -9,8 +9,8 @@
 
 #include "som_ocl_internal.h"
 
-int som_ocl_maps_open(som_ocl_ctx *ctx, const som_problem *p, som_ocl_maps *maps,
-                      som_status *st)
+int som_ocl_maps_open(som_ocl_ctx *ctx, const som_problem *p, const som_factors *f,
+                      som_ocl_maps *maps, som_status *st)
 {
     const int prec = ctx->precision, m = p->data.m, nmaps = p->nmaps;
     const size_t rs = som_ocl_real(ctx);
@@ -47,7 +47,9 @@ int som_ocl_maps_open(som_ocl_ctx *ctx, const som_problem *p, som_ocl_maps *maps
         (rc = som_ocl_buffer(ctx, &maps->restart, CL_MEM_READ_ONLY, nmaps * sizeof(cl_int),
                              p->restart, st)) ||
         (rc = som_ocl_buffer(ctx, &maps->index, CL_MEM_READ_ONLY, nmaps * sizeof(cl_int), index,
-                             st)))
+                             st)) ||
+        (rc = som_ocl_buffer(ctx, &maps->sched, CL_MEM_READ_ONLY, nmaps * sizeof(cl_int),
+                             f->sched, st)))
         goto done;
     rc = SOM_OK;
     goto done;
@@ -82,6 +84,7 @@ void som_ocl_maps_close(som_ocl_maps *maps)
     som_ocl_release(&maps->size);
     som_ocl_release(&maps->restart);
     som_ocl_release(&maps->index);
+    som_ocl_release(&maps->sched);
     free(maps->woffh);
     free(maps->wh);
     memset(maps, 0, sizeof *maps);

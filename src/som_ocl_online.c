@@ -16,7 +16,7 @@ typedef struct {
     cl_mem item, group;   /* the maps of each kernel (index lists)                  */
     cl_mem tab, orders;   /* factors of a launch's passes; each map's visiting order */
     void *tabh;
-    int nitem, ngroup, use_local, tab_width;
+    int nitem, ngroup, use_local, tab_width, nsched; /* factors per row, rows per pass */
     size_t L;             /* work-items per group of the work-group kernel          */
     double gmax_nm;       /* reals of the largest work-group map's weights          */
     double launch_target;
@@ -28,8 +28,8 @@ static void online_plan(void *cfg_, const som_family *f, som_plan *plan)
 {
     const som_ocl_cfg *cfg = cfg_;
     const double rs = (double)som_ocl_real(cfg->ctx), n = (double)f->n;
-    const int width = f->size_max / 2 + 1;
-    const double tab = (double)som_factor_rows(width, f->passes) * width * rs;
+    const double block = (double)(f->size_max / 2 + 1) * (f->schedules > 1 ? f->schedules : 1);
+    const double tab = (double)som_factor_rows(block, f->passes) * block * rs;
     som_plan_add(plan, "opencl: the data (host copy while uploading)", n * f->m * rs, SOM_HOST);
     som_plan_add(plan, "opencl: weights (host copy)", f->size_sum * f->m * rs, SOM_HOST);
     som_plan_add(plan, "opencl: neighbourhood factors (host copy)", tab, SOM_HOST);
@@ -37,14 +37,14 @@ static void online_plan(void *cfg_, const som_family *f, som_plan *plan)
     som_plan_add(plan, "opencl: weights", f->size_sum * f->m * rs, SOM_DEVICE);
     som_plan_add(plan, "opencl: visiting orders", f->nmaps * n * sizeof(cl_uint), SOM_DEVICE);
     som_plan_add(plan, "opencl: neighbourhood factors", tab, SOM_DEVICE);
-    som_plan_add(plan, "opencl: per-map offsets, sizes, restarts, lists",
-                 f->nmaps * (sizeof(cl_ulong) + 4.0 * sizeof(cl_int)), SOM_DEVICE);
+    som_plan_add(plan, "opencl: per-map offsets, sizes, restarts, schedules, lists",
+                 f->nmaps * (sizeof(cl_ulong) + 5.0 * sizeof(cl_int)), SOM_DEVICE);
     if (f->trace)
         som_plan_add(plan, "opencl: trace block sums",
                      ceil(n / SOM_ASSESS_BLOCK) * f->nmaps * rs, SOM_DEVICE);
 }
 
-static int online_prepare(void *cfg_, const som_problem *p, int factor_rows, void **state,
+static int online_prepare(void *cfg_, const som_problem *p, const som_factors *fac, void **state,
                           som_status *st)
 {
     som_ocl_cfg *cfg = cfg_;
@@ -89,6 +89,7 @@ static int online_prepare(void *cfg_, const som_problem *p, int factor_rows, voi
         }
     }
     s->tab_width = maxN / 2 + 1;
+    s->nsched = fac->nsched;
 
     /* what the device must hold */
     if ((rc = som_ocl_check_fits(ctx, limit, (double)n * m * rs, "the data", st)) ||
@@ -98,7 +99,7 @@ static int online_prepare(void *cfg_, const som_problem *p, int factor_rows, voi
         goto done;
     {
         double need = ((double)n * m + wtot) * rs + (double)nmaps * n * sizeof(cl_uint) +
-                      (double)s->tab_width * rs;
+                      (double)s->nsched * s->tab_width * rs;
         if (need > ctx->info.global_mem) {
             char a[32], b[32];
             st->api_status = CL_MEM_OBJECT_ALLOCATION_FAILURE;
@@ -114,19 +115,19 @@ static int online_prepare(void *cfg_, const som_problem *p, int factor_rows, voi
         (rc = som_ocl_group_shape(cfg, maxN_group, s->gmax_nm, &s->L, &s->use_local, st)))
         goto done;
 
-    s->tabh = malloc((size_t)factor_rows * s->tab_width * rs);
+    s->tabh = malloc((size_t)fac->rows * s->nsched * s->tab_width * rs);
     if (!s->tabh) {
         rc = som_fail(st, SOM_ERR_NOMEM, "out of host memory preparing the OpenCL run");
         goto done;
     }
     if ((rc = som_ocl_data_open(ctx, p, p->data.n, 0, &s->run.data, st)) ||
-        (rc = som_ocl_maps_open(ctx, p, &s->run.maps, st)) ||
+        (rc = som_ocl_maps_open(ctx, p, fac, &s->run.maps, st)) ||
         (s->nitem > 0 && (rc = som_ocl_buffer(ctx, &s->item, CL_MEM_READ_ONLY,
                                               s->nitem * sizeof(cl_int), itemh, st))) ||
         (s->ngroup > 0 && (rc = som_ocl_buffer(ctx, &s->group, CL_MEM_READ_ONLY,
                                                s->ngroup * sizeof(cl_int), grouph, st))) ||
         (rc = som_ocl_buffer(ctx, &s->tab, CL_MEM_READ_ONLY,
-                             (size_t)factor_rows * s->tab_width * rs, NULL, st)) ||
+                             (size_t)fac->rows * s->nsched * s->tab_width * rs, NULL, st)) ||
         (rc = som_ocl_buffer(ctx, &s->orders, CL_MEM_READ_WRITE,
                              (size_t)nmaps * n * sizeof(cl_uint), NULL, st)) ||
         (p->trace && (rc = som_ocl_trace_open(ctx, p, &s->run.trace, st))))
@@ -147,7 +148,8 @@ static int launch(online_state *s, cl_kernel k, cl_mem list, size_t global, size
     const som_problem *p = s->run.p;
     const size_t rs = som_ocl_real(s->run.ctx);
     const cl_uint n = (cl_uint)p->data.n, seed = p->seed;
-    const cl_int m = p->data.m, tw = s->tab_width, tf = (cl_int)t_first, ni = s->nitem;
+    const cl_int m = p->data.m, tw = s->tab_width, ns = s->nsched, tf = (cl_int)t_first,
+                 ni = s->nitem;
     cl_mem y = s->run.data.xs[0];
     int rc;
     /* the arguments both kernels start with (SOM_STEP_ARGS in som_online.cl), then the
@@ -156,17 +158,18 @@ static int launch(online_state *s, cl_kernel k, cl_mem list, size_t global, size
     if ((rc = SOM_OCL_ARGS(k, 0, st, SOM_ARG(y), SOM_ARG(n), SOM_ARG(m), SOM_ARG(list),
                            SOM_ARG(s->run.maps.size), SOM_ARG(s->run.maps.restart),
                            SOM_ARG(s->run.maps.woff), SOM_ARG(s->run.maps.w), SOM_ARG(s->orders),
-                           SOM_ARG(s->tab), SOM_ARG(tw), SOM_ARG(tf), SOM_ARG(seed),
+                           SOM_ARG(s->tab), SOM_ARG(s->run.maps.sched), SOM_ARG(tw), SOM_ARG(ns),
+                           SOM_ARG(tf), SOM_ARG(seed),
                            SOM_ARG(from), SOM_ARG(count), SOM_ARG(s->run.data.general),
                            SOM_ARG(s->run.data.colw))))
         return rc;
     if (extra == SOM_RAN_ITEM)
-        rc = SOM_OCL_ARGS(k, 17, st, SOM_ARG(ni));
+        rc = SOM_OCL_ARGS(k, 19, st, SOM_ARG(ni));
     else if (extra == SOM_RAN_GROUP_LOCAL)
-        rc = SOM_OCL_ARGS(k, 17, st, SOM_LOCAL(s->L * rs), SOM_LOCAL(s->L * sizeof(cl_int)),
+        rc = SOM_OCL_ARGS(k, 19, st, SOM_LOCAL(s->L * rs), SOM_LOCAL(s->L * sizeof(cl_int)),
                           SOM_LOCAL((size_t)s->gmax_nm * rs));
     else
-        rc = SOM_OCL_ARGS(k, 17, st, SOM_LOCAL(s->L * rs), SOM_LOCAL(s->L * sizeof(cl_int)));
+        rc = SOM_OCL_ARGS(k, 19, st, SOM_LOCAL(s->L * rs), SOM_LOCAL(s->L * sizeof(cl_int)));
     if (rc) return rc;
     rc = som_ocl_launch(s->run.ctx, k, 1, &global, extra == SOM_RAN_ITEM ? NULL : &local,
                         extra == SOM_RAN_ITEM ? "clEnqueueNDRangeKernel (work-item kernel)"
@@ -187,15 +190,18 @@ static int online_advance(void *state, som_slice *slice, int64_t *reached, som_s
     const int t_first = (int)(slice->from / n) + 1, t_last = (int)((end - 1) / n) + 1;
     const double t0 = som_now_seconds();
     double scale, dt;
-    int t, d, rc;
+    int t, d, j, rc;
     /* the factors of the launch's passes, in the device's precision */
-    for (t = t_first; t <= t_last; t++) {
-        const double *row = som_factor_row(slice->factors, t);
-        for (d = 0; d < s->tab_width; d++)
-            som_ocl_put(s->tabh, (size_t)(t - t_first) * s->tab_width + d, row[d], prec);
+    for (t = t_first; t <= t_last; t++) { /* rows of the group's width (<= the table's) */
+        const double *pass = som_factor_pass(slice->factors, t);
+        for (j = 0; j < s->nsched; j++)
+            for (d = 0; d < s->tab_width; d++)
+                som_ocl_put(s->tabh, ((size_t)(t - t_first) * s->nsched + j) * s->tab_width + d,
+                            pass[(size_t)j * slice->factors->width + d], prec);
     }
     if ((rc = som_ocl_write(ctx, s->tab, CL_FALSE,
-                            (size_t)(t_last - t_first + 1) * s->tab_width * som_ocl_real(ctx),
+                            (size_t)(t_last - t_first + 1) * s->nsched * s->tab_width *
+                                som_ocl_real(ctx),
                             s->tabh, st)))
         return rc;
     if (s->nitem > 0 &&

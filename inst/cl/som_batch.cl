@@ -123,22 +123,25 @@ __kernel void k_batch_reduce(__global const real *partial, ulong slot_len, uint 
 
 /* Work-item (q, j): neuron j of map q from the totals: W_j = sum_c h(d(c, j)) S_c /
  * sum_c h(d(c, j)) n_c, summed over c in order; unchanged when the denominator is 0; on the
- * general path column by column, with each column's counts. h holds the pass's factors by
- * ring distance. */
+ * general path column by column, with each column's counts. tab holds the pass's factors
+ * by ring distance, a row of tab_width per schedule: map q's is row sched[q]. */
 __kernel void k_batch_smooth(__global const int *maps, int nmaps, __global const int *size,
                              __global const ulong *woff, __global real *W, int m,
                              __global const real *total, __global const ulong *slot_off,
-                             __global const real *h, int general)
+                             __global const real *tab, __global const int *sched,
+                             int tab_width, int general)
 {
     int q = get_global_id(0), j = get_global_id(1), c, k;
     int N;
     __global const real *S;
     __global const real *cnt;
     __global real *wj;
+    __global const real *h;
     real den = 0;
     if (q >= nmaps) return;
     N = size[maps[q]];
     if (j >= N) return;
+    h = tab + (ulong)sched[maps[q]] * tab_width;
     S = total + slot_off[q];
     cnt = S + (ulong)N * m;
     wj = W + woff[maps[q]] + (ulong)j * m;

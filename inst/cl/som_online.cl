@@ -30,14 +30,16 @@ SOM_NEAREST_GENERAL(som_nearest_general_local, som_sqdist_general_local, real, _
 
 /* The arguments both training kernels start with: the data, the maps this launch trains
  * (maps), every map's size, restart, weight offset, weights and order buffer, the
- * neighbourhood rows of passes t_first, t_first + 1, ... (tab_width factors each, indexed by
- * ring distance), the seed, the steps [start, start + count), and for the general path
- * (general != 0) the column weights. */
+ * neighbourhood factors of passes t_first, t_first + 1, ... (per pass nsched rows of
+ * tab_width factors, indexed by ring distance; map q's is row sched[q]), the seed, the
+ * steps [start, start + count), and for the general path (general != 0) the column
+ * weights. */
 #define SOM_STEP_ARGS                                                                      \
     __global const real *y, uint n, int m, __global const int *maps,                       \
     __global const int *size, __global const int *restart, __global const ulong *woff,     \
-    __global real *W, __global uint *orders, __global const real *tab, int tab_width,      \
-    int t_first, uint seed, ulong start, ulong count, int general,                         \
+    __global real *W, __global uint *orders, __global const real *tab,                     \
+    __global const int *sched, int tab_width, int nsched, int t_first, uint seed,          \
+    ulong start, ulong count, int general,                                                 \
     __global const real *colw
 
 /* One work-item per map: maps[get_global_id(0)], for the first nmaps work-items. */
@@ -49,7 +51,8 @@ __kernel void k_online_item(SOM_STEP_ARGS, int nmaps)
     uint i = (uint)(start % n);
     __global real *w = W + woff[map];
     __global uint *ord = orders + (ulong)map * n;
-    __global const real *h = tab + (ulong)(t - t_first) * tab_width;
+    const ulong pass_len = (ulong)nsched * tab_width;
+    __global const real *h = tab + (ulong)(t - t_first) * pass_len + (ulong)sched[map] * tab_width;
     ulong s;
     for (s = 0; s < count; s++) {
         __global const real *x;
@@ -76,7 +79,7 @@ __kernel void k_online_item(SOM_STEP_ARGS, int nmaps)
         if (++i == n) {
             i = 0;
             t++;
-            h += tab_width;
+            h += pass_len;
         }
     }
 }
@@ -92,7 +95,9 @@ __kernel void k_online_item(SOM_STEP_ARGS, int nmaps)
     uint i = (uint)(start % n);                                                            \
     __global real *wg = W + woff[map];                                                     \
     __global uint *ord = orders + (ulong)map * n;                                          \
-    __global const real *h = tab + (ulong)(t - t_first) * tab_width;                       \
+    const ulong pass_len = (ulong)nsched * tab_width;                                      \
+    __global const real *h =                                                               \
+        tab + (ulong)(t - t_first) * pass_len + (ulong)sched[map] * tab_width;             \
     ulong s, e, ne = (ulong)N * m;                                                         \
     SOM_W_PREPARE                                                                          \
     barrier(CLK_LOCAL_MEM_FENCE);                                                          \
@@ -142,7 +147,7 @@ __kernel void k_online_item(SOM_STEP_ARGS, int nmaps)
         if (++i == n) {                                                                    \
             i = 0;                                                                         \
             t++;                                                                           \
-            h += tab_width;                                                                \
+            h += pass_len;                                                                 \
         }                                                                                  \
     }                                                                                      \
     SOM_W_FINISH

@@ -35,7 +35,7 @@ static double unif(uint64_t *s)
 
 typedef struct {
     som_problem p;
-    double *x, **w;
+    double *x, **w, *sigma0;
     int *size, *restart;
 } job;
 
@@ -49,12 +49,14 @@ static int make_job(const bench_case *c, job *j)
     j->x = malloc((size_t)c->n * c->m * sizeof *j->x);
     j->size = malloc((size_t)nmaps * sizeof *j->size);
     j->restart = malloc((size_t)nmaps * sizeof *j->restart);
+    j->sigma0 = malloc((size_t)nmaps * sizeof *j->sigma0);
     j->w = calloc((size_t)nmaps, sizeof *j->w);
-    if (!j->x || !j->size || !j->restart || !j->w) return 0;
+    if (!j->x || !j->size || !j->restart || !j->sigma0 || !j->w) return 0;
     for (i = 0; i < c->n * c->m; i++) j->x[i] = unif(&s);
     for (q = 0; q < nmaps; q++) {
         j->size[q] = c->smin + q / c->restarts;
         j->restart[q] = q % c->restarts;
+        j->sigma0[q] = 5;
         if (!(j->w[q] = malloc((size_t)j->size[q] * c->m * sizeof(double)))) return 0;
     }
     j->p.data.x = j->x;
@@ -64,7 +66,7 @@ static int make_job(const bench_case *c, job *j)
     j->p.size = j->size;
     j->p.restart = j->restart;
     j->p.iter_max = c->iter_max;
-    j->p.sigma0 = 5;
+    j->p.sigma0 = j->sigma0;
     j->p.eta0 = 1;
     j->p.init = SOM_INIT_UNIFORM;
     j->p.seed = 1;
@@ -81,6 +83,7 @@ static void free_job(job *j)
     free(j->x);
     free(j->size);
     free(j->restart);
+    free(j->sigma0);
 }
 
 /* Seconds of one training run (-1 on failure, the message printed). */

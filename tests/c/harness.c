@@ -163,7 +163,16 @@ void gen_problem(rng *r, int idx, prob *pr)
     p->restart = pr->restart;
     u = runif(r);
     p->iter_max = u < 0.08 ? 1 : rint_in(r, 2, 6);
-    p->sigma0 = runif(r) < 0.1 ? 0.05 : 0.3 + 5.7 * runif(r); /* 0.05: factors below 1e-30 */
+    /* sigma0: one for every map, one per size (as sigma0 = "auto"), or one per map */
+    pr->sigma0 = malloc((size_t)nmaps * sizeof *pr->sigma0);
+    u = runif(r);
+    for (i = 0; i < nmaps; i++) {
+        if (i > 0 && (u < 0.5 || (u < 0.8 && pr->size[i] == pr->size[i - 1])))
+            pr->sigma0[i] = pr->sigma0[i - 1];
+        else /* 0.05: factors below 1e-30 */
+            pr->sigma0[i] = runif(r) < 0.1 ? 0.05 : 0.3 + 5.7 * runif(r);
+    }
+    p->sigma0 = pr->sigma0;
     p->eta0 = 0.05 + 0.95 * runif(r);
     p->init = rint_in(r, 0, 2);
     if (p->init == SOM_INIT_SAMPLE)
@@ -269,6 +278,7 @@ void free_problem(prob *pr)
     free(pr->fill);
     free(pr->size);
     free(pr->restart);
+    free(pr->sigma0);
 }
 
 int same_weights(const som_problem *p, double *const *a, double *const *b)

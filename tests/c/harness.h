@@ -49,6 +49,7 @@ typedef struct {
     som_problem p;     /* trace is set per call (each run writes its own) */
     double *x;         /* n x m, column-major */
     int *size, *restart;
+    double *sigma0;    /* per map */
     double **iw;       /* SOM_INIT_GIVEN: per map, size x m column-major */
     double *col_w, *fill; /* the general path: column weights; init "sample"'s fill values */
     int want_trace;

@@ -343,6 +343,8 @@ static int bad_size[2] = {2, 5}, bad_restart[2] = {0, 1}, bad_size0[2] = {2, 0},
            bad_size1[2] = {2, 1}, bad_sizeneg[2] = {-3, 2}, bad_restartneg[2] = {0, -1},
            bad_sizebig[2] = {2, 5};
 static const double *bad_iw[2] = {bad_w0, bad_w1}, *bad_iw_hole[2] = {bad_w0, NULL};
+static double bad_sigma[2] = {1, 1}, bad_sigma0[2] = {1, 0}, bad_sigmaneg[2] = {-1, 1},
+              bad_sigmanan[2] = {1, NAN}, bad_sigmainf[2] = {INFINITY, 1};
 
 static som_problem valid_small(void)
 {
@@ -359,7 +361,7 @@ static som_problem valid_small(void)
     p.size = bad_size;
     p.restart = bad_restart;
     p.iter_max = 3;
-    p.sigma0 = 1;
+    p.sigma0 = bad_sigma;
     p.eta0 = 0.5;
     p.init = SOM_INIT_UNIFORM;
     p.seed = 7;
@@ -399,10 +401,11 @@ int bad_cases(bad_case *c)
     BAD("a restart -1", p->restart = bad_restartneg);
     BAD("iter_max = 0", p->iter_max = 0);
     BAD("iter_max = -4", p->iter_max = -4);
-    BAD("sigma0 = 0", p->sigma0 = 0);
-    BAD("sigma0 = -1", p->sigma0 = -1);
-    BAD("sigma0 = NaN", p->sigma0 = NAN);
-    BAD("sigma0 = Inf", p->sigma0 = INFINITY);
+    BAD("sigma0 NULL", p->sigma0 = NULL);
+    BAD("a sigma0 = 0", p->sigma0 = bad_sigma0);
+    BAD("a sigma0 = -1", p->sigma0 = bad_sigmaneg);
+    BAD("a sigma0 = NaN", p->sigma0 = bad_sigmanan);
+    BAD("a sigma0 = Inf", p->sigma0 = bad_sigmainf);
     BAD("eta0 = 0", p->eta0 = 0);
     BAD("eta0 = NaN", p->eta0 = NAN);
     BAD("eta0 = -Inf", p->eta0 = -INFINITY);
@@ -543,6 +546,7 @@ void intr_free(void)
     intr_x = NULL;
 }
 static int intr_size[3] = {5, 12, 30}, intr_restart[3] = {0, 1, 0};
+static double intr_sigma[3] = {3, 3, 3};
 
 som_problem intr_problem(int algorithm, int64_t n)
 {
@@ -560,7 +564,7 @@ som_problem intr_problem(int algorithm, int64_t n)
     p.size = intr_size;
     p.restart = intr_restart;
     p.iter_max = 12; /* 11 passes: at least 10 interrupt checks, one slice a pass or more */
-    p.sigma0 = 3;
+    p.sigma0 = intr_sigma;
     p.eta0 = 0.7;
     p.init = SOM_INIT_UNIFORM;
     p.seed = 99;

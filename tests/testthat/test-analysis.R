@@ -161,17 +161,21 @@ test_that("predict assigns new rows like the training rows, columns matched by n
                class = "somgpu_input_error")
 })
 
-test_that("summary: a table per size and the elbow of qe", {
+test_that("summary: a table per size, the groups and the elbow of qe", {
   y <- two_blobs(seed = 7)
   fit <- train(y, nmax = 7, iter_max = 20, restarts = 2, seed = 3)
   s <- summary(fit)
   expect_s3_class(s, "summary.somgpu")
   expect_identical(names(s$table), c("size", "qe", "te", "explained_var", "stability",
-                                     "smallest", "largest"))
+                                     "smallest", "largest", "groups"))
   expect_identical(s$table$size, 2:7)
   expect_identical(s$table$smallest[1] + s$table$largest[1], 300L)
+  expect_identical(s$suggested, 2L) # two blobs
   out <- capture.output(print(s))
-  expect_match(out[length(out)], "suggested size \\(elbow of qe\\): [0-9]+")
+  expect_true(any(grepl("suggested size \\(groups in the data\\): 2", out)))
+  lean <- summary(train(y, nmax = 7, iter_max = 20, seed = 3, keep_data = FALSE))
+  expect_match(paste(capture.output(print(lean)), collapse = " "),
+               "suggested size \\(elbow of qe\\): [0-9]+")
   # the elbow rule on known curves
   expect_identical(somgpu:::elbow(2:8, c(10, 3, 2.5, 2.2, 2, 1.9, 1.8)), 3L)
   expect_identical(somgpu:::elbow(2:6, c(5, 4, 3, 2, 1)), 2L) # a straight line: the first

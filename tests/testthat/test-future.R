@@ -72,7 +72,10 @@ test_that("select_size() with parallel = \"future\" gives the criteria of one pr
   fut <- do.call(select_size, c(args, parallel = "future"))
   expect_identical(fut$criteria, one$criteria)
   expect_identical(fut$recommended, one$recommended)
-  expect_identical(fut$fit$backend$name, "future")
+  expect_identical(fut$replicates, one$replicates)
+  expect_identical(fut$clusters, one$clusters)
+  # the replicates ran on the workers, side by side; the fit on all rows here
+  expect_identical(fut$fit$backend$name, "cpu")
 })
 
 test_that("a failing worker gives one error naming its sizes, with its own error inside", {
@@ -161,7 +164,7 @@ test_that("a progress function that fails is dropped and training goes on", {
   y <- seed_data(15000, 3)
   fit <- train(y, nmax = 16, iter_max = 300, seed = 2, threads = 1, progress = FALSE)
   x <- fit$data
-  problem <- list(size = 2:16, restart = rep(0L, 15), iter_max = 300L, sigma0 = 5, eta0 = 1,
+  problem <- list(size = 2:16, restart = rep(0L, 15), iter_max = 300L, sigma0 = rep(5, 15), eta0 = 1,
                   init = "uniform", init_w = NULL, fill = NULL, seed = 2,
                   algorithm = "online", batch_block = 4096L, trace = FALSE, col_w = NULL,
                   missing = FALSE)

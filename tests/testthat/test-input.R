@@ -97,7 +97,7 @@ test_that("bad schedule parameters are refused", {
     expect_input_error(train(y0, iter_max = bad), "`iter_max`")
   }
   for (bad in list(0, -1, NA, Inf, NaN, "5", c(1, 2), TRUE)) {
-    expect_input_error(train(y0, sigma0 = bad), "`sigma0` must be a single number")
+    expect_input_error(train(y0, sigma0 = bad), "`sigma0` must be \"auto\"")
   }
   for (bad in list(0, -0.5, 1.5, NA, Inf, "1")) {
     expect_input_error(train(y0, eta0 = bad), "`eta0` must be a single number in \\(0, 1\\]")

@@ -1,0 +1,85 @@
+# Benchmark: how often select_size() finds the number of groups, next to the established
+# tools run on the same data in the same run: the gap statistic (cluster::clusGap with
+# k-means, nstart = 10, B = 50 reference sets, firstSEmax), mclust's BIC (Mclust, G = 1..12,
+# every model) and fpc::nselectboot (k-means, B = 50; it cannot answer 1). Every method
+# chooses among 1..12 groups (select_size: sizes = 2:12, answering 1 for no group
+# structure; its other arguments at their defaults: sigma0 = "auto", restarts = 4,
+# bootstrap = 20, 2 threads); select_size() with the original script's schedule
+# (sigma0 = 5) is shown beside it. The data sets are bench/select_suite.R's (43: Gaussian
+# groups k = 2..8 in 2..20 columns at three separations, elongated groups, pure-noise
+# columns, uniform balls and t(5) groups, data without groups, real labelled data). Prints
+# a row per data set (the answer, and the seconds each method took) and the totals.
+#
+#   Rscript bench/bench_select_accuracy.R [shift]   (shift: another draw of the synthetic sets)
+args <- commandArgs(trailingOnly = TRUE)
+script <- sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))
+here <- if (length(script)) dirname(script) else "bench"
+source(file.path(here, "helpers.R"))
+source(file.path(here, "select_suite.R"))
+for (p in c("cluster", "mclust", "fpc")) {
+  if (!requireNamespace(p, quietly = TRUE)) stop("this benchmark needs the package ", p)
+}
+suppressPackageStartupMessages(library(mclust)) # Mclust() looks up mclustBIC() on the search path
+options(width = 200)
+shift <- if (length(args)) as.integer(args[1]) else 0L
+suite <- select_suite(shift)
+
+timed <- function(expr) {
+  t0 <- proc.time()[["elapsed"]]
+  value <- expr
+  list(value = value, seconds = proc.time()[["elapsed"]] - t0)
+}
+methods <- list(
+  select_size = function(x) {
+    select_size(x, sizes = 2:12, seed = 1, threads = 2, progress = FALSE)$groups
+  },
+  `select_size sigma0=5` = function(x) {
+    select_size(x, sizes = 2:12, seed = 1, threads = 2, sigma0 = 5, progress = FALSE)$groups
+  },
+  gap = function(x) {
+    set.seed(1)
+    g <- cluster::clusGap(x, FUNcluster = function(x, k) stats::kmeans(x, k, nstart = 10, iter.max = 50),
+                          K.max = 12, B = 50, verbose = FALSE)
+    cluster::maxSE(g$Tab[, "gap"], g$Tab[, "SE.sim"], method = "firstSEmax")
+  },
+  mclust = function(x) {
+    suppressMessages(mclust::Mclust(x, G = 1:12, verbose = FALSE))$G
+  },
+  nselectboot = function(x) {
+    set.seed(1)
+    fpc::nselectboot(x, B = 50, clustermethod = fpc::kmeansCBI, classification = "centroid",
+                     krange = 2:12, runs = 10)$kopt
+  })
+
+cat(machine_line(), "\n\n")
+rows <- list()
+for (d in suite) {
+  got <- lapply(methods, function(f) timed(f(d$x)))
+  row <- data.frame(data = d$name, kind = d$kind, n = nrow(d$x), m = ncol(d$x), k = d$k,
+                    check.names = FALSE)
+  for (nm in names(got)) {
+    row[[nm]] <- got[[nm]]$value
+    row[[paste0("s ", nm)]] <- round(got[[nm]]$seconds, 1)
+  }
+  rows[[length(rows) + 1L]] <- row
+  print(row, row.names = FALSE)
+}
+tab <- do.call(rbind, rows)
+cat("\nper data set: the number of groups each method finds (k: the truth) and its seconds\n")
+print(tab, row.names = FALSE)
+
+answers <- names(methods)
+exact <- vapply(answers, function(m) sum(tab[[m]] == tab$k, na.rm = TRUE), numeric(1))
+by_kind <- do.call(rbind, lapply(split(tab, factor(tab$kind, unique(tab$kind))), function(t) {
+  data.frame(kind = t$kind[1], sets = nrow(t),
+             t(vapply(answers, function(m) sum(t[[m]] == t$k, na.rm = TRUE), numeric(1))),
+             check.names = FALSE)
+}))
+cat("\nexact answers by kind of data\n")
+print(by_kind, row.names = FALSE)
+total <- data.frame(method = answers, exact = exact, of = nrow(tab),
+                    share = sprintf("%.0f%%", 100 * exact / nrow(tab)),
+                    median_seconds = vapply(answers, function(m) median(tab[[paste0("s ", m)]]), 0),
+                    total_seconds = vapply(answers, function(m) sum(tab[[paste0("s ", m)]]), 0))
+cat("\ntotal\n")
+print(total, row.names = FALSE)
