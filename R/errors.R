@@ -16,6 +16,16 @@ abort_input <- function(message, call = NULL) {
   abort(message, "somgpu_input_error", call)
 }
 
+# An internal check (a broken promise between somgpu's own functions, never the user's
+# input): a somgpu_internal_error, so that even a bug reaches the user on the one channel.
+check_internal <- function(ok, what) {
+  if (!isTRUE(ok)) {
+    abort(sprintf("somgpu internal error: %s. Please report it with the call that led here.",
+                  what), "somgpu_internal_error")
+  }
+  invisible(TRUE)
+}
+
 # A suggested package that `what` needs: a `somgpu_package_error` naming the missing ones.
 need_packages <- function(packages, what, call) {
   missing <- packages[!vapply(packages, requireNamespace, logical(1), quietly = TRUE)]
@@ -76,5 +86,9 @@ call_core <- function(what, call, fun, ...) {
           status_code = res$api_status, log = log)
   }
   if (code == status_codes[["unavailable"]]) abort(msg, "somgpu_backend_error", call)
+  if (code == status_codes[["file"]]) {
+    abort(paste(msg, "Check that the file is there, readable (writable for clusters), complete, and that the descriptor belongs to it."),
+          "somgpu_file_error", call)
+  }
   abort(msg, "somgpu_internal_error", call, status_code = code)
 }

@@ -33,7 +33,7 @@ file_data <- function(y, call, min_rows = 2L, name = "y") {
       "`%s` is a big.matrix of type \"%s\"; somgpu reads \"double\" or \"integer\" ones.",
       name, d$type), call)
   }
-  path <- file.path(d$dirname, d$filename)
+  path <- file.path(sub("[/\\\\]+$", "", d$dirname), d$filename)
   if (!file.exists(path)) {
     abort_input(sprintf("The backing file of `%s` is not there: %s.", name, path), call)
   }
@@ -74,12 +74,14 @@ print.somgpu_file <- function(x, ...) {
 # Per column, over the observed values, in one pass of the compiled code whatever holds the
 # data (a matrix or a somgpu_file): count, mean (as colMeans(na.rm = TRUE)), and with
 # `center` the sum of squared differences from it (as sum((x - center)^2)).
-column_stats <- function(x, center = NULL) {
-  .Call(C_column_stats, x, if (!is.null(center)) as.double(center))
+column_stats <- function(x, center = NULL, call = NULL) {
+  call_core("read the data", call, function() {
+    .Call(C_column_stats, x, if (!is.null(center)) as.double(center))
+  })
 }
 
 # The column means over the observed values (NaN where a column has none).
-column_means <- function(x) column_stats(x)$mean
+column_means <- function(x, call = NULL) column_stats(x, call = call)$mean
 
 # Clusters of n rows for `labels` (N2, N3, ...) to a new file-backed integer big.matrix at
 # `path` (its descriptor beside it, path + ".desc"): the somgpu_file C writes to, and the
@@ -87,10 +89,14 @@ column_means <- function(x) column_stats(x)$mean
 clusters_file_matrix <- function(path, n, labels, call) {
   need_packages("bigmemory", "`clusters_file`", call)
   dir <- dirname(path)
-  bm <- bigmemory::filebacked.big.matrix(
+  bm <- tryCatch(bigmemory::filebacked.big.matrix(
     nrow = n, ncol = length(labels), type = "integer", backingfile = basename(path),
     backingpath = normalizePath(dir), descriptorfile = paste0(basename(path), ".desc"),
-    dimnames = list(NULL, labels))
+    dimnames = list(NULL, labels)), error = function(e) {
+      unlink(c(path, paste0(path, ".desc")))
+      abort(sprintf("`clusters_file`: bigmemory could not make the file-backed matrix %s (%s): check the space left on that disk and that the folder can be written.",
+                    path, conditionMessage(e)), "somgpu_file_error", call)
+    })
   list(matrix = bm, file = file_data(bm, call, min_rows = 1L, name = "clusters_file"))
 }
 
@@ -116,6 +122,26 @@ with_clusters_file <- function(to, expr) {
 
 # The clusters of one size of a fit (position or name N<size>), whatever holds them: a
 # column of the data frame, or of the file-backed big.matrix (read whole).
-size_clusters <- function(fit, i) {
-  if (inherits(fit$clusters, "big.matrix")) fit$clusters[, i] else fit$clusters[[i]]
+size_clusters <- function(fit, i, call = NULL) {
+  if (inherits(fit$clusters, "big.matrix")) fit_clusters(fit, call)[, i] else fit$clusters[[i]]
+}
+
+# A fit's clusters; when they went to a file, the big.matrix usable in this session: the one
+# the fit holds, or (in a fit saved and read back, whose pointer is no longer valid)
+# attached again from the descriptor beside its file. Never touches a dead pointer.
+fit_clusters <- function(fit, call = NULL) {
+  cl <- fit$clusters
+  if (!inherits(cl, "big.matrix") || !bigmemory::is.nil(cl@address)) return(cl)
+  path <- fit$params$clusters_file
+  desc <- if (!is.null(path)) paste0(path, ".desc")
+  if (is.null(desc) || !file.exists(desc)) {
+    abort(sprintf(
+      "The clusters of this fit are in a file-backed big.matrix that this session cannot attach: %s. Its pointer did not survive saving the fit, and the descriptor to attach it again is not there: if the files moved, attach them with bigmemory::attach.big.matrix(), or use predict(fit, data, clusters_file = ...) to make them anew.",
+      if (is.null(desc)) "its path was not kept" else sprintf("%s is gone", desc)),
+      "somgpu_file_error", call)
+  }
+  tryCatch(bigmemory::attach.big.matrix(desc), error = function(e) {
+    abort(sprintf("The clusters of this fit could not be attached from %s: %s", desc,
+                  conditionMessage(e)), "somgpu_file_error", call)
+  })
 }

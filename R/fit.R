@@ -83,11 +83,12 @@ align_family <- function(fit, basis) {
 new_somgpu <- function(weights, clusters, keep, n, rownames, sizes, quality, stability, trace,
                        backend, seed, scaling, var_weights, dropped, params, data, elapsed,
                        call) {
-  stopifnot(is.list(weights), length(weights) == length(sizes),
-            inherits(clusters, "big.matrix") ||
-              (is.list(clusters) && length(clusters) == length(sizes)),
-            is.data.frame(quality),
-            length(stability) == length(sizes), is.null(keep) || is.integer(keep))
+  check_internal(is.list(weights) && length(weights) == length(sizes) &&
+                   (inherits(clusters, "big.matrix") ||
+                      (is.list(clusters) && length(clusters) == length(sizes))) &&
+                   is.data.frame(quality) && length(stability) == length(sizes) &&
+                   (is.null(keep) || is.integer(keep)),
+                 "new_somgpu() was given parts that do not fit together")
   labels <- paste0("N", sizes)
   names(weights) <- labels
   if (!is.null(keep)) { # rows left out have no cluster

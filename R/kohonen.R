@@ -3,10 +3,19 @@
 #' Builds a `kohonen` object (the class of the kohonen package) for the ring of the given
 #' size, so that kohonen's tools (and packages built on them, such as aweSOM) can plot and
 #' map it: the grid is `kohonen::somgrid(N, 1, "rectangular", toroidal = TRUE)` with a
-#' Gaussian neighbourhood, the codes are the ring's weights (in the data's units), and
-#' `unit.classif` and `distances` (squared distance of each row to its unit, in the fit's
-#' distance: scaled and weighted as in training, over the observed values) come from
-#' [predict.somgpu()]; rows left out for missing values are `NA` and listed in `na.rows`.
+#' Gaussian neighbourhood, the codes are the ring's weights, and `unit.classif` and
+#' `distances` (squared distance of each row to its unit, in the fit's distance, over the
+#' observed values) come from [predict.somgpu()]; rows left out for missing values are `NA`
+#' and listed in `na.rows`.
+#'
+#' The codes and the data are in the space the maps trained in, so that kohonen's own
+#' distance is the fit's and `kohonen::map()` agrees with `unit.classif`: for a fit with
+#' `scale` or `var_weights`, each column centred and scaled as the fit scales it and
+#' multiplied by the square root of its weight (without either, the data's units). The
+#' object's attribute `somgpu_transform` holds `center`, `scale` and `multiplier` (`NULL`
+#' when not used); map new rows after the same transform, e.g.
+#' `sweep(scale(new, tr$center, tr$scale), 2, tr$multiplier, "*")`. `fit$weights` stay in
+#' the data's units.
 #' When the fit has a trace (`train(trace = TRUE)`), `changes` is the kept map's
 #' quantization error after every pass (a one-column matrix), so that
 #' `plot(as_kohonen(fit, N), type = "changes")` shows its training progress; otherwise
@@ -39,17 +48,26 @@ as_kohonen <- function(fit, size, data = NULL) {
   size <- check_fit_sizes(fit, size, call)
   if (length(size) != 1L) abort_input("`size` must be a single ring size.", call)
   x <- fit_data(fit, data, call)
-  codes <- fit$weights[[paste0("N", size)]]
-  dimnames(codes) <- list(paste0("V", seq_len(size)), colnames(x))
   d <- stats::predict(fit, x, sizes = size, type = "detail")
+  # codes and data in the space the maps trained in, where kohonen's own distance is the fit's
+  space <- training_space(fit, x)
+  codes <- space$weights[[match(size, fit$params$sizes)]]
+  dimnames(codes) <- list(paste0("V", seq_len(size)), colnames(x))
+  xs <- space$x
+  dimnames(xs) <- dimnames(x)
   changes <- NULL
   if (!is.null(fit$trace)) {
     q <- fit$quality
     kept <- q$restart[q$size == size & q$best]
     changes <- matrix(fit$trace[, sprintf("N%d.%d", size, kept)], ncol = 1L)
   }
+  transform <- if (!is.null(fit$scaling) || !is.null(fit$var_weights)) {
+    list(center = if (!is.null(fit$scaling)) fit$scaling$center,
+         scale = if (!is.null(fit$scaling)) fit$scaling$scale,
+         multiplier = if (!is.null(fit$var_weights)) sqrt(fit$var_weights))
+  }
   structure(list(
-    data = list(x),
+    data = list(xs),
     unit.classif = as.numeric(d$cluster),
     distances = d$distance^2,
     grid = kohonen::somgrid(size, 1, "rectangular", neighbourhood.fct = "gaussian",
@@ -64,5 +82,5 @@ as_kohonen <- function(fit, size, data = NULL) {
     whatmap = 1L,
     maxNA.fraction = if (is.null(fit$params$na_max)) 0.5 else fit$params$na_max,
     dist.fcts = "sumofsquares"
-  ), class = "kohonen")
+  ), class = "kohonen", somgpu_transform = transform)
 }

@@ -107,7 +107,7 @@ print.summary.somgpu <- function(x, ...) {
                 x$dropped, x$n))
   }
   tab <- x$table
-  fmt <- data.frame(size = tab$size, qe = sprintf("%.4f", tab$qe), te = sprintf("%.4f", tab$te),
+  fmt <- data.frame(size = tab$size, qe = format_figure(tab$qe), te = sprintf("%.4f", tab$te),
                     explained = sprintf("%.3f", tab$explained_var),
                     stability = ifelse(is.na(tab$stability), "-", sprintf("%.3f", tab$stability)),
                     smallest = tab$smallest, largest = tab$largest,
@@ -117,6 +117,6 @@ print.summary.somgpu <- function(x, ...) {
   cat(sprintf("suggested size (%s): %s\n", rule,
               if (!is.na(x$suggested)) x$suggested else if (identical(x$rule, "elbow"))
                 "none (fewer than 3 sizes)" else "none"))
-  if (!is.null(x$reason)) cat(x$reason, "\n")
+  if (!is.null(x$reason)) cat(strwrap(x$reason, width = getOption("width")), sep = "\n")
   invisible(x)
 }

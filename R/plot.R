@@ -43,7 +43,7 @@ plot.somgpu <- function(x, type = "quality", size = NULL, data = NULL, max_point
                         ...) {
   call <- compact_call(sys.call(), "plot")
   types <- c("quality", "trace", "codes", "neighbours", "profiles", "counts")
-  type <- match_choice(type, "type", types, call)
+  type <- check_choice(type, "type", types, call)
   dots <- list(...)
   if (type %in% c("codes", "neighbours", "profiles", "counts")) size <- plot_size(x, size, call)
   switch(type,
@@ -54,16 +54,6 @@ plot.somgpu <- function(x, type = "quality", size = NULL, data = NULL, max_point
          profiles = plot_profiles(x, size, dots),
          counts = plot_counts(x, size, dots))
   invisible(x)
-}
-
-# One of `choices`, matched partially (a unique prefix).
-match_choice <- function(x, name, choices, call) {
-  i <- if (is.character(x) && length(x) == 1L && !is.na(x)) pmatch(x, choices) else NA
-  if (is.na(i)) {
-    abort_input(sprintf("`%s` must be one of %s (or a unique start of one), not %s.", name,
-                        paste0("\"", choices, "\"", collapse = ", "), describe(x)), call)
-  }
-  choices[i]
 }
 
 # The one ring size a plot draws: given, else the suggested size, else the largest.
@@ -162,8 +152,8 @@ plot_codes <- function(x, size, data, max_points, dots) {
   draw(graphics::points, list(x = pts, col = grDevices::adjustcolor(pal[cl], 0.5), pch = 16,
                               cex = 0.6), mark_dots(dots))
   graphics::polygon(w, border = "black", lwd = 2)
-  graphics::points(w, pch = 21, bg = pal, cex = 2.2)
-  graphics::text(w, labels = seq_len(size), cex = 0.7)
+  graphics::points(w, pch = 21, bg = pal, cex = 3.2)
+  graphics::text(w, labels = seq_len(size), cex = 1, font = 2, col = "white")
   invisible(list(points = pts, neurons = w))
 }
 

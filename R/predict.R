@@ -51,7 +51,8 @@ predict.somgpu <- function(object, newdata, sizes = object$params$sizes, threads
   }
   scan <- scan_data(x, call, name = "newdata")
   na_max <- if (is.null(object$params$na_max)) 0.5 else object$params$na_max
-  rows <- usable_rows(scan$row_missing, ncol(x), na_max)
+  rows <- usable_rows(scan$row_missing, ncol(x), na_max,
+                      unseen_rows(x, object$var_weights, scan$missing > 0, call))
   # file-backed rows are all assigned (read in windows), those left out set to NA after
   used <- if (sourced) NULL else rows$keep
   xt <- prepared_matrix(x, used, object$scaling)

@@ -5,10 +5,43 @@
 
 # Rows used: those whose share of missing values is at most na_max and that have an
 # observed value. list(keep = row numbers, or NULL for all; dropped = row numbers).
-usable_rows <- function(row_missing, m, na_max) {
+usable_rows <- function(row_missing, m, na_max, unseen = NULL) {
   if (is.null(row_missing)) return(list(keep = NULL, dropped = integer(0)))
   bad <- row_missing / m > na_max | row_missing == m
+  if (!is.null(unseen)) bad <- bad | unseen
   list(keep = if (any(bad)) which(!bad), dropped = which(bad))
+}
+
+# Rows observed only in columns of weight 0 (NULL when there can be none): they say nothing
+# about any neuron (every distance 0), so they are left out like rows with nothing
+# observed. One more pass of the compiled code, only with missing values and a zero weight.
+unseen_rows <- function(x, var_weights, missing, call) {
+  if (!missing || is.null(var_weights) || all(var_weights > 0)) return(NULL)
+  counted <- var_weights > 0
+  scan <- call_core("read the data", call, function() .Call(C_data_scan, x, counted))
+  scan$row_missing_counted == sum(counted)
+}
+
+# Columns with no observed value in the rows used are refused: training could not move
+# their weights (they would keep their initial values) nor could predict() use them.
+check_observed_columns <- function(x, keep, missing, call, name = "y") {
+  if (!missing) return(invisible(NULL))
+  count <- if (inherits(x, "somgpu_file")) column_stats(x, call = call)$count else
+    colSums(!is.na(if (is.null(keep)) x else x[keep, , drop = FALSE]))
+  empty <- which(count == 0)
+  if (!length(empty)) return(invisible(NULL))
+  nm <- colnames(x)
+  if (!is.null(nm) && any(is.na(nm[empty]) | !nzchar(nm[empty]))) nm <- NULL # by position
+  label <- if (is.null(nm)) paste("column", empty) else paste0("`", nm[empty], "`")
+  drop <- if (is.null(nm)) sprintf("%s[, -%s]", name, deparse(as.integer(empty))) else
+    sprintf("%s[, setdiff(colnames(%s), %s)]", name, name,
+            paste(deparse(nm[empty]), collapse = ""))
+  abort_input(sprintf(
+    "%s of `%s` %s no observed value%s (all missing): there is nothing to train %s on. Drop %s (e.g. %s) or fill %s.",
+    paste(label, collapse = ", "), name, if (length(empty) == 1L) "has" else "have",
+    if (is.null(keep)) "" else " in the rows used", if (length(empty) == 1L) "it" else "them",
+    if (length(empty) == 1L) "it" else "them", drop, if (length(empty) == 1L) "it" else "them"),
+    call)
 }
 
 # The training (or prediction) matrix: the rows kept, centred and scaled by `scaling`
@@ -16,7 +49,7 @@ usable_rows <- function(row_missing, m, na_max) {
 # modified (R copies on the first change).
 prepared_matrix <- function(x, keep, scaling) {
   if (inherits(x, "somgpu_file")) { # the compiled code scales the rows as it reads them
-    stopifnot(is.null(keep))
+    check_internal(is.null(keep), "rows of a file-backed matrix cannot be left out")
     x$center <- if (!is.null(scaling)) unname(scaling$center)
     x$scale <- if (!is.null(scaling)) unname(scaling$scale)
     return(x)
@@ -48,8 +81,8 @@ check_scale <- function(scale, x, call) {
   if (isFALSE(scale)) return(NULL)
   m <- ncol(x)
   if (isTRUE(scale)) { # in C, as colMeans() and sqrt(sum(v^2) / (length(v) - 1)) compute them
-    center <- column_means(x)
-    stats <- column_stats(x, center)
+    center <- column_means(x, call)
+    stats <- column_stats(x, center, call)
     spread <- sqrt(stats$ss / pmax(1, stats$count - 1))
     spread[!is.finite(spread) | spread == 0] <- 1
     center[!is.finite(center)] <- 0
@@ -108,9 +141,9 @@ distance_spec <- function(var_weights, missing) {
 
 # init = "sample" on data with missing values: a drawn row's missing values are its
 # columns' means over the observed values. NULL when the data have none.
-sample_fill <- function(x, missing) {
+sample_fill <- function(x, missing, call = NULL) {
   if (!missing) return(NULL)
-  fill <- column_means(x)
+  fill <- column_means(x, call)
   fill[!is.finite(fill)] <- 0
   unname(fill)
 }
@@ -118,8 +151,8 @@ sample_fill <- function(x, missing) {
 # The total sum of squares about the column means, weighted by column, over the observed
 # cells (the denominator of the explained variance); a column with fewer than 2 observed
 # values adds 0. Two passes of the compiled code, whatever holds the data.
-total_ss <- function(x, var_weights = NULL, missing = FALSE) {
+total_ss <- function(x, var_weights = NULL, missing = FALSE, call = NULL) {
   w <- if (is.null(var_weights)) rep(1, ncol(x)) else var_weights
-  stats <- column_stats(x, column_means(x))
+  stats <- column_stats(x, column_means(x, call), call)
   sum(ifelse(stats$count < 2, 0, w * stats$ss))
 }

@@ -30,20 +30,37 @@ print.somgpu <- function(x, ...) {
     if (!is.null(x$scaling)) "columns centred and scaled",
     if (!is.null(x$var_weights)) "variable weights")
   if (length(notes)) cat("data: ", paste(notes, collapse = "; "), "\n", sep = "")
+  if (!is.null(p$clusters_file)) {
+    cat(sprintf("clusters: a file-backed big.matrix, %s (descriptor %s.desc)\n",
+                p$clusters_file, basename(p$clusters_file)))
+  }
   cat(sprintf("backend %s: %s, %s precision; %s, %d passes, init \"%s\", seed %d, %s\n",
               x$backend$name, x$backend$device, x$backend$precision,
               if (is.null(p$algorithm)) "online" else p$algorithm, p$iter_max - 1L, p$init,
               x$seed, format_seconds(x$elapsed)))
   kept <- x$quality[x$quality$best, , drop = FALSE]
+  # clusters in a file that cannot be attached any more: the table without them, and why
+  gone <- tryCatch({
+    fit_clusters(x)
+    NULL
+  }, somgpu_file_error = function(e) conditionMessage(e))
   counts <- vapply(seq_along(sizes), function(i) {
+    if (!is.null(gone)) return("(clusters file not attached)")
     tab <- tabulate(size_clusters(x, i), nbins = sizes[i])
     txt <- paste(tab, collapse = " ")
     if (nchar(txt) > 48L) txt <- paste0(substr(txt, 1L, 45L), "...")
     txt
   }, character(1))
   cat(sprintf("\n%5s %7s %7s  %s\n", "size", "qe", "te", "cluster sizes"))
-  cat(sprintf("%5d %7.4f %7.4f  %s\n", kept$size, kept$qe, kept$te, counts), sep = "")
+  cat(sprintf("%5d %7s %7.4f  %s\n", kept$size, format_figure(kept$qe), kept$te, counts), sep = "")
+  if (!is.null(gone)) cat("", strwrap(gone, width = getOption("width")), sep = "\n")
   invisible(x)
+}
+
+# A figure with 4 decimals when that reads well, else 4 significant digits (1.234e+150).
+format_figure <- function(x) {
+  plain <- is.na(x) | x == 0 | (abs(x) >= 1e-3 & abs(x) < 1e5)
+  ifelse(is.na(x), "NA", ifelse(plain, sprintf("%.4f", x), sprintf("%.4g", x)))
 }
 
 format_seconds <- function(s) {

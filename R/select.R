@@ -25,8 +25,8 @@
 #'   (a row has one as its winner and the other as its runner-up) belong to the same group
 #'   unless the rows of their two cells, projected on the segment between the neurons, thin
 #'   out towards the cells' border: fewer than half as many rows near the border (the middle
-#'   15\% of the segment on either side) as near the emptier neuron. Neurons with fewer than
-#'   1\% of the rows (and 5) count towards no group. A single cloud split among several
+#'   15% of the segment on either side) as near the emptier neuron. Neurons with fewer than
+#'   1% of the rows (and 5) count towards no group. A single cloud split among several
 #'   neurons is one group; groups apart are separated by a valley of the data's density.
 #'   The number of groups in the data (`groups`) is the count seen most often over every
 #'   replicate's maps of every size (ties to the larger: a ring with fewer neurons than
@@ -42,7 +42,7 @@
 #'   When the groups reach the largest size, the data may hold more: the reason says so and
 #'   suggests a wider range. The stability of a size is the adjusted Rand index between
 #'   the clusterings of two replicates, on the same rows, averaged over pairs of replicates
-#'   (every pair up to 50 replicates, else each with the next), with the 2.5\% and 97.5\%
+#'   (every pair up to 50 replicates, else each with the next), with the 2.5% and 97.5%
 #'   quantiles over the pairs as an interval.
 #'
 #' @section Clusters: For the recommended size, `clusters` gives each cluster (neuron with

@@ -176,16 +176,19 @@ print.somgpu_selection <- function(x, ...) {
   cat(sprintf("ring size selection: %d replicates (%g%% of the rows held out each), %d sizes, %s; %.1f s\n",
               x$bootstrap, 100 * x$holdout, nrow(cr), schedule_label(x$sigma0),
               if (is.null(x$elapsed)) NA_real_ else x$elapsed))
-  tab <- data.frame(size = cr$size, heldout_qe = sprintf("%.4f", cr$heldout_qe),
+  tab <- data.frame(size = cr$size, heldout_qe = format_figure(cr$heldout_qe),
                     stability = sprintf("%.3f [%.2f, %.2f]", cr$stability,
                                         pmax(cr$stability_lo, 0), cr$stability_hi),
                     groups = cr$groups, occupied = cr$occupied,
                     DB = sprintf("%.3f", cr$davies_bouldin),
-                    CH = sprintf("%.1f", cr$calinski_harabasz),
+                    CH = ifelse(abs(cr$calinski_harabasz) < 1e6,
+                                sprintf("%.1f", cr$calinski_harabasz),
+                                sprintf("%.4g", cr$calinski_harabasz)),
                     mark = ifelse(!is.na(x$recommended) & cr$size == x$recommended, "<-", ""))
   names(tab)[ncol(tab)] <- ""
   print(tab, row.names = FALSE, right = TRUE)
-  cat(sprintf("groups in the data: %s. %s\n", format(x$groups), x$reason))
+  cat(strwrap(sprintf("groups in the data: %s. %s", format(x$groups), x$reason),
+              width = getOption("width")), sep = "\n")
   cat(sprintf("recommended: %s\n", if (is.na(x$recommended)) "none" else
     sprintf("N = %d", x$recommended)))
   if (!is.null(x$clusters)) {
@@ -208,9 +211,15 @@ plot.somgpu_selection <- function(x, ...) {
   op <- graphics::par(mfrow = c(1, 3), mar = c(4, 4, 2, 1),
                       oma = c(0, 0, if (is.null(main)) 0 else 2, 0))
   on.exit(graphics::par(op))
-  panel <- function(y, lo, hi, ylab, main) {
-    draw(graphics::plot, list(x = cr$size, y = y, type = "n", ylim = range(lo, hi, y, na.rm = TRUE),
-                              xlab = "ring size N", ylab = ylab, main = main), frame_dots(dots))
+  panel <- function(y, lo, hi, ylab, main, whole = FALSE) {
+    ylim <- range(lo, hi, y, na.rm = TRUE)
+    draw(graphics::plot, list(x = cr$size, y = y, type = "n", ylim = ylim,
+                              xlab = "ring size N", ylab = ylab, main = main,
+                              yaxt = if (whole) "n" else "s"), frame_dots(dots))
+    if (whole) { # counts: whole-number ticks
+      at <- unique(round(pretty(ylim)))
+      graphics::axis(2, at = at[at >= ylim[1] & at <= ylim[2]])
+    }
     bar <- which(is.finite(lo) & is.finite(hi) & hi - lo > 1e-9 * max(1, abs(hi)))
     if (length(bar)) { # a zero-length arrow warns
       graphics::arrows(cr$size[bar], lo[bar], cr$size[bar], hi[bar], angle = 90, code = 3,
@@ -226,7 +235,7 @@ plot.somgpu_selection <- function(x, ...) {
   counts <- x$replicates
   lo <- vapply(cr$size, function(s) min(counts$groups[counts$size == s], na.rm = TRUE), 0)
   hi <- vapply(cr$size, function(s) max(counts$groups[counts$size == s], na.rm = TRUE), 0)
-  panel(cr$groups, lo, hi, "groups its maps show", "groups (range over replicates)")
+  panel(cr$groups, lo, hi, "groups its maps show", "groups (range over replicates)", TRUE)
   if (!is.na(x$groups)) graphics::abline(h = x$groups, lty = 2, col = "grey50")
   if (!is.null(main)) graphics::mtext(main, outer = TRUE, font = 2)
   invisible(x)

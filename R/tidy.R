@@ -1,66 +1,134 @@
 #' Tidy tables of a fit for reports
 #'
-#' Methods for the generics package's `tidy()`, `glance()` and `augment()` (as broom users
-#' know them; generics is a suggested package): plain data frames that
-#' `knitr::kable()` prints in a report.
+#' Methods for the generics package's `tidy()`, `glance()` and `augment()`, following
+#' broom's conventions for clustering (as `broom::tidy.kmeans()` and friends do; generics
+#' is a suggested package): tibbles when the tibble package is installed, data frames
+#' otherwise, that `knitr::kable()` prints in a report.
+#'
+#' `tidy()` and `augment()` describe one ring size: `size` when given, else the size that
+#' [summary.somgpu()] suggests (the number of groups its maps show; a message says which;
+#' the largest size when it suggests none).
 #'
 #' @param x A `somgpu` fit from [train()].
+#' @param size The ring size to describe (one trained size; see Details).
+#' @param quality For `tidy()`: `TRUE` gives the quality table of every map instead (one row
+#'   per size and restart).
 #' @param data For `augment()`: the rows to add clusters to, all their columns kept
-#'   (default: the data the fit keeps). Rows other than the training rows get the clusters
+#'   (default: the data the fit keeps; its own clusters); for `tidy()`, the training rows of
+#'   a fit that keeps none (for `withinss`). Other rows get the clusters
 #'   [predict.somgpu()] gives them.
+#' @param newdata For `augment()`: new rows to assign (as [predict.somgpu()]), instead of
+#'   `data`.
+#' @param all_sizes For `augment()`: also add one integer column of clusters per trained
+#'   size, `.cluster_N2`, `.cluster_N3`, ...
 #' @param ... Ignored.
-#' @return `tidy()`: one row per size and restart, with `size`, `restart`, `qe`, `te`,
-#'   `explained_var` and `best` (the restart kept). `glance()`: one row per size, with
-#'   `size`, `qe`, `te` and `explained_var` of the kept restart, `stability` (across
-#'   restarts; `NA` with one) and `rows` (the rows used in training). `augment()`: `data` as
-#'   a data frame with one column of clusters per size, `.cluster_N2`, `.cluster_N3`, ...
+#' @return `tidy()`: one row per neuron of the ring with rows: `cluster` (a factor, the
+#'   neuron), its weights (one column per variable, in the data's units), `size` (its rows)
+#'   and `withinss` (the sum of its rows' squared distances to it, in the fit's distance;
+#'   `NA` without the data). With `quality = TRUE`: `size`, `restart`, `qe`, `te`,
+#'   `explained_var` and `best` (the restart kept) for every map. `glance()`: one row per
+#'   size, with `size`, `qe`, `te` and `explained_var` of the kept restart, `stability`
+#'   (across restarts; `NA` with one) and `rows` (the rows used in training).
+#'   `augment()`: the rows (`data` or `newdata`, as a data frame or tibble) with `.cluster`,
+#'   a factor of the neurons of the chosen size (`NA` for rows left out), and with
+#'   `all_sizes = TRUE` a column per size.
 #' @seealso [summary.somgpu()]
 #' @examples
 #' if (requireNamespace("generics", quietly = TRUE)) {
 #'   fit <- train(iris[, 1:4], nmax = 5, iter_max = 20, restarts = 2, seed = 1, threads = 2)
-#'   generics::tidy(fit)
+#'   generics::tidy(fit, size = 3)
+#'   generics::tidy(fit, quality = TRUE)
 #'   generics::glance(fit)
-#'   head(generics::augment(fit, iris))
+#'   head(generics::augment(fit, iris, size = 3))
+#'   generics::augment(fit, newdata = iris[1:5, ], size = 3)
 #' }
 #' @name tidy.somgpu
 #' @exportS3Method generics::tidy
-tidy.somgpu <- function(x, ...) {
-  q <- x$quality
-  data.frame(size = q$size, restart = q$restart, qe = q$qe, te = q$te,
-             explained_var = q$explained_var, best = q$best)
+tidy.somgpu <- function(x, size = NULL, quality = FALSE, data = NULL, ...) {
+  call <- compact_call(sys.call(), "tidy")
+  quality <- check_flag(quality, "quality", call)
+  if (quality) {
+    q <- x$quality
+    return(as_table(data.frame(size = q$size, restart = q$restart, qe = q$qe, te = q$te,
+                               explained_var = q$explained_var, best = q$best)))
+  }
+  size <- report_size(x, size, "tidy", call)
+  w <- x$weights[[paste0("N", size)]]
+  rows <- tabulate(size_clusters(x, paste0("N", size), call), size)
+  x_data <- if (!is.null(data) || !is.null(x$data)) fit_data(x, data, call)
+  withinss <- rep(NA_real_, size)
+  if (!is.null(x_data)) {
+    d <- stats::predict(x, x_data, sizes = size, type = "detail")
+    ok <- !is.na(d$cluster)
+    withinss <- vapply(seq_len(size), function(j) sum(d$distance[ok & d$cluster == j]^2), 0)
+  }
+  out <- data.frame(cluster = factor(seq_len(size)), unname(w))
+  names(out)[-1] <- if (is.null(colnames(w))) paste0("x", seq_len(ncol(w))) else colnames(w)
+  out$size <- rows
+  out$withinss <- withinss
+  as_table(out[rows > 0, , drop = FALSE])
 }
 
 #' @rdname tidy.somgpu
 #' @exportS3Method generics::glance
 glance.somgpu <- function(x, ...) {
   q <- x$quality[x$quality$best, , drop = FALSE]
-  data.frame(size = q$size, qe = q$qe, te = q$te, explained_var = q$explained_var,
-             stability = x$stability$stability[match(q$size, x$stability$size)],
-             rows = x$params$n - length(x$dropped))
+  as_table(data.frame(size = q$size, qe = q$qe, te = q$te, explained_var = q$explained_var,
+                      stability = x$stability$stability[match(q$size, x$stability$size)],
+                      rows = x$params$n - length(x$dropped)))
 }
 
 #' @rdname tidy.somgpu
 #' @exportS3Method generics::augment
-augment.somgpu <- function(x, data = NULL, ...) {
+augment.somgpu <- function(x, data = NULL, newdata = NULL, size = NULL, all_sizes = FALSE,
+                           ...) {
   call <- compact_call(sys.call(), "augment")
-  if (is_file_data(data)) {
-    abort_input("augment() binds the rows to their clusters in memory; for file-backed rows use predict(x, data, clusters_file = ...).",
+  all_sizes <- check_flag(all_sizes, "all_sizes", call)
+  rows <- if (!is.null(newdata)) newdata else data
+  if (is_file_data(rows)) {
+    abort_input("augment() binds the rows to their clusters in memory; for file-backed rows use predict(x, newdata, clusters_file = ...).",
                 call)
   }
-  clusters <- if (is.null(data)) {
+  size <- report_size(x, size, "augment", call)
+  clusters <- if (is.null(rows)) {
     if (is.null(x$data)) {
       abort_input(if (isTRUE(x$params$file_backed)) {
-        "The fit was trained on file-backed data and keeps none: pass rows in memory as `data`."
+        "The fit was trained on file-backed data and keeps none: pass rows in memory as `data` or `newdata`."
       } else {
-        "The fit does not keep its data (keep_data = FALSE): pass the rows as `data`."
+        "The fit does not keep its data (keep_data = FALSE): pass the rows as `data` or `newdata`."
       }, call)
     }
-    data <- x$data
+    rows <- x$data
     x$clusters
   } else {
-    stats::predict(x, data)
+    stats::predict(x, rows)
   }
-  out <- as.data.frame(data, stringsAsFactors = FALSE)
-  for (nm in names(clusters)) out[[paste0(".cluster_", nm)]] <- clusters[[nm]]
-  out
+  out <- as.data.frame(rows, stringsAsFactors = FALSE, optional = TRUE)
+  if (.row_names_info(out) > 0L) { # row names as a column, as broom keeps them
+    out <- cbind(data.frame(.rownames = row.names(out), stringsAsFactors = FALSE), out)
+  }
+  out$.cluster <- factor(clusters[[paste0("N", size)]], levels = seq_len(size))
+  if (all_sizes) for (nm in names(clusters)) out[[paste0(".cluster_", nm)]] <- clusters[[nm]]
+  as_table(out)
+}
+
+# The one size tidy() and augment() describe: given (a trained size), else summary()'s
+# suggested size (else the largest), said in a message.
+report_size <- function(x, size, what, call) {
+  if (!is.null(size)) {
+    if (length(size) != 1L) abort_input("`size` must be one trained size.", call)
+    return(check_fit_sizes(x, size, call))
+  }
+  s <- summary(x)
+  pick <- if (is.na(s$suggested)) max(x$params$sizes) else s$suggested
+  message(sprintf("%s(): ring size N = %d, %s; choose another with `size =`.", what, pick,
+                  if (!is.na(s$suggested)) sprintf("the size summary() suggests (%s)",
+                                                   if (identical(s$rule, "elbow")) "elbow of qe" else "groups in the data")
+                  else "the largest (summary() suggests none)"))
+  pick
+}
+
+# A tibble when the tibble package is installed, else the data frame.
+as_table <- function(df) {
+  if (requireNamespace("tibble", quietly = TRUE)) tibble::as_tibble(df) else df
 }

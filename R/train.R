@@ -22,8 +22,8 @@
 #'   ring away from the winner, whatever N, so small rings settle on the groups while large
 #'   rings still order themselves (kohonen's default radius, two thirds of the largest
 #'   distance, is `N / 3` on a ring). On 35 data sets of k = 2 to 8 Gaussian groups
-#'   (`bench/bench_schedule.R`), rings of N = k neurons found the k groups in 92\% of the
-#'   maps with `"auto"`, against 79\% with `sigma0 = 5` and 85\% with `N / 3`; on data
+#'   (`bench/bench_schedule.R`), rings of N = k neurons found the k groups in 92% of the
+#'   maps with `"auto"`, against 79% with `sigma0 = 5` and 85% with `N / 3`; on data
 #'   along a loop, rings of 5 to 40 neurons follow it (topographic error 0) as with
 #'   `sigma0 = 5`, where a fixed `sigma0 = 1` twists the ring of 40. Maps of equal width
 #'   share their factors; every backend, algorithm and precision gives the same bits for a
@@ -203,8 +203,9 @@
 #'   file-backed `y` a path where no file is yet: the clusters go to a new file-backed
 #'   integer `big.matrix` there (its descriptor beside it, the path plus `".desc"`), one
 #'   column per size, and `fit$clusters` is that big.matrix (the stability across restarts
-#'   is then not measured: `NA`). A saved fit does not keep the big.matrix usable: attach it
-#'   again with `bigmemory::attach.big.matrix()` on the descriptor.
+#'   is then not measured: `NA`). The path is kept in `fit$params$clusters_file`; a fit
+#'   saved and read back (or used in another session) attaches the big.matrix again from
+#'   its descriptor when it needs the clusters, and says so clearly when the file is gone.
 #'
 #' @section Data beyond memory: `y` may be a file-backed `bigmemory::big.matrix` (or its
 #'   descriptor, e.g. from [bigmemory::describe()]), for data of more rows than R's memory
@@ -319,13 +320,15 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
   na_max <- check_number(na_max, "na_max", 0, 1, call = call)
   scaling <- check_scale(scale, x, call)
   var_weights <- check_var_weights(var_weights, x, call)
-  rows <- usable_rows(data$row_missing, ncol(x), na_max)
+  unseen <- unseen_rows(x, var_weights, data$missing > 0, call)
+  rows <- usable_rows(data$row_missing, ncol(x), na_max, unseen)
   n_used <- if (is.null(rows$keep)) nrow(x) else length(rows$keep)
   if (n_used < 2L) {
     abort_input(sprintf(
       "`y` has %d row%s with enough observed values (na_max = %g: at most that share missing); at least 2 are needed.",
       n_used, if (n_used == 1L) "" else "s", na_max), call)
   }
+  check_observed_columns(x, rows$keep, data$missing > 0, call)
   missing <- !is.null(data$row_missing) &&
     any(if (is.null(rows$keep)) data$row_missing > 0 else data$row_missing[rows$keep] > 0)
   dist <- distance_spec(var_weights, missing)
@@ -335,7 +338,7 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
   restarts <- check_whole(restarts, "restarts", 1, call = call)
   algorithm <- check_choice(algorithm, "algorithm", c("online", "batch"), call)
   parallel <- check_choice(parallel, "parallel", c("none", "future"), call)
-  if (sourced) check_file_rows(rows, call)
+  if (sourced) check_file_rows(c(rows, na_max = na_max), data$row_missing, ncol(x), unseen, call)
   clusters_file <- check_clusters_file(clusters_file, sourced, call)
   if (parallel == "future") need_packages(c("future", "future.apply"), "parallel = \"future\"", call)
   batch_block <- batch_block_size(call)
@@ -376,7 +379,7 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
   }
   problem <- new_problem(sizes, restarts, iter_max, sigma_sizes, eta0, init, seed, algorithm,
                          batch_block, trace, dist,
-                         fill = if (init$type == "sample") sample_fill(xt, missing))
+                         fill = if (init$type == "sample") sample_fill(xt, missing, call))
 
   # train
   started <- proc.time()[["elapsed"]]
@@ -400,7 +403,7 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
   if (!is.null(to)) fit$clusters <- to$matrix
   if (align) fit <- align_family(fit, basis)
   tss <- if (!is.null(basis) && !missing && is.null(var_weights)) basis$tss else
-    total_ss(xt, var_weights, missing)
+    total_ss(xt, var_weights, missing, call)
   elapsed <- proc.time()[["elapsed"]] - started
 
   # construct
@@ -422,7 +425,8 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = 150, sig
                   schedule = if (identical(sigma0, "auto")) "auto" else "fixed",
                   eta0 = eta0, init = init$type, algorithm = algorithm, align = align,
                   parallel = parallel, na_max = na_max, n = nrow(x), m = ncol(x),
-                  colnames = colnames(x), file_backed = sourced),
+                  colnames = colnames(x), file_backed = sourced,
+                  clusters_file = if (!is.null(to)) to$file$path),
     data = if (keep_data && !sourced) x, elapsed = elapsed, call = call)
 }
 
@@ -442,14 +446,23 @@ check_file_training <- function(algorithm, init, align, call) {
 }
 
 # File-backed data: no rows to leave out (the compiled code reads every row of the file).
-check_file_rows <- function(rows, call) {
-  if (length(rows$dropped)) {
-    abort_input(sprintf(
-      "%d row%s of the file-backed data %s too many missing values (na_max) or none observed, the first row %d; remove %s from the file (or raise `na_max`).",
-      length(rows$dropped), if (length(rows$dropped) == 1L) "" else "s",
-      if (length(rows$dropped) == 1L) "has" else "have", rows$dropped[1L],
-      if (length(rows$dropped) == 1L) "it" else "them"), call)
+check_file_rows <- function(rows, row_missing, m, unseen, call) {
+  bad <- rows$dropped
+  if (!length(bad)) return(invisible(NULL))
+  # rows with nothing to go by (no value, or values only in columns of weight 0), which
+  # na_max cannot let in, and rows over na_max, which it can
+  blind <- row_missing[bad] == m | (if (is.null(unseen)) FALSE else unseen[bad])
+  part <- function(which, what, fix) {
+    if (!any(which)) return(NULL)
+    sprintf("%d row%s %s (the first, row %d: %s)", sum(which), if (sum(which) == 1L) "" else "s",
+            what, bad[which][1L], fix)
   }
+  abort_input(sprintf(
+    "The file-backed data have rows that cannot be trained on, and somgpu reads every row of the file: %s.",
+    paste(c(part(blind, "with nothing to train on (no observed value, or values only in columns of weight 0)",
+                 "remove such rows from the file"),
+            part(!blind, sprintf("missing more than na_max = %g of their values", rows$na_max),
+                 "remove them from the file, or raise `na_max`")), collapse = "; ")), call)
 }
 
 # clusters_file: NULL, or (for file-backed data) the path of a file to make.
@@ -464,15 +477,27 @@ check_clusters_file <- function(path, sourced, call) {
                 call)
   }
   path <- path.expand(path)
-  if (file.exists(path) || file.exists(paste0(path, ".desc"))) {
+  there <- c(path, paste0(path, ".desc"))
+  there <- there[file.exists(there)]
+  if (length(there)) {
     abort_input(sprintf(
-      "`clusters_file`: %s already exists; somgpu does not overwrite files. Remove it or name another.",
-      path), call)
+      "`clusters_file`: %s already %s; somgpu does not overwrite files. Remove %s or name another path.",
+      paste(there, collapse = " and "), if (length(there) == 1L) "exists" else "exist",
+      if (length(there) == 1L) "it" else "them"), call)
   }
-  if (!dir.exists(dirname(path))) {
-    abort_input(sprintf("`clusters_file`: the folder %s does not exist.", dirname(path)),
-                call)
+  dir <- dirname(path)
+  if (!dir.exists(dir)) {
+    abort_input(sprintf("`clusters_file`: the folder %s does not exist.", dir), call)
   }
+  # a file made and removed now, rather than bigmemory's failure after the training
+  probe <- tempfile(".somgpu-probe-", tmpdir = dir)
+  made <- suppressWarnings(file.create(probe))
+  if (!made) {
+    abort_input(sprintf(
+      "`clusters_file`: somgpu cannot write files in the folder %s (no permission, or a read-only file system); name a path in a folder you can write to.",
+      dir), call)
+  }
+  unlink(probe)
   path
 }
 

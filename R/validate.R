@@ -92,12 +92,15 @@ option_value <- function(name, default, check) {
   if (is.null(value)) default else check(value, sprintf("options(%s)", name))
 }
 
+# One of `choices`, or a unique start of one (as match.arg() takes them), as the full choice;
+# every argument that names an option is matched this way.
 check_choice <- function(x, name, choices, call) {
-  if (!is.character(x) || length(x) != 1L || is.na(x) || !x %in% choices) {
-    abort_input(sprintf("`%s` must be one of %s, not %s.", name,
+  i <- if (is.character(x) && length(x) == 1L && !is.na(x) && nzchar(x)) pmatch(x, choices)
+  if (is.null(i) || is.na(i)) {
+    abort_input(sprintf("`%s` must be one of %s (or a unique start of one), not %s.", name,
                         paste0("\"", choices, "\"", collapse = ", "), describe(x)), call)
   }
-  x
+  choices[i]
 }
 
 # y as a checked double matrix with n >= 2 rows and m >= 1 columns, no infinite values
@@ -121,8 +124,11 @@ as_data_matrix <- function(y, call, min_rows = 2L, name = "y") {
   if (is.numeric(y) && !is.object(y) && length(dim(y)) == 1L) y <- as.vector(y)
   if (is.data.frame(y)) {
     cols <- as.list(y)
+    # an all-NA logical column is an empty numeric one (what read.csv() gives for a column
+    # without values): accepted here, then refused as a column without observed values
     bad <- !vapply(cols, function(col) {
-      is.numeric(col) && is.null(dim(col)) && !is.factor(col)
+      (is.numeric(col) || (is.logical(col) && all(is.na(col)))) && is.null(dim(col)) &&
+        !is.factor(col)
     }, logical(1))
     if (any(bad)) {
       what <- vapply(cols[bad], function(col) {
@@ -171,7 +177,7 @@ as_data_matrix <- function(y, call, min_rows = 2L, name = "y") {
 # refuses infinite values, and returns list(max_abs, the largest absolute value; missing,
 # the number of missing values (NA, NaN); row_missing, each row's, NULL when none).
 scan_data <- function(x, call, name = "y") {
-  scan <- .Call(C_data_scan, x)
+  scan <- call_core("read the data", call, function() .Call(C_data_scan, x, NULL))
   if (scan$infinite > 0) {
     abort_input(sprintf(
       "`%s` has %.0f infinite value%s (Inf or -Inf); the first is in row %.0f. Replace %s by NA (missing values are allowed) or drop the row%s.",

@@ -12,7 +12,7 @@ static const R_CallMethodDef call_methods[] = {
     {"C_memory_plan", (DL_FUNC)&C_memory_plan, 2},
     {"C_constants", (DL_FUNC)&C_constants, 0},
     {"C_build_info", (DL_FUNC)&C_build_info, 0},
-    {"C_data_scan", (DL_FUNC)&C_data_scan, 1},
+    {"C_data_scan", (DL_FUNC)&C_data_scan, 2},
     {"C_column_stats", (DL_FUNC)&C_column_stats, 2},
     {"C_batch_shards", (DL_FUNC)&C_batch_shards, 4},
     {"C_batch_apply", (DL_FUNC)&C_batch_apply, 5},

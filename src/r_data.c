@@ -117,22 +117,15 @@ static int over_data(SEXP y, void (*fn)(void *, const som_window *, int64_t, int
     return rc;
 }
 
-/* Raise the status of a failed pass as R's error (nothing is held by then). */
-static void stop_status(som_status *st)
-{
-    char msg[sizeof st->message];
-    memcpy(msg, st->message, sizeof msg);
-    som_status_clear(st);
-    Rf_error("%s", msg);
-}
-
 /* --- the scan -------------------------------------------------------------------- */
 
 typedef struct {
     int m;
     double inf, missing, big;
-    int64_t first; /* the first row with an infinite value, -1: none */
-    int *per_row;  /* NULL, or (a second pass) missing values by row */
+    int64_t first;        /* the first row with an infinite value, -1: none          */
+    int *per_row;         /* NULL, or (a second pass) missing values by row          */
+    const int *counted;   /* NULL, or per column whether it counts in the distance   */
+    int *per_row_counted; /* NULL, or (a second pass) missing counted values by row  */
 } scan_ud;
 
 static void scan_window(void *ud_, const som_window *w, int64_t first, int64_t rows)
@@ -147,6 +140,7 @@ static void scan_window(void *ud_, const som_window *w, int64_t first, int64_t r
             if (ISNAN(a)) {
                 s->missing++;
                 if (s->per_row) s->per_row[first + i]++;
+                if (s->per_row_counted && s->counted[k]) s->per_row_counted[first + i]++;
             } else if (!R_FINITE(a)) {
                 s->inf++;
                 if (s->first < 0 || first + i < s->first) s->first = first + i;
@@ -161,28 +155,43 @@ static void scan_window(void *ud_, const som_window *w, int64_t first, int64_t r
 /* One pass over the data (a double matrix or a somgpu_file): the number of infinite values
  * and the first row (1-based) holding one (NA when none), the number of missing values
  * (NA, NaN) and, when there are any, the missing values of every row (else NULL; a second
- * pass, after R has allocated them, with no file open), and the largest absolute finite
- * value. */
-SEXP C_data_scan(SEXP x)
+ * pass, after R has allocated them, with no file open) and, with counted (NULL or a
+ * logical per column: the columns that count in the distance), every row's missing values
+ * among those columns; and the largest absolute finite value. Or a somgpu_status (a file
+ * that cannot be read). */
+SEXP C_data_scan(SEXP x, SEXP counted)
 {
-    const char *names[] = {"infinite", "first_row", "missing", "row_missing", "max_abs", ""};
+    const char *names[] = {"infinite", "first_row", "missing", "row_missing", "max_abs",
+                           "row_missing_counted", ""};
     SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
     scan_ud s;
     som_status st;
     r_data rd;
-    int *per_row = NULL, pass;
+    int *per_row = NULL, *per_row_counted = NULL, pass;
     r_data_of(x, R_NilValue, &rd);
+    if (!Rf_isNull(counted) && (TYPEOF(counted) != LGLSXP || XLENGTH(counted) != rd.d.m))
+        Rf_error("somgpu: internal error: counted must hold a logical per column");
     som_status_init(&st);
     for (pass = 0; pass < 2; pass++) { /* the second, with missing values: by row too */
         memset(&s, 0, sizeof s);
         s.m = rd.d.m;
         s.first = -1;
         s.per_row = per_row;
-        if (over_data(x, scan_window, &s, &st) != SOM_OK) stop_status(&st);
+        s.counted = Rf_isNull(counted) ? NULL : LOGICAL(counted);
+        s.per_row_counted = per_row_counted;
+        if (over_data(x, scan_window, &s, &st) != SOM_OK) {
+            UNPROTECT(1);
+            return status_out(&st, R_NilValue);
+        }
         if (per_row || s.missing == 0) break;
         SET_VECTOR_ELT(out, 3, Rf_allocVector(INTSXP, (R_xlen_t)rd.d.n));
         per_row = INTEGER(VECTOR_ELT(out, 3));
         memset(per_row, 0, (size_t)rd.d.n * sizeof(int));
+        if (!Rf_isNull(counted)) {
+            SET_VECTOR_ELT(out, 5, Rf_allocVector(INTSXP, (R_xlen_t)rd.d.n));
+            per_row_counted = INTEGER(VECTOR_ELT(out, 5));
+            memset(per_row_counted, 0, (size_t)rd.d.n * sizeof(int));
+        }
     }
     SET_VECTOR_ELT(out, 0, Rf_ScalarReal(s.inf));
     SET_VECTOR_ELT(out, 1, Rf_ScalarReal(s.first < 0 ? NA_REAL : (double)s.first + 1));
@@ -228,7 +237,7 @@ static void stats_window(void *ud_, const som_window *w, int64_t first, int64_t 
 /* Per column of the data, over its observed values: the count, the mean as
  * colMeans(na.rm = TRUE) computes it (a long double sum in row order, divided there), and
  * with center (NULL or a double per column) the sum of squared differences from it as
- * sum((x - center)^2) computes it. One pass, whatever holds the data. */
+ * sum((x - center)^2) computes it. One pass, whatever holds the data; or a somgpu_status. */
 SEXP C_column_stats(SEXP x, SEXP center)
 {
     const char *names[] = {"count", "mean", "ss", ""};
@@ -253,7 +262,10 @@ SEXP C_column_stats(SEXP x, SEXP center)
     s.ss = (long double *)R_alloc((size_t)s.m, sizeof(long double));
     for (k = 0; k < s.m; k++) s.count[k] = 0, s.sum[k] = 0, s.ss[k] = 0;
     som_status_init(&st);
-    if (over_data(x, stats_window, &s, &st) != SOM_OK) stop_status(&st);
+    if (over_data(x, stats_window, &s, &st) != SOM_OK) {
+        UNPROTECT(1);
+        return status_out(&st, R_NilValue);
+    }
     for (k = 0; k < s.m; k++) {
         long double mean = s.sum[k];
         mean /= s.count[k];

@@ -135,8 +135,13 @@ void problem_of(const som_data *d, SEXP spec, som_problem *p)
         int i;
         if (TYPEOF(iw) != VECSXP || LENGTH(iw) != p->nmaps)
             Rf_error("somgpu: internal error: init_w must hold a matrix per map");
-        for (i = 0; i < p->nmaps; i++) /* NULL: that map's uniform initial weights */
-            w[i] = Rf_isNull(VECTOR_ELT(iw, i)) ? NULL : REAL(VECTOR_ELT(iw, i));
+        for (i = 0; i < p->nmaps; i++) { /* NULL: that map's uniform initial weights */
+            SEXP wi = VECTOR_ELT(iw, i);
+            if (!Rf_isNull(wi) && (TYPEOF(wi) != REALSXP ||
+                                   XLENGTH(wi) != (R_xlen_t)p->size[i] * p->data.m))
+                Rf_error("somgpu: internal error: init_w must hold a matrix per map");
+            w[i] = Rf_isNull(wi) ? NULL : REAL(wi);
+        }
         p->init_w = w;
     }
 }
@@ -295,6 +300,8 @@ SEXP C_assess(SEXP data, SEXP weights, SEXP options)
     int i, rc, *sizes;
     const double **w;
 
+    if (TYPEOF(weights) != VECSXP)
+        Rf_error("somgpu: internal error: the weights must be double matrices of the data's columns");
     r_data_of(data, options, &rd);
     memset(&sink, 0, sizeof sink);
     if (!Rf_isNull(to)) r_data_of(to, R_NilValue, &sink); /* the clusters' file */
@@ -303,8 +310,11 @@ SEXP C_assess(SEXP data, SEXP weights, SEXP options)
     sizes = (int *)R_alloc((size_t)nmaps, sizeof *sizes);
     w = (const double **)R_alloc((size_t)nmaps, sizeof *w);
     for (i = 0; i < nmaps; i++) {
-        SEXP wi = VECTOR_ELT(weights, i);
-        sizes[i] = INTEGER(Rf_getAttrib(wi, R_DimSymbol))[0];
+        SEXP wi = VECTOR_ELT(weights, i), dim = Rf_getAttrib(wi, R_DimSymbol);
+        if (TYPEOF(wi) != REALSXP || Rf_length(dim) != 2 || INTEGER(dim)[1] != rd.d.m ||
+            INTEGER(dim)[0] < 1)
+            Rf_error("somgpu: internal error: the weights must be double matrices of the data's columns");
+        sizes[i] = INTEGER(dim)[0];
         w[i] = REAL(wi);
     }
     maps.nmaps = nmaps;
@@ -417,16 +427,17 @@ SEXP C_constants(void)
 {
     const char *names[] = {"status", "batch_block", "assess_block", "kernels", "point_units",
                            "cpu_units_per_second", "batch_shard", "sigma0_ring_share", ""};
-    const char *codes[] = {"ok", "invalid", "nomem", "interrupted", "unavailable", "backend"};
+    const char *codes[] = {"ok", "invalid", "nomem", "interrupted", "unavailable", "backend",
+                           "file"};
     const int values[] = {SOM_OK, SOM_ERR_INVALID, SOM_ERR_NOMEM, SOM_ERR_INTERRUPTED,
-                          SOM_ERR_UNAVAILABLE, SOM_ERR_BACKEND};
+                          SOM_ERR_UNAVAILABLE, SOM_ERR_BACKEND, SOM_ERR_FILE};
     SEXP out = PROTECT(Rf_mkNamed(VECSXP, names)), status, code_names;
     int i;
-    status = Rf_allocVector(INTSXP, 6);
+    status = Rf_allocVector(INTSXP, 7);
     SET_VECTOR_ELT(out, 0, status);
-    code_names = Rf_allocVector(STRSXP, 6);
+    code_names = Rf_allocVector(STRSXP, 7);
     Rf_setAttrib(status, R_NamesSymbol, code_names);
-    for (i = 0; i < 6; i++) {
+    for (i = 0; i < 7; i++) {
         INTEGER(status)[i] = values[i];
         SET_STRING_ELT(code_names, i, Rf_mkChar(codes[i]));
     }

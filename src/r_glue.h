@@ -20,7 +20,7 @@ SEXP C_assess(SEXP data, SEXP weights, SEXP options);
 SEXP C_memory_plan(SEXP family, SEXP backend);
 SEXP C_constants(void);
 SEXP C_build_info(void);
-SEXP C_data_scan(SEXP x);
+SEXP C_data_scan(SEXP x, SEXP counted);
 SEXP C_column_stats(SEXP x, SEXP center);
 SEXP C_batch_shards(SEXP data, SEXP problem, SEXP backend, SEXP shards);
 SEXP C_batch_apply(SEXP data, SEXP problem, SEXP backend, SEXP shards, SEXP pass);

@@ -18,7 +18,8 @@ enum {
     SOM_ERR_NOMEM = 2,       /* an allocation failed                              */
     SOM_ERR_INTERRUPTED = 3, /* the interrupt hook asked to stop                  */
     SOM_ERR_UNAVAILABLE = 4, /* the backend was not built or has no device        */
-    SOM_ERR_BACKEND = 5      /* the backend failed (details in the status)        */
+    SOM_ERR_BACKEND = 5,     /* the backend failed (details in the status)        */
+    SOM_ERR_FILE = 6         /* a data or clusters file could not be read/written */
 };
 
 enum { SOM_INIT_UNIFORM = 0, SOM_INIT_SAMPLE = 1, SOM_INIT_GIVEN = 2 };

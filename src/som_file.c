@@ -5,6 +5,7 @@
 #ifndef _WIN32
 #define _FILE_OFFSET_BITS 64 /* 64-bit offsets in fseeko / ftello (before any header) */
 #endif
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stddef.h>
@@ -19,6 +20,7 @@
 #define som_ftell _ftelli64
 typedef __int64 som_off;
 #else
+#include <sys/stat.h>
 #include <sys/types.h>
 #define som_fseek fseeko
 #define som_ftell ftello
@@ -44,7 +46,7 @@ static double offset_of(const som_file *fl, int k, int64_t row)
 static int seek_to(som_file *fl, int k, int64_t row, som_status *st)
 {
     if (som_fseek(fl->f, (som_off)offset_of(fl, k, row), SEEK_SET) != 0)
-        return som_fail(st, SOM_ERR_BACKEND, "could not seek in the backing file %s",
+        return som_fail(st, SOM_ERR_FILE, "could not seek in the backing file %s",
                         fl->spec.path);
     return SOM_OK;
 }
@@ -63,7 +65,7 @@ static int file_read(som_source *src, int64_t first, int64_t rows, double *out, 
         if ((rc = seek_to(fl, k, first, st))) return rc;
         if (fl->spec.type == SOM_FILE_DOUBLE) {
             if (fread(col, sizeof(double), (size_t)rows, fl->f) != (size_t)rows)
-                return som_fail(st, SOM_ERR_BACKEND, "could not read the backing file %s",
+                return som_fail(st, SOM_ERR_FILE, "could not read the backing file %s",
                                 fl->spec.path);
         } else { /* integers, a run at a time (NA: INT_MIN) */
             int iv[SOM_FILE_RUN];
@@ -71,7 +73,7 @@ static int file_read(som_source *src, int64_t first, int64_t rows, double *out, 
             for (lo = 0; lo < rows; lo += SOM_FILE_RUN) {
                 const int64_t len = rows - lo < SOM_FILE_RUN ? rows - lo : SOM_FILE_RUN;
                 if (fread(iv, sizeof(int), (size_t)len, fl->f) != (size_t)len)
-                    return som_fail(st, SOM_ERR_BACKEND, "could not read the backing file %s",
+                    return som_fail(st, SOM_ERR_FILE, "could not read the backing file %s",
                                     fl->spec.path);
                 for (j = 0; j < len; j++) col[lo + j] = iv[j] == INT_MIN ? NAN : (double)iv[j];
             }
@@ -94,7 +96,7 @@ static int file_write(som_sink *sink, int q, int64_t first, int64_t rows, const 
         return som_fail(st, SOM_ERR_INVALID, "clusters beyond the file-backed matrix");
     if ((rc = seek_to(fl, q, first, st))) return rc;
     if (fwrite(cl, sizeof(int), (size_t)rows, fl->f) != (size_t)rows)
-        return som_fail(st, SOM_ERR_BACKEND, "could not write the backing file %s",
+        return som_fail(st, SOM_ERR_FILE, "could not write the backing file %s",
                         fl->spec.path);
     return SOM_OK;
 }
@@ -109,15 +111,26 @@ int som_file_open(som_file *fl, const som_file_spec *spec, int writable, som_sta
     fl->spec = *spec;
     if (writable && spec->type != SOM_FILE_INT)
         return som_fail(st, SOM_ERR_INVALID, "clusters go to an integer matrix");
+#ifndef _WIN32
+    {
+        struct stat sb;
+        if (stat(spec->path, &sb) == 0 && !S_ISREG(sb.st_mode))
+            return som_fail(st, SOM_ERR_FILE, "the backing file %s is not a file (a folder?)",
+                            spec->path);
+    }
+#endif
+    errno = 0;
     fl->f = fopen(spec->path, writable ? "r+b" : "rb");
     if (fl->f == NULL)
-        return som_fail(st, SOM_ERR_BACKEND, "could not open the backing file %s", spec->path);
+        return som_fail(st, SOM_ERR_FILE, "could not open the backing file %s%s%s%s",
+                        spec->path, errno ? " (" : "", errno ? strerror(errno) : "",
+                        errno ? ")" : "");
     /* the file must hold the matrix: the last value of its last column readable */
     for (k = 0, bytes = 0; k < fl->spec.m; k++)
         if (offset_of(fl, k, fl->spec.n - 1) + (double)value_bytes(fl->spec.type) > bytes)
             bytes = offset_of(fl, k, fl->spec.n - 1) + (double)value_bytes(fl->spec.type);
     if (som_fseek(fl->f, 0, SEEK_END) != 0 || (double)som_ftell(fl->f) < bytes)
-        return som_fail(st, SOM_ERR_BACKEND,
+        return som_fail(st, SOM_ERR_FILE,
                         "the backing file %s is shorter than its matrix (%.0f bytes)",
                         spec->path, bytes);
     return SOM_OK;
@@ -129,7 +142,7 @@ int som_file_finish(som_file *fl, som_status *st)
     const int closed = fl->f == NULL || fclose(fl->f) == 0;
     fl->f = NULL;
     if (bad || !closed)
-        return som_fail(st, SOM_ERR_BACKEND, "could not write the file %s (is the disk full?)",
+        return som_fail(st, SOM_ERR_FILE, "could not write the file %s (is the disk full?)",
                         fl->spec.path);
     return SOM_OK;
 }

@@ -108,7 +108,7 @@ test_that("the clusters can go to a new file-backed matrix", {
   expect_identical(one$quality, ref$quality)
   # never overwritten
   expect_error(train(bm, nmax = 3, iter_max = 3, algorithm = "batch", clusters_file = path),
-               class = "somgpu_input_error", regexp = "already exists")
+               class = "somgpu_input_error", regexp = "already exist")
   expect_error(train(y, nmax = 3, clusters_file = file.path(dir, "x.bin")),
                class = "somgpu_input_error", regexp = "file-backed data")
 })
@@ -201,7 +201,7 @@ test_that("what file-backed data cannot do is refused with what to do", {
                class = "somgpu_input_error", regexp = "in memory")
   y[3, ] <- NA
   expect_error(train(file_copy(y), nmax = 4, algorithm = "batch"),
-               class = "somgpu_input_error", regexp = "first row 3")
+               class = "somgpu_input_error", regexp = "the first, row 3: remove such rows")
   expect_error(train(bigmemory::big.matrix(10, 2, init = 0), nmax = 3, algorithm = "batch"),
                class = "somgpu_input_error", regexp = "shared memory")
   expect_error(train(bigmemory::big.matrix(10, 2, init = 0, shared = FALSE), nmax = 3,

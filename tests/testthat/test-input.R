@@ -120,9 +120,9 @@ test_that("bad restarts, threads, seed and progress are refused", {
 })
 
 test_that("unknown option values are refused with the valid choices", {
-  expect_input_error(train(y0, backend = "gpu"), "\"auto\", \"cpu\", \"opencl\", not \"gpu\"")
+  expect_input_error(train(y0, backend = "gpu"), "\"auto\", \"cpu\", \"opencl\" \\(or a unique start of one\\), not \"gpu\"")
   expect_input_error(train(y0, backend = NA), "`backend`")
-  expect_input_error(train(y0, init = "random"), "\"uniform\", \"sample\", \"pca\", not \"random\"")
+  expect_input_error(train(y0, init = "random"), "\"uniform\", \"sample\", \"pca\" \\(or a unique start of one\\), not \"random\"")
   expect_input_error(train(y0, init = 5), "`init` must be \"uniform\", \"sample\", \"pca\", a list")
   for (arg in c("trace", "align", "keep_data")) {
     expect_input_error(do.call(train, setNames(list(y0, NA), c("y", arg))),
