@@ -100,8 +100,7 @@ new_somgpu <- function(weights, clusters, keep, n, rownames, sizes, quality, sta
   }
   if (is.list(clusters)) { # else a file-backed big.matrix, its columns named already
     names(clusters) <- labels
-    clusters <- as.data.frame(clusters, optional = TRUE)
-    if (!is.null(rownames)) row.names(clusters) <- rownames
+    clusters <- new_clusters(as.data.frame(clusters, optional = TRUE), rownames)
   }
   if (!is.null(trace)) {
     dimnames(trace) <- list(NULL, sprintf("N%d.%d", quality$size, quality$restart))
@@ -123,4 +122,31 @@ new_somgpu <- function(weights, clusters, keep, n, rownames, sizes, quality, sta
     elapsed = elapsed,
     call = call
   ), class = "somgpu")
+}
+
+# Clusters as a data frame (one integer column per size) that prints its first rows and a
+# count when long, as a tibble does, and is a data frame for everything else.
+new_clusters <- function(df, rownames = NULL) {
+  if (!is.null(rownames)) row.names(df) <- rownames
+  class(df) <- c("somgpu_clusters", "data.frame")
+  df
+}
+
+#' @export
+#' @noRd
+print.somgpu_clusters <- function(x, n = 10L, ...) {
+  rows <- nrow(x)
+  shown <- as.data.frame(unclass_clusters(x)[seq_len(min(rows, if (rows > 20L) n else rows)), ,
+                                               drop = FALSE])
+  cat(sprintf("clusters of %d row%s, %d size%s (%s)\n", rows, if (rows == 1L) "" else "s",
+              ncol(x), if (ncol(x) == 1L) "" else "s", paste(names(x), collapse = ", ")))
+  if (rows > 0L) print(shown, ...)
+  if (rows > nrow(shown)) cat(sprintf("# ... and %d more rows (head(x, n), as.data.frame(x))\n",
+                                      rows - nrow(shown)))
+  invisible(x)
+}
+
+unclass_clusters <- function(x) {
+  class(x) <- "data.frame"
+  x
 }

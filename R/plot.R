@@ -90,6 +90,8 @@ plot_quality <- function(x, dots) {
   op <- graphics::par(mfrow = c(1, 2), mar = c(4, 4, 2, 1))
   on.exit(graphics::par(op))
   titles <- c(qe = "quantization error", te = "topographic error")
+  # the size summary() suggests (the groups its maps show), marked on both panels
+  suggested <- tryCatch(summary(x)$suggested, error = function(e) NA_integer_)
   for (what in c("qe", "te")) {
     frame <- frame_dots(dots)
     if (length(frame$main) == 2L) frame$main <- frame$main[[match(what, names(titles))]]
@@ -99,6 +101,11 @@ plot_quality <- function(x, dots) {
     graphics::points(q$size[!q$best], q[[what]][!q$best], pch = 1, col = "grey50")
     draw(graphics::lines, list(x = kept$size, y = kept[[what]], type = "b", pch = 19),
          mark_dots(dots))
+    if (!is.na(suggested)) {
+      graphics::abline(v = suggested, lty = 3, col = "grey40")
+      graphics::mtext("suggested", side = 3, at = suggested, line = 0.1, cex = 0.7,
+                      col = "grey40")
+    }
   }
   invisible(kept)
 }
@@ -115,13 +122,13 @@ plot_trace <- function(x, dots, call) {
   draw(graphics::matplot, list(x = seq_len(nrow(tr)), y = tr, type = "l", lty = 1, col = pal,
                                xlab = "pass", ylab = "quantization error",
                                main = "training trace"), dots)
-  # a compact legend: every size up to 8, else five along the ramp
+  # the legend: every size up to 12 (in two columns beyond 6), else ten along the ramp
   ord <- order(sizes)
-  show <- if (length(sizes) <= 8L) ord else ord[unique(round(seq(1, length(ord), length.out = 5)))]
+  show <- if (length(sizes) <= 12L) ord else ord[unique(round(seq(1, length(ord), length.out = 10)))]
   col <- if (is.null(dots$col)) pal else rep_len(dots$col, length(sizes))
   graphics::legend("topright", legend = paste0("N", sizes[show]), lty = 1, bty = "n",
-                   col = col[show], cex = 0.7, lwd = 2,
-                   title = if (length(sizes) > 8L) sprintf("%d sizes", length(sizes)))
+                   col = col[show], cex = 0.9, lwd = 2, ncol = if (length(show) > 6L) 2L else 1L,
+                   title = if (length(sizes) > 12L) sprintf("%d sizes, 10 shown", length(sizes)))
   invisible(tr)
 }
 
@@ -193,6 +200,7 @@ plot_profiles <- function(x, size, dots) {
   span <- matrix(span, nrow = size)
   old <- graphics::par(mar = c(4, max(4, 0.6 * max(nchar(vars)) + 1), 3, 1))
   on.exit(graphics::par(old))
+  graphics::par(mar = c(4, max(4, 0.6 * max(nchar(vars)) + 1), 5, 1)) # room for the key
   draw(graphics::image, list(x = seq_len(size), y = seq_len(m), z = span, zlim = c(0, 1),
                              col = grDevices::hcl.colors(32, "Blues 3", rev = TRUE),
                              xlab = "neuron (ring order)", ylab = "", axes = FALSE,
@@ -201,6 +209,11 @@ plot_profiles <- function(x, size, dots) {
   graphics::axis(1, at = seq_len(size))
   graphics::axis(2, at = seq_len(m), labels = vars, las = 1)
   graphics::box()
+  # the colour key: each variable from its own lowest to its highest weight
+  key <- grDevices::hcl.colors(32, "Blues 3", rev = TRUE)[c(1, 16, 32)]
+  graphics::legend("topright", inset = c(0, -0.1), xpd = TRUE, horiz = TRUE, bty = "n",
+                   fill = key, legend = c("lowest", "middle", "highest"), cex = 0.8,
+                   border = "grey40", title = "within each variable")
   # the values in the cells, where they fit (cells are one unit wide and high)
   labels <- formatC(signif(as.vector(w), 3), format = "g")
   fits <- max(graphics::strwidth(labels, cex = 0.8)) < 0.95 &&

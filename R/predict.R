@@ -18,10 +18,12 @@
 #'   is; see Value).
 #' @param clusters_file `NULL`, or for file-backed `newdata` a path where no file is yet:
 #'   the clusters go to a new file-backed integer `big.matrix` there (one column per size;
-#'   its descriptor beside it, the path plus `".desc"`), which is returned.
+#'   its descriptor beside it, the path plus `".desc"`), which is returned invisibly, with a
+#'   message naming the file.
 #' @param ... Ignored.
 #' @return With `type = "clusters"`, a data frame with one integer column per size (`N2`,
-#'   `N3`, ...) and one row per row of `newdata` (with its row names), as `fit$clusters`.
+#'   `N3`, ...) and one row per row of `newdata` (with its row names), as `fit$clusters`
+#'   (class `somgpu_clusters`: it prints its first rows and a count when long).
 #'   With `type = "detail"`, one long data frame, a row per row of `newdata` and size:
 #'   `row` (its number in `newdata`), `size`, `cluster`, `distance` (Euclidean, to the
 #'   winning neuron, in the fit's distance), `runner_up` (the second nearest neuron) and
@@ -77,7 +79,11 @@ predict.somgpu <- function(object, newdata, sizes = object$params$sizes, threads
   }
   if (!is.null(to)) { # the clusters are in the file; rows left out get NA there
     if (length(rows$dropped)) to$matrix[rows$dropped, ] <- NA_integer_
-    return(to$matrix)
+    # returned invisibly: printed, a big.matrix shows bigmemory's warning, not the clusters
+    message(sprintf("predict(): the clusters of %.0f rows, %d size%s, went to %s (a file-backed big.matrix, its descriptor beside it)",
+                    as.double(nrow(x)), length(sizes), if (length(sizes) == 1L) "" else "s",
+                    to$file$path))
+    return(invisible(to$matrix))
   }
   # every row of newdata: NA where left out
   all_rows <- function(v, na) {
@@ -90,9 +96,7 @@ predict.somgpu <- function(object, newdata, sizes = object$params$sizes, threads
   if (type == "clusters") {
     out <- lapply(seq_along(sizes), function(i) all_rows(a$clusters[[i]], NA_integer_))
     names(out) <- paste0("N", sizes)
-    out <- as.data.frame(out, optional = TRUE)
-    if (!is.null(rownames(x))) row.names(out) <- rownames(x)
-    return(out)
+    return(new_clusters(as.data.frame(out, optional = TRUE), rownames(x)))
   }
   parts <- lapply(seq_along(sizes), function(i) {
     d <- all_rows(a$distance[[i]], NA_real_)

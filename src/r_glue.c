@@ -456,13 +456,15 @@ SEXP C_constants(void)
  * whether this is a forked child that must leave OpenCL alone. */
 SEXP C_build_info(void)
 {
-    const char *names[] = {"openmp", "max_threads", "opencl", "opencl_forked", "simd", ""};
+    const char *names[] = {"openmp", "max_threads", "opencl", "opencl_forked", "simd",
+                           "processors", ""};
     SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
     SET_VECTOR_ELT(out, 0, Rf_ScalarLogical(som_have_openmp()));
     SET_VECTOR_ELT(out, 1, Rf_ScalarInteger(som_max_threads()));
     SET_VECTOR_ELT(out, 2, Rf_ScalarLogical(som_ocl_built()));
     SET_VECTOR_ELT(out, 3, Rf_ScalarLogical(som_ocl_forked()));
     SET_VECTOR_ELT(out, 4, Rf_mkString(som_lanes_isa()));
+    SET_VECTOR_ELT(out, 5, Rf_ScalarInteger(som_processors()));
     UNPROTECT(1);
     return out;
 }

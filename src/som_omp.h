@@ -19,6 +19,7 @@
 void som_threads_init(void);   /* once, when the library is loaded                         */
 int som_in_forked_child(void); /* a fork() happened since the library was loaded           */
 int som_have_openmp(void);
+int som_processors(void);
 int som_max_threads(void);     /* the most a parallel region may use (1 in a forked child) */
 /* The thread count every entry point uses: `requested` clamped to 1 .. som_max_threads(). */
 int som_threads(int requested);

@@ -70,6 +70,17 @@ int som_max_threads(void)
 #endif
 }
 
+/* The processors the system has (what OpenMP counts; 1 without OpenMP). */
+int som_processors(void)
+{
+#ifdef _OPENMP
+    int procs = omp_get_num_procs();
+    return procs > 0 ? procs : 1;
+#else
+    return 1;
+#endif
+}
+
 int som_threads(int requested)
 {
     int max = som_max_threads();

@@ -1,5 +1,6 @@
 # R CMD build, then R CMD check --as-cran on the tarball twice: as configure builds it here
-# (with OpenCL where it is found) and CPU-only (SOMGPU_NO_OPENCL=1). A check passes with no
+# (with OpenCL where it is found) and CPU-only (SOMGPU_NO_OPENCL=1), without the tests
+# (--no-tests: tools/run-tests.R runs them on both builds just before). A check passes with no
 # ERROR, no WARNING and only the NOTEs explained in cran-comments.md (listed below). The PDF
 # manual is built with LaTeX's Times and Courier fonts (R_RD4PDF): R's default Inconsolata
 # comes only with Debian's 1.4 GB texlive-fonts-extra. Without pdflatex the manual is
@@ -18,7 +19,6 @@ check_findings <- function(log) {
 }
 
 run_check <- function() {
-  cat("\n==== R CMD build, R CMD check --as-cran ====\n")
   dir <- tempfile("check-")
   dir.create(dir)
   r <- file.path(R.home("bin"), "R")
@@ -40,7 +40,7 @@ run_check <- function() {
     dir.create(sub_dir)
     Sys.setenv(SOMGPU_NO_OPENCL = if (build == "cpu-only") "1" else "")
     started <- proc.time()[["elapsed"]]
-    system2(r, c("CMD", "check", "--as-cran", if (!manual) "--no-manual",
+    system2(r, c("CMD", "check", "--as-cran", "--no-tests", if (!manual) "--no-manual",
                  "-o", shQuote(sub_dir), shQuote(file.path(dir, tarball))),
             stdout = FALSE, stderr = FALSE)
     log_file <- file.path(sub_dir, "somgpu.Rcheck", "00check.log")

@@ -4,10 +4,17 @@
 # whose allocation stack passes through somgpu.so. R's own reports (and OpenCL runtimes')
 # are not ours to fix and are only counted. Sourced by tools/run-tests.R.
 
-valgrind_files <- c("test-input.R", "test-result.R", "test-reproducibility.R",
-                    "test-reference.R", "test-batch.R", "test-analysis.R", "test-rng.R",
-                    "test-missing.R", "test-scale.R", "test-lanes.R", "test-single.R",
-                    "test-filedata.R")
+# Every file valgrind has run (the target valgrind-all, about 11 minutes on 2 cores), and
+# the representative part the default test command runs: the online rule against its
+# reference, batch, the general path (missing values, weights), packs of small maps, the
+# schedules per ring and file-backed data, so that every engine and data source is under
+# memcheck (about 4 minutes).
+valgrind_all_files <- c("test-input.R", "test-result.R", "test-reproducibility.R",
+                        "test-reference.R", "test-batch.R", "test-analysis.R", "test-rng.R",
+                        "test-missing.R", "test-scale.R", "test-lanes.R", "test-single.R",
+                        "test-filedata.R", "test-schedule.R")
+valgrind_files <- c("test-reference.R", "test-batch.R", "test-missing.R", "test-lanes.R",
+                    "test-schedule.R", "test-filedata.R")
 
 # One valgrind report block is ours when a frame of its stack is in somgpu.so: named by
 # the library (no debug information) or by one of its source files.
@@ -25,7 +32,6 @@ valgrind_blocks <- function(log) {
 }
 
 run_valgrind <- function(lib, files = valgrind_files) {
-  cat("\n==== valgrind (memcheck) on part of the test suite ====\n")
   if (!nzchar(Sys.which("valgrind"))) {
     cat("valgrind is not installed (Debian: valgrind): skipped\n")
     return(c(passed = 0, failed = 0, skipped = 1))

@@ -127,7 +127,7 @@ test_that("progress = TRUE shows cli's bar and leaves the result unchanged", {
   })
   expect_true(any(grepl("training ring SOMs", msgs)))
   expect_identical(fit$weights, train(y, nmax = 8, iter_max = 30, seed = 1)$weights)
-  quiet <- capture.output(train(y, nmax = 3, iter_max = 5, seed = 1, progress = FALSE),
+  quiet <- capture.output(invisible(train(y, nmax = 3, iter_max = 5, seed = 1, progress = FALSE)),
                           type = "message")
   expect_length(quiet, 0L)
 })
