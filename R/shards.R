@@ -1,9 +1,10 @@
 # parallel = "future" with file-backed data and the batch rule: data-parallel training.
-# The rows are cut into shards (SOM_BATCH_SHARD blocks of the batch sums, src/som_math.h)
-# and the shards into one contiguous range per worker. Each pass, every worker reads its
-# rows from the shared backing file and returns each shard's sums for every map
-# (C_batch_shards); this process adds the shards in order and ends the pass
-# (C_batch_apply), as one process adds them, so the maps do not depend on the workers.
+# The rows are cut into blocks of the batch sums and the blocks into one contiguous range
+# per worker, of equal length to within a block. Each pass, every worker reads its rows from
+# the shared backing file and returns, for every map, the sums of the aligned nodes of the
+# pairwise sums its range holds (C_batch_shards; src/som_math.h); this process pushes every
+# worker's nodes in block order and ends the pass (C_batch_apply), as one process adds its
+# blocks, so the maps do not depend on the number of workers or where the rows were cut.
 
 # Train the maps of `problem` on file-backed x over the future workers: list(weights,
 # trace, record) as train_future() gives. `args`: the user's backend arguments (workers
@@ -17,9 +18,9 @@ train_shards <- function(x, problem, args, threads, options, main_threads, progr
   }
   precision <- args$precision
   here <- backend_spec(list(name = "cpu", precision = precision), main_threads, options, call)
-  shard_rows <- constants()$batch_shard * min(problem$batch_block, x$n)
-  nshards <- ceiling(x$n / shard_rows)
-  ranges <- shard_ranges(nshards, future_workers(nshards))
+  block_rows <- min(problem$batch_block, x$n)
+  nblocks <- ceiling(x$n / block_rows)
+  ranges <- shard_ranges(nblocks, future_workers(nblocks))
   passes <- max(problem$iter_max - 1L, 0L)
   # the initial weights: zero passes of the ordinary engine (init "sample" reads its rows)
   start <- problem
@@ -55,7 +56,7 @@ train_shards <- function(x, problem, args, threads, options, main_threads, progr
     seconds <- seconds + vapply(res, function(r) r$seconds, numeric(1))
     sums <- do.call(cbind, lapply(res, function(r) r$sums))
     weights <- call_core("train the maps", call, function() {
-      .Call(C_batch_apply, x, step, here, sums, t)
+      .Call(C_batch_apply, x, step, here, sums, as.double(unlist(ranges)), t)
     })
     if (problem$trace) {
       trace[t, ] <- assess_maps(x, weights, main_threads, problem[c("col_w", "missing")],
@@ -64,14 +65,15 @@ train_shards <- function(x, problem, args, threads, options, main_threads, progr
     if (progress) cli::cli_progress_update(.envir = environment())
   }
   list(weights = weights, trace = trace,
-       record = shards_record(res, ranges, seconds, shard_rows, x$n, problem$size, precision,
+       record = shards_record(res, ranges, seconds, block_rows, x$n, problem$size, precision,
                               plan))
 }
 
-# Shards 0 .. nshards - 1 as k contiguous ranges c(first, end) of about equal length.
-shard_ranges <- function(nshards, k) {
-  k <- max(1L, min(k, nshards))
-  cuts <- round(seq(0, nshards, length.out = k + 1L))
+# Blocks 0 .. nblocks - 1 as k contiguous ranges c(first, end) of equal length to within a
+# block.
+shard_ranges <- function(nblocks, k) {
+  k <- max(1L, min(k, nblocks))
+  cuts <- round(seq(0, nblocks, length.out = k + 1L))
   lapply(seq_len(k), function(i) c(cuts[i], cuts[i + 1L]))
 }
 
@@ -83,8 +85,9 @@ shard_entry <- function() {
   f
 }
 
-# One future: the sums of the shards in `range` for every map of `problem` (at this pass's
-# weights), on this worker's CPU threads. Errors come back as values (see train_chunk()).
+# One future: the sums of the blocks in `range` for every map of `problem` (at this pass's
+# weights: the range's nodes of the pairwise sums), on this worker's CPU threads. Errors
+# come back as values (see train_chunk()).
 shard_sums <- function(range, x, problem, threads, options, precision) {
   started <- proc.time()[["elapsed"]]
   where <- list(host = Sys.info()[["nodename"]], pid = Sys.getpid())
@@ -102,7 +105,7 @@ shard_sums <- function(range, x, problem, threads, options, precision) {
 
 shards_failed <- function(res, ranges, bad, call) {
   k <- bad[1L]
-  abort(sprintf("somgpu: future worker %d of %d (%s, pid %d), summing shards %d to %d, failed: %s",
+  abort(sprintf("somgpu: future worker %d of %d (%s, pid %d), summing blocks %d to %d, failed: %s",
                 k, length(ranges), res[[k]]$host, res[[k]]$pid, ranges[[k]][1L] + 1L,
                 ranges[[k]][2L], conditionMessage(res[[k]]$error)),
         "somgpu_worker_error", call, parent = res[[k]]$error, worker = k)
@@ -115,8 +118,8 @@ shards_lost <- function(e, plan, call) {
 
 # fit$backend for a data-parallel run: a row per worker (its rows and seconds over all
 # passes), and a summary.
-shards_record <- function(res, ranges, seconds, shard_rows, n, size, precision, plan) {
-  rows <- vapply(ranges, function(r) min(r[2L] * shard_rows, n) - r[1L] * shard_rows,
+shards_record <- function(res, ranges, seconds, block_rows, n, size, precision, plan) {
+  rows <- vapply(ranges, function(r) min(r[2L] * block_rows, n) - r[1L] * block_rows,
                  numeric(1))
   workers <- data.frame(
     worker = seq_along(ranges),

@@ -160,7 +160,10 @@
 #'   `W_j = sum_i h_t(d(c_i, j)) x_i / sum_i h_t(d(c_i, j))` with
 #'   `h_t(d) = exp(-d^2 / (2 sigma_t^2))`, the same `sigma_t` schedule and no learning rate;
 #'   a neuron whose denominator is zero keeps its weights). Batch is parallel over rows: the
-#'   algorithm of choice for large data. `eta0` does not apply to it.
+#'   algorithm of choice for large data. `eta0` does not apply to it. Its sums are taken in
+#'   blocks of rows (each in row order) and the blocks added pairwise, as a binary tree in
+#'   block order, so the maps are the same whatever the threads, backend (in double
+#'   precision) or future workers.
 #' @param seed `NULL` (draw one from R's random number generator) or a whole number.
 #' @param backend `"auto"`, `"cpu"` or `"opencl"`. `"auto"` uses an OpenCL GPU or accelerator
 #'   that supports `precision` when there is one and the job is big enough for it, else the
@@ -229,13 +232,15 @@
 #'
 #'   With `parallel = "future"`, batch training on a file-backed `y` is data-parallel: the
 #'   backing file must be readable by every worker at the same path (a shared file
-#'   system, or the same machine). Each pass, every worker sums its rows (whole shards of
-#'   64 blocks of `getOption("somgpu.batch_block", 4096)` rows) for every map and sends
-#'   back those sums, `size x (ncol(y) + 1)` numbers per map and shard (`size x 2 ncol(y)`
-#'   with missing values or `var_weights`: counts per column); the main process
-#'   adds the shards in order and ends the pass. The data never travel: a pass costs one
-#'   round trip to the workers. The maps are those of one process, bit for bit, whatever
-#'   the number of workers. Workers run the CPU backend.
+#'   system, or the same machine). The rows are cut into blocks of
+#'   `getOption("somgpu.batch_block", 4096)` rows and the blocks into one range per worker,
+#'   of equal length to within a block. Each pass, every worker sums its rows for every map
+#'   and sends back those sums as the nodes of the pairwise sums its range holds (at most
+#'   about twice the logarithm of its blocks; `size x (ncol(y) + 1)` numbers per map and
+#'   node, `size x 2 ncol(y)` with missing values or `var_weights`); the main process adds
+#'   them as one process adds its blocks and ends the pass. The data never travel: a pass
+#'   costs one round trip to the workers. The maps are those of one process, bit for bit,
+#'   whatever the number of workers. Workers run the CPU backend.
 #'
 #' @return An object of class `somgpu`, a list with
 #'   \describe{
@@ -579,8 +584,9 @@ cpu_round_units <- function(call = NULL) {
 }
 
 # Rows per block of the batch sums (option somgpu.batch_block; the default comes from the
-# compiled code): the sums of each block are taken in row order and added in block order,
-# so it is part of what defines a batch result; tests make it small to exercise many blocks.
+# compiled code): the sums of each block are taken in row order and the blocks added
+# pairwise in block order (src/som_math.h), so it is part of what defines a batch result;
+# tests make it small to exercise many blocks.
 batch_block_size <- function(call) {
   option_value("somgpu.batch_block", constants()$batch_block,
                function(v, name) check_whole(v, name, 1, call = call))

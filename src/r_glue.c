@@ -426,7 +426,7 @@ SEXP C_memory_plan(SEXP family, SEXP backend)
 SEXP C_constants(void)
 {
     const char *names[] = {"status", "batch_block", "assess_block", "kernels", "point_units",
-                           "cpu_units_per_second", "batch_shard", "sigma0_ring_share", ""};
+                           "cpu_units_per_second", "sigma0_ring_share", ""};
     const char *codes[] = {"ok", "invalid", "nomem", "interrupted", "unavailable", "backend",
                            "file"};
     const int values[] = {SOM_OK, SOM_ERR_INVALID, SOM_ERR_NOMEM, SOM_ERR_INTERRUPTED,
@@ -446,8 +446,7 @@ SEXP C_constants(void)
     SET_VECTOR_ELT(out, 3, kernels_ran((1 << SOM_RAN_KINDS) - 1));
     SET_VECTOR_ELT(out, 4, Rf_ScalarReal(SOM_POINT_UNITS));
     SET_VECTOR_ELT(out, 5, Rf_ScalarReal(SOM_CPU_UNITS_PER_SECOND));
-    SET_VECTOR_ELT(out, 6, Rf_ScalarInteger(SOM_BATCH_SHARD));
-    SET_VECTOR_ELT(out, 7, Rf_ScalarReal(SOM_SIGMA0_RING_SHARE));
+    SET_VECTOR_ELT(out, 6, Rf_ScalarReal(SOM_SIGMA0_RING_SHARE));
     UNPROTECT(1);
     return out;
 }

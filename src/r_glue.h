@@ -23,7 +23,7 @@ SEXP C_build_info(void);
 SEXP C_data_scan(SEXP x, SEXP counted);
 SEXP C_column_stats(SEXP x, SEXP center);
 SEXP C_batch_shards(SEXP data, SEXP problem, SEXP backend, SEXP shards);
-SEXP C_batch_apply(SEXP data, SEXP problem, SEXP backend, SEXP shards, SEXP pass);
+SEXP C_batch_apply(SEXP data, SEXP problem, SEXP backend, SEXP nodes, SEXP ranges, SEXP pass);
 SEXP C_ocl_devices(void);
 SEXP C_ocl_open(SEXP spec);
 SEXP C_ocl_close(SEXP ptr);

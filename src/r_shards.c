@@ -1,14 +1,15 @@
 /* r_shards.c: data-parallel batch training from R (future workers): each pass, every
- * worker computes the sums of its shards of the rows (C_batch_shards) and the main process
- * ends the pass from all of them in shard order (C_batch_apply), as one process would. */
+ * worker computes the sums of its range of blocks of rows, as the aligned nodes of the
+ * pairwise sums it holds (C_batch_shards), and the main process ends the pass from all of
+ * them in block order (C_batch_apply), as one process would. */
 #include <string.h>
 
 #include <R.h>
 
 #include "r_glue.h"
 
-/* Reals of one shard's sums of every map of p. */
-static double shard_len(const som_problem *p)
+/* Reals of one node's sums of every map of p. */
+static double node_len(const som_problem *p)
 {
     double len = 0;
     int i;
@@ -40,49 +41,64 @@ static int job_of(SEXP data, SEXP problem, SEXP backend, shard_job *j)
     return rc;
 }
 
-/* The maps of `problem` (init "given": this pass's weights) summed over shards
- * shards[1] .. shards[2] - 1 (0-based) of the data on the CPU backend `backend`: a
- * matrix of shard_len x shards, or a somgpu_status. */
-SEXP C_batch_shards(SEXP data, SEXP problem, SEXP backend, SEXP shards)
+/* The maps of `problem` (init "given": this pass's weights) summed over blocks
+ * blocks[1] .. blocks[2] - 1 (0-based) of the data on the CPU backend `backend`: a matrix
+ * of node_len x nodes (the range's aligned nodes of the pairwise sums), or a
+ * somgpu_status. */
+SEXP C_batch_shards(SEXP data, SEXP problem, SEXP backend, SEXP blocks)
 {
     shard_job j;
     SEXP out;
-    int64_t sh0, sh1;
+    int64_t b0, b1;
     int rc = job_of(data, problem, backend, &j);
-    if (TYPEOF(shards) != REALSXP || XLENGTH(shards) != 2)
+    if (TYPEOF(blocks) != REALSXP || XLENGTH(blocks) != 2)
         Rf_error("somgpu: internal error: shards must be two numbers");
-    sh0 = (int64_t)REAL(shards)[0];
-    sh1 = (int64_t)REAL(shards)[1];
-    out = PROTECT(Rf_allocMatrix(REALSXP, (int)shard_len(&j.p), (int)(sh1 - sh0)));
+    b0 = (int64_t)REAL(blocks)[0];
+    b1 = (int64_t)REAL(blocks)[1];
+    if (b0 < 0 || b1 < b0) Rf_error("somgpu: internal error: shards must be two numbers");
+    out = PROTECT(Rf_allocMatrix(REALSXP, (int)node_len(&j.p),
+                                 (int)som_pair_nodes((som_count)b0, (som_count)b1)));
     if (rc == SOM_OK) rc = r_data_open(&j.rd, &j.st); /* closed on every path below */
     j.p.data.src = j.rd.d.src;
     if (rc == SOM_OK) rc = som_check_problem(&j.p, &j.st);
     if (rc == SOM_OK)
         rc = (j.cpu.precision == SOM_SINGLE ? som_cpu_batch_shards_f : som_cpu_batch_shards)(
-            &j.cpu, &j.p, sh0, sh1, REAL(out), &j.st);
+            &j.cpu, &j.p, b0, b1, REAL(out), &j.st);
     r_data_close(&j.rd);
     UNPROTECT(1);
     return rc == SOM_OK ? out : status_out(&j.st, R_NilValue);
 }
 
 /* The end of pass `pass` for the maps of `problem` (init "given": the pass's weights) from
- * the sums of every shard of the data (a shard_len x shards matrix, shards in order): the
- * new weights (a list of size x m matrices), or a somgpu_status. The data are not read. */
-SEXP C_batch_apply(SEXP data, SEXP problem, SEXP backend, SEXP shards, SEXP pass)
+ * the workers' nodes (a node_len x nodes matrix, in block order) over the ranges of blocks
+ * (a 2 x workers matrix of first and end blocks, in order, from 0 to the last): the new
+ * weights (a list of size x m matrices), or a somgpu_status. The data are not read. */
+SEXP C_batch_apply(SEXP data, SEXP problem, SEXP backend, SEXP nodes, SEXP ranges, SEXP pass)
 {
     shard_job j;
-    SEXP weights, dim = Rf_getAttrib(shards, R_DimSymbol);
+    SEXP weights, dim = Rf_getAttrib(nodes, R_DimSymbol);
     double **w;
-    int rc = job_of(data, problem, backend, &j);
-    if (TYPEOF(shards) != REALSXP || Rf_length(dim) != 2 || INTEGER(dim)[0] != shard_len(&j.p))
+    int64_t *rg, total = 0;
+    int rc = job_of(data, problem, backend, &j), nr, i;
+    if (TYPEOF(nodes) != REALSXP || Rf_length(dim) != 2 || INTEGER(dim)[0] != node_len(&j.p))
         Rf_error("somgpu: internal error: the shards' sums do not fit the maps");
+    if (TYPEOF(ranges) != REALSXP || XLENGTH(ranges) % 2 != 0)
+        Rf_error("somgpu: internal error: the shards' ranges must be pairs of blocks");
+    nr = (int)(XLENGTH(ranges) / 2);
+    rg = (int64_t *)R_alloc((size_t)XLENGTH(ranges) + 1, sizeof *rg);
+    for (i = 0; i < 2 * nr; i++) rg[i] = (int64_t)REAL(ranges)[i];
+    for (i = 0; i < nr; i++) { /* contiguous from block 0, and the nodes they hold */
+        if (rg[2 * i] != (i ? rg[2 * i - 1] : 0) || rg[2 * i + 1] < rg[2 * i])
+            Rf_error("somgpu: internal error: the shards' ranges must be pairs of blocks");
+        total += (int64_t)som_pair_nodes((som_count)rg[2 * i], (som_count)rg[2 * i + 1]);
+    }
+    if (total != INTEGER(dim)[1]) Rf_error("somgpu: internal error: the shards' sums do not fit the maps");
     weights = PROTECT(r_weights_list(&j.p, &w));
-    /* the data are not read: a shard's rows are enough to size the engine's buffers */
-    if (j.p.data.n > (int64_t)SOM_BATCH_SHARD * j.p.batch_block)
-        j.p.data.n = (int64_t)SOM_BATCH_SHARD * j.p.batch_block;
+    /* the data are not read: a block's rows are enough to size the engine's buffers */
+    if (j.p.data.n > (int64_t)j.p.batch_block) j.p.data.n = (int64_t)j.p.batch_block;
     if (rc == SOM_OK)
         rc = (j.cpu.precision == SOM_SINGLE ? som_cpu_batch_apply_f : som_cpu_batch_apply)(
-            &j.cpu, &j.p, w, REAL(shards), INTEGER(dim)[1], Rf_asInteger(pass), &j.st);
+            &j.cpu, &j.p, w, REAL(nodes), rg, nr, Rf_asInteger(pass), &j.st);
     UNPROTECT(1);
     return rc == SOM_OK ? weights : status_out(&j.st, R_NilValue);
 }

@@ -7,9 +7,10 @@
  *
  * Parallel over points: the points are cut into blocks of p->batch_block; a block is
  * transposed once and serves every map, so each point is read once per pass. Each block's
- * sums are taken in point order into a slot of its own, and the slots are added to the
- * totals in block order, so the result is the same whatever the threads and slices. A slice
- * is a round of blocks worth about round_units of work per thread. */
+ * sums are taken in point order into a slot of its own, and the slots are added pairwise in
+ * block order (som_math.h: SOM_PAIR_PUSH), so the result is the same whatever the threads,
+ * slices and future workers. A slice is a round of blocks worth about round_units of work
+ * per thread. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +29,7 @@ typedef struct {
     int size, ld;      /* neurons, and neurons rounded up to whole tiles (SOM_TJB)      */
     som_real *w;       /* weights, w[k * ld + j]; the padding stays 0                    */
     som_real *total;   /* the pass's sums: S[c * m + k], then the counts n[c]            */
-    som_real *shard;   /* the current shard's sums, alike (SOM_BATCH_SHARD)              */
+    som_real *stack;   /* the pairwise partial sums, alike, one per level (cut.levels)    */
     size_t slot_off;   /* where this map's sums start in a block's slot                  */
     size_t slot_len;   /* size * som_slot_width(m, general)                              */
 } batch_map;
@@ -37,7 +38,7 @@ typedef struct {
  * blocks than threads, the maps are cut into groups and the blocks' rows into segments. */
 typedef struct {
     int64_t B, nblocks, per_round;
-    int ngroups, nseg, whole;
+    int ngroups, nseg, whole, levels; /* levels: of the pairwise sums (som_pair_levels) */
     size_t seg_rows, bpad;
 } batch_cut;
 
@@ -50,8 +51,13 @@ typedef struct {
     size_t slot_len;                 /* all maps' sums, one block                   */
     som_real *store, *slots, *xr, *num;
     double *window;                  /* data from a source: a round's rows          */
-    double *shard_out;               /* NULL, or every shard's sums (som_cpu_batch_shards) */
-    int64_t shard_first;             /* the shard of shard_out's first               */
+    /* the blocks whose sums are added up as one: the pass's [0, nblocks), or for a future
+     * worker (som_cpu_batch_shards) each aligned node of its range [., range_end) in turn,
+     * each node's sums out to node_out (node_i of them so far) */
+    int64_t node0, node1, range_end, node_i;
+    double *node_out;
+    int64_t *push_k;                 /* a round's blocks: each one's index in its node  */
+    int *node_end;                   /* ... and whether it ends its node              */
     int *wins, **win, *group_start, *runs, nruns;
 } batch_state;
 
@@ -72,6 +78,7 @@ static void batch_cut_of(const som_family *f, int threads, double round_units, b
     c->nseg = (int)((c->B + (int64_t)c->seg_rows - 1) / (int64_t)c->seg_rows);
     c->whole = c->ngroups == 1 && c->nseg == 1;
     c->bpad = (size_t)((c->B + R_PB - 1) / R_PB * R_PB);
+    c->levels = som_pair_levels((som_count)c->nblocks);
 }
 
 /* Element counts of the buffers, from the family's shape (bounds for per-map padding). */
@@ -83,8 +90,8 @@ static void batch_size(const som_family *f, const batch_cut *c, int threads, bat
 {
     const double maps = f->nmaps, slot = f->size_sum * som_slot_width(f->m, f->general);
     const double rounds = (double)c->per_round;
-    /* per map: tiled weights, the pass's totals, a shard's */
-    z->store = (f->size_sum + (SOM_TJB - 1) * maps) * f->m + 2 * slot;
+    /* per map: tiled weights, the pass's totals, the pairwise partial sums */
+    z->store = (f->size_sum + (SOM_TJB - 1) * maps) * f->m + (1.0 + c->levels) * slot;
     z->slots = rounds * slot;
     z->xr = rounds * (double)c->bpad * f->m;
     z->num = (double)threads * 2 * f->m;
@@ -114,7 +121,9 @@ static void batch_plan(void *cfg_, const som_family *f, som_plan *plan)
                  SOM_HOST);
     som_plan_add(plan, "cpu batch: a round's winners",
                  z.wins * sizeof(int) + z.win * sizeof(int *), SOM_HOST);
-    som_plan_add(plan, "cpu batch: smoothing tasks", z.runs * sizeof(int), SOM_HOST);
+    som_plan_add(plan, "cpu batch: smoothing tasks, a round's pairwise plan",
+                 z.runs * sizeof(int) + (double)c.per_round * (sizeof(int64_t) + sizeof(int)),
+                 SOM_HOST);
     som_plan_add(plan, "cpu batch: a round's rows, read from the source",
                  z.window * sizeof(double), SOM_HOST);
     som_plan_add(plan, "cpu batch: initial weights",
@@ -281,24 +290,29 @@ static void block_sums(const batch_map *maps, int nmaps, int m, int general,
     }
 }
 
-/* A shard's sums done (its blocks added): out to shard_out when wanted (the shard's index
- * in the pass: sh), into the pass's totals, and the shard's sums back to 0. */
-static void fold_shard(batch_state *s, batch_map *mp, int64_t sh)
+SOM_PAIR_PUSH(pair_push, som_real, )
+SOM_PAIR_TOTAL(pair_total, som_real, )
+
+/* Where the round's blocks b0 .. b0 + nb - 1 go in the pairwise sums: each one's index in
+ * the node it belongs to, and whether it ends it (the next node then starts after it). */
+static void plan_pushes(batch_state *s, int64_t b0, int64_t nb)
 {
-    size_t e;
-    if (s->shard_out) {
-        double *out = s->shard_out + (size_t)(sh - s->shard_first) * s->slot_len + mp->slot_off;
-        for (e = 0; e < mp->slot_len; e++) out[e] = mp->shard[e];
-    }
-    for (e = 0; e < mp->slot_len; e++) {
-        mp->total[e] += mp->shard[e];
-        mp->shard[e] = 0;
+    int64_t bi;
+    for (bi = 0; bi < nb; bi++) {
+        const int64_t b = b0 + bi;
+        s->push_k[bi] = b - s->node0;
+        s->node_end[bi] = b + 1 == s->node1;
+        if (s->node_end[bi] && s->node_out && s->node1 < s->range_end) {
+            s->node0 = s->node1;
+            s->node1 = s->node0 + ((int64_t)1 << som_pair_node((som_count)s->node0,
+                                                             (som_count)s->range_end));
+        }
     }
 }
 
 /* A round of blocks from block b0 of the pass (not past the slice's limit): winners and
- * block sums of every map, added to the shard's sums in block order, the shards' to the
- * totals in shard order. */
+ * block sums of every map, added pairwise, a node's total at its end into the pass's totals
+ * (or a future worker's node_out). */
 static int batch_advance(void *state, som_slice *slice, int64_t *reached, som_status *st)
 {
     batch_state *s = state;
@@ -313,12 +327,14 @@ static int batch_advance(void *state, som_slice *slice, int64_t *reached, som_st
     const int nseg = c->nseg, whole = c->whole;
     const size_t seg_rows = c->seg_rows, bpad = c->bpad, slot_len = s->slot_len;
     som_window win;
-    int64_t task;
+    int64_t task, bi;
     int q, rc;
+    const int64_t node_i0 = s->node_i;
     (void)nth; /* unused without OpenMP */
-    if (b0 == 0) /* a new pass (a shard's sums are 0 between shards: prepare, fold_shard) */
-        for (q = 0; q < nmaps; q++)
-            memset(s->maps[q].total, 0, s->maps[q].slot_len * sizeof(som_real));
+    if (b0 == 0 && !s->node_out) { /* a new pass: one node, the whole pass */
+        s->node0 = 0;
+        s->node1 = s->range_end = c->nblocks;
+    }
     /* the round's rows: in memory, a view; from a source, read here (this thread) */
     if ((rc = som_window_load(&p->data, b0 * B, ((b0 + nb) * B < n ? (b0 + nb) * B : n) - b0 * B,
                               s->window, &win, st)))
@@ -363,21 +379,31 @@ static int batch_advance(void *state, som_slice *slice, int64_t *reached, som_st
                        s->slots + (size_t)task * slot_len);
         }
     }
-    /* add the slots to the shards' sums in block order, and each shard's at its end to the
-     * totals, the maps side by side */
+    /* add the slots pairwise in block order, each node's total at its end, the maps side
+     * by side */
+    plan_pushes(s, b0, nb);
     SOM_PARALLEL_FOR(nth, dynamic, 1)
     for (q = 0; q < nmaps; q++) {
         batch_map *mp = s->maps + q;
-        int64_t bi;
+        int64_t bi, node = node_i0;
         size_t e;
         for (bi = 0; bi < nb; bi++) {
-            const int64_t b = b0 + bi;
             const som_real *sum = s->slots + (size_t)bi * slot_len + mp->slot_off;
-            for (e = 0; e < mp->slot_len; e++) mp->shard[e] += sum[e];
-            if ((b + 1) % SOM_BATCH_SHARD == 0 || b + 1 == c->nblocks)
-                fold_shard(s, mp, b / SOM_BATCH_SHARD);
+            const som_count k = (som_count)s->push_k[bi];
+            for (e = 0; e < mp->slot_len; e++) pair_push(mp->stack, mp->slot_len, e, k, 0, sum[e]);
+            if (!s->node_end[bi]) continue;
+            if (s->node_out) { /* a worker's node: k + 1 blocks, a power of two */
+                double *out = s->node_out + (size_t)node++ * slot_len + mp->slot_off;
+                for (e = 0; e < mp->slot_len; e++)
+                    out[e] = pair_total(mp->stack, mp->slot_len, e, k + 1);
+            } else {
+                for (e = 0; e < mp->slot_len; e++)
+                    mp->total[e] = pair_total(mp->stack, mp->slot_len, e, k + 1);
+            }
         }
     }
+    if (s->node_out)
+        for (bi = 0; bi < nb; bi++) s->node_i += s->node_end[bi];
     *reached = pass0 + ((b0 + nb) * B < n ? (b0 + nb) * B : n);
     return SOM_OK;
 }
@@ -500,9 +526,9 @@ static int batch_prepare(void *cfg_, const som_problem *p, const som_factors *fa
         used += (size_t)mp->ld * m;
         mp->total = s->store + used;
         used += mp->slot_len;
-        mp->shard = s->store + used;
-        used += mp->slot_len;
-        memset(mp->total, 0, 2 * mp->slot_len * sizeof *mp->total); /* totals and shard */
+        mp->stack = s->store + used;
+        used += (size_t)s->cut.levels * mp->slot_len;
+        memset(mp->total, 0, (1 + (size_t)s->cut.levels) * mp->slot_len * sizeof *mp->total);
         memset(mp->w, 0, (size_t)mp->ld * m * sizeof *mp->w);
         if ((rc = som_init_map(p, i, init, scratch, st))) goto fail;
         som_tile_real(init, mp->size, m, mp->ld, mp->w);
@@ -512,6 +538,10 @@ static int batch_prepare(void *cfg_, const som_problem *p, const som_factors *fa
         }
     }
     for (i = 0; i < s->cut.per_round * nmaps; i++) s->win[i] = s->wins + (size_t)i * s->cut.B;
+    /* where the round's blocks go in the pairwise sums */
+    s->push_k = malloc((size_t)s->cut.per_round * sizeof *s->push_k);
+    s->node_end = malloc((size_t)s->cut.per_round * sizeof *s->node_end);
+    if (!s->push_k || !s->node_end) goto nomem;
     som_split_maps(p->size, nmaps, s->cut.ngroups, s->group_start);
     free(init);
     free(scratch);
@@ -549,6 +579,8 @@ static void batch_release(void *state)
     free(s->win);
     free(s->runs);
     free(s->group_start);
+    free(s->push_k);
+    free(s->node_end);
     free(s);
 }
 

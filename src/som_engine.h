@@ -114,18 +114,22 @@ typedef struct {
 
 extern const som_engine som_cpu_online, som_cpu_batch;     /* double precision */
 extern const som_engine som_cpu_online_f, som_cpu_batch_f; /* single precision */
-/* Data-parallel batch (future workers, som_cpu_batch_t.h): the sums of shards sh0 .. sh1 - 1
- * of the data for the maps of p at their initial weights, each shard's into out (shard-
- * major, the maps' sums in order, som_slot_width per neuron); and the end of pass t from
- * nshards shards' sums (added in shard order), the weights w (column-major) updated. */
-int som_cpu_batch_shards(som_cpu_cfg *cfg, const som_problem *p, int64_t sh0, int64_t sh1,
+/* Data-parallel batch (future workers, som_cpu_shards_t.h: a second driver of the batch
+ * pass): the sums of blocks b0 .. b1 - 1 of the data for the maps of p at their initial
+ * weights, as the aligned nodes of the pairwise sums the range holds (som_pair_nodes
+ * columns, each every map's sums in order, som_slot_width per neuron); and the end of pass
+ * t from the nodes of nranges ranges (ranges[2 i] .. ranges[2 i + 1] - 1, in order, from
+ * block 0 to the last), pushed in order, the weights w (column-major) updated. */
+int som_cpu_batch_shards(som_cpu_cfg *cfg, const som_problem *p, int64_t b0, int64_t b1,
                          double *out, som_status *st);
-int som_cpu_batch_shards_f(som_cpu_cfg *cfg, const som_problem *p, int64_t sh0, int64_t sh1,
+int som_cpu_batch_shards_f(som_cpu_cfg *cfg, const som_problem *p, int64_t b0, int64_t b1,
                            double *out, som_status *st);
 int som_cpu_batch_apply(som_cpu_cfg *cfg, const som_problem *p, double *const *w,
-                        const double *shards, int64_t nshards, int t, som_status *st);
+                        const double *nodes, const int64_t *ranges, int nranges, int t,
+                        som_status *st);
 int som_cpu_batch_apply_f(som_cpu_cfg *cfg, const som_problem *p, double *const *w,
-                          const double *shards, int64_t nshards, int t, som_status *st);
+                          const double *nodes, const int64_t *ranges, int nranges, int t,
+                          som_status *st);
 /* A CPU backend for cfg (which must outlive it). */
 som_backend som_cpu_backend(som_cpu_cfg *cfg);
 

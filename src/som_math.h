@@ -9,11 +9,14 @@
 #ifdef __OPENCL_VERSION__
 #define SOM_MATH_FN /* one program, one definition: OpenCL C 1.1 has no static functions */
 typedef ulong som_index; /* offsets into buffers */
+typedef ulong som_count; /* counts of blocks */
 #else
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #define SOM_MATH_FN static inline
 typedef size_t som_index;
+typedef uint64_t som_count;
 #endif
 
 /* Rows per block of the assessment's sums (qe, te, and the trace on every backend): each
@@ -24,10 +27,75 @@ typedef size_t som_index;
  * otherwise: part of what defines a batch result. */
 #define SOM_BATCH_BLOCK 4096
 
-/* Blocks per shard of the batch sums: a pass's totals are the shards' sums added in shard
- * order, each shard's the sum of its blocks' in block order. A shard is what a future
- * worker returns for its rows (whole shards), so the totals do not depend on the workers. */
-#define SOM_BATCH_SHARD 64
+/* The batch sums of a pass, pairwise over its blocks. Each block's sums are taken in row
+ * order; the blocks are added as a binary tree: a node of level L is blocks
+ * [k 2^L, (k + 1) 2^L), the sum of its two halves (left + right). The nodes are made as a
+ * binary counter counts: block (or node) k of a level is pushed on a stack of partial sums,
+ * one per level, and merged with the left sibling waiting there while k is odd. A pass's
+ * total adds what the stack holds at the end (nb's binary digits), lowest level first. A
+ * range of blocks cut anywhere (a future worker's rows) is the aligned nodes it holds,
+ * and pushing those nodes in order makes the same sums: the totals do not depend on where
+ * the rows were cut. The element-wise steps, for C and the kernels: */
+
+/* Levels of partial sums a pass of nb blocks needs (levels 0 .. this - 1). */
+SOM_MATH_FN int som_pair_levels(som_count nb)
+{
+    int L = 1;
+    while (((som_count)1 << (L - 1)) < nb) L++;
+    return L;
+}
+
+/* The largest aligned node of the range [a, b) that starts at a: its level. */
+SOM_MATH_FN int som_pair_node(som_count a, som_count b)
+{
+    int L = 0;
+    while (a % ((som_count)2 << L) == 0 && a + ((som_count)2 << L) <= b) L++;
+    return L;
+}
+
+/* Nodes the range [a, b) holds (its aligned nodes, largest first from a). */
+SOM_MATH_FN som_count som_pair_nodes(som_count a, som_count b)
+{
+    som_count n = 0;
+    while (a < b) {
+        a += (som_count)1 << som_pair_node(a, b);
+        n++;
+    }
+    return n;
+}
+
+/* SOM_PAIR_PUSH(NAME, REAL, SPACE) defines
+ *   void NAME(SPACE REAL *stack, som_index stride, som_index e, som_count k, int level,
+ *             REAL v)
+ * node k of `level` with value v (element e) pushed on the stack (level l's element e at
+ * stack[l * stride + e]); SOM_PAIR_TOTAL(NAME, REAL, SPACE) defines
+ *   REAL NAME(SPACE const REAL *stack, som_index stride, som_index e, som_count nb)
+ * the total of nb blocks pushed from block 0 (for nb a power of two, its one node). */
+#define SOM_PAIR_PUSH(NAME, REAL, SPACE)                                                   \
+    SOM_MATH_FN void NAME(SPACE REAL *stack, som_index stride, som_index e, som_count k,    \
+                          int level, REAL v)                                               \
+    {                                                                                      \
+        while (k & 1) {                                                                    \
+            v = stack[(som_index)level * stride + e] + v;                                  \
+            level++;                                                                       \
+            k >>= 1;                                                                       \
+        }                                                                                  \
+        stack[(som_index)level * stride + e] = v;                                          \
+    }
+#define SOM_PAIR_TOTAL(NAME, REAL, SPACE)                                                  \
+    SOM_MATH_FN REAL NAME(SPACE const REAL *stack, som_index stride, som_index e,           \
+                          som_count nb)                                                    \
+    {                                                                                      \
+        REAL acc = 0;                                                                      \
+        int level = 0, any = 0;                                                            \
+        for (; nb; nb >>= 1, level++)                                                      \
+            if (nb & 1) {                                                                  \
+                acc = any ? stack[(som_index)level * stride + e] + acc                     \
+                          : stack[(som_index)level * stride + e];                          \
+                any = 1;                                                                   \
+            }                                                                              \
+        return acc;                                                                        \
+    }
 
 /* Ring distance between neurons a and b of a ring of `size`. */
 SOM_MATH_FN int som_ring_dist(int a, int b, int size)

@@ -2,7 +2,7 @@
  * chunk by chunk of the data (whole blocks each): k_batch_assign finds every row's winner in
  * each map, in launches of about launch_seconds (interrupts are seen between them); at the
  * chunk's end k_batch_sums adds each block's rows per winner, in row order, into the
- * block's slot and k_batch_reduce adds the slots to the totals in block order; at the
+ * block's slot and k_batch_reduce adds the slots pairwise in block order; at the
  * pass's end k_batch_smooth sets every neuron from the totals. The blocks and orders are the
  * CPU engine's, so double precision gives its bits. */
 #ifdef SOMGPU_HAVE_OPENCL
@@ -14,11 +14,12 @@
 
 typedef struct {
     som_ocl_run run;     /* first: the data (chunks), maps, trace                      */
-    cl_mem slot_off, partial, total, shard, h, win;
+    cl_mem slot_off, partial, total, stack, h, win; /* stack: the pairwise partial sums */
     cl_ulong *sloth;
     void *hh;
     size_t slot_len;     /* reals of all maps' sums of one block                     */
     int tab_width, nsched, use_local; /* factors per row, rows per pass (som_factors) */
+    int levels;          /* of the pairwise sums (som_pair_levels)                    */
     size_t assign_group; /* work-items per group of the winner search                 */
     cl_uint step;        /* rows per winner launch, adapted to launch_target          */
     double launch_target;
@@ -44,8 +45,10 @@ static void batch_plan(void *cfg_, const som_family *f, som_plan *plan)
     som_plan_add(plan, "opencl: weights", f->size_sum * f->m * rs, SOM_DEVICE);
     som_plan_add(plan, "opencl: a chunk's winners", chunk_rows * f->nmaps * sizeof(cl_int),
                  SOM_DEVICE);
-    som_plan_add(plan, "opencl: a chunk's block sums and the totals",
-                 (ceil(chunk_rows / g.batch_block) + 2) * slot * rs, SOM_DEVICE);
+    som_plan_add(plan, "opencl: a chunk's block sums, the pairwise sums and the totals",
+                 (ceil(chunk_rows / g.batch_block) + 1 +
+                  som_pair_levels((som_count)ceil(n / g.batch_block))) * slot * rs,
+                 SOM_DEVICE);
     som_plan_add(plan, "opencl: factors, per-map offsets, sizes and schedules",
                  width * (f->schedules > 1 ? f->schedules : 1) * rs +
                      f->nmaps * (2 * sizeof(cl_ulong) + 4.0 * sizeof(cl_int)),
@@ -94,6 +97,7 @@ static int batch_prepare(void *cfg_, const som_problem *p, const som_factors *fa
     som_family_of(p, &f);
     chunk_blocks = som_ocl_chunk_blocks(cfg, &f);
     chunk_rows = chunk_blocks * B < n ? chunk_blocks * B : n;
+    s->levels = som_pair_levels((som_count)((n + B - 1) / B));
     if ((rc = som_ocl_check_fits(ctx, limit, (double)chunk_rows * m * rs, "blocks of the data",
                                  st)) ||
         (rc = som_ocl_check_fits(ctx, limit, (double)chunk_rows * nmaps * sizeof(cl_int),
@@ -117,7 +121,8 @@ static int batch_prepare(void *cfg_, const som_problem *p, const som_factors *fa
         (rc = som_ocl_buffer(ctx, &s->partial, CL_MEM_READ_WRITE,
                              (size_t)chunk_blocks * s->slot_len * rs, NULL, st)) ||
         (rc = som_ocl_buffer(ctx, &s->total, CL_MEM_READ_WRITE, s->slot_len * rs, NULL, st)) ||
-        (rc = som_ocl_buffer(ctx, &s->shard, CL_MEM_READ_WRITE, s->slot_len * rs, NULL, st)) ||
+        (rc = som_ocl_buffer(ctx, &s->stack, CL_MEM_READ_WRITE,
+                             (size_t)s->levels * s->slot_len * rs, NULL, st)) ||
         (rc = som_ocl_buffer(ctx, &s->h, CL_MEM_READ_ONLY,
                              (size_t)s->nsched * s->tab_width * rs, NULL, st)) ||
         (rc = som_ocl_buffer(ctx, &s->win, CL_MEM_READ_WRITE,
@@ -182,8 +187,8 @@ static int batch_advance(void *state, som_slice *slice, int64_t *reached, som_st
                             fmin(fmin(8.0 * count, (double)chunk_rows),
                                  count * (dt > 0 ? s->launch_target / dt : 8.0)));
     if (done == chunk_len) {
-        /* the chunk's block sums, then the shards' and the totals: from 0 with the pass's
-         * first chunk, each chunk adding its blocks' slots in block order */
+        /* the chunk's block sums, then pushed pairwise in block order (som_math.h), the
+         * totals made after the pass's last block */
         const cl_uint nblocks = (cl_uint)((rows + p->batch_block - 1) / p->batch_block);
         const cl_uint b0 = (cl_uint)(first / p->batch_block);
         const cl_uint pass_blocks = (cl_uint)((n + p->batch_block - 1) / p->batch_block);
@@ -197,7 +202,7 @@ static int batch_advance(void *state, som_slice *slice, int64_t *reached, som_st
             (rc = som_ocl_launch(ctx, ctx->batch_sums, 2, blocks_maps, NULL,
                                  "clEnqueueNDRangeKernel (batch sums)", st)) ||
             (rc = SOM_OCL_ARGS(ctx->batch_reduce, 0, st, SOM_ARG(s->partial), SOM_ARG(slot_len),
-                               SOM_ARG(nblocks), SOM_ARG(s->total), SOM_ARG(s->shard),
+                               SOM_ARG(nblocks), SOM_ARG(s->total), SOM_ARG(s->stack),
                                SOM_ARG(b0), SOM_ARG(pass_blocks))) ||
             (rc = som_ocl_launch(ctx, ctx->batch_reduce, 1, &slots, NULL,
                                  "clEnqueueNDRangeKernel (batch reduction)", st)))
@@ -245,7 +250,7 @@ static void batch_release(void *state)
     som_ocl_release(&s->slot_off);
     som_ocl_release(&s->partial);
     som_ocl_release(&s->total);
-    som_ocl_release(&s->shard);
+    som_ocl_release(&s->stack);
     som_ocl_release(&s->h);
     som_ocl_release(&s->win);
     free(s->sloth);

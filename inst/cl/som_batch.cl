@@ -97,28 +97,24 @@ __kernel void k_batch_sums(__global const real *x, uint rows, int m, uint block,
     }
 }
 
+SOM_PAIR_PUSH(som_pair_push, real, __global)
+SOM_PAIR_TOTAL(som_pair_total, real, __global)
+
 /* Work-item e: element e of the chunk's slots (its first block: block b0 of the pass's
- * pass_blocks) added in block order to the shard's sums, and each shard's at its end to the
- * totals (SOM_BATCH_SHARD; both from 0 with the pass's first block). */
+ * pass_blocks) pushed in block order on the pairwise partial sums (stack, a level every
+ * slot_len reals), and the pass's total made after its last block (som_math.h). */
 __kernel void k_batch_reduce(__global const real *partial, ulong slot_len, uint nblocks,
-                             __global real *total, __global real *shard, uint b0,
+                             __global real *total, __global real *stack, uint b0,
                              uint pass_blocks)
 {
     ulong e = get_global_id(0);
     uint b;
-    real acc, sh;
     if (e >= slot_len) return;
-    acc = b0 == 0 ? 0 : total[e];
-    sh = b0 == 0 ? 0 : shard[e];
-    for (b = 0; b < nblocks; b++) {
-        sh += partial[(ulong)b * slot_len + e];
-        if ((b0 + b + 1) % SOM_BATCH_SHARD == 0 || b0 + b + 1 == pass_blocks) {
-            acc += sh;
-            sh = 0;
-        }
-    }
-    total[e] = acc;
-    shard[e] = sh;
+    for (b = 0; b < nblocks; b++)
+        som_pair_push(stack, slot_len, e, (som_count)(b0 + b), 0,
+                      partial[(ulong)b * slot_len + e]);
+    if (b0 + nblocks == pass_blocks)
+        total[e] = som_pair_total(stack, slot_len, e, (som_count)pass_blocks);
 }
 
 /* Work-item (q, j): neuron j of map q from the totals: W_j = sum_c h(d(c, j)) S_c /

@@ -162,12 +162,35 @@ ref_assess <- function(y, w) {
        te = mean(ring > 1))
 }
 
+# The sum of a pass's block sums (a list, in block order) as a binary tree: a node of level
+# L is the sum of its two halves (left + right), nodes aligned to multiples of 2^L; the total
+# is the nodes of nb's binary digits from the left, n1 + (n2 + (... + nk)). Written
+# recursively, apart from the compiled code's binary counter (som_math.h).
+ref_pair_sum <- function(blocks) {
+  node <- function(k, L) {
+    if (L == 0) return(blocks[[k + 1]])
+    node(2 * k, L - 1) + node(2 * k + 1, L - 1)
+  }
+  nb <- length(blocks)
+  parts <- list()
+  start <- 0
+  for (L in rev(seq_len(floor(log2(nb)) + 1) - 1)) {
+    if (floor(nb / 2^L) %% 2 == 1) {
+      parts[[length(parts) + 1L]] <- node(start / 2^L, L)
+      start <- start + 2^L
+    }
+  }
+  acc <- parts[[length(parts)]]
+  for (p in rev(seq_along(parts))[-1]) acc <- parts[[p]] + acc
+  acc
+}
+
 # The batch rule, one ring: each pass, every row's winner (squared distance summed over the
 # dimensions in order, ties to the lowest neuron); the rows' sums per winner, taken in row
-# order within blocks of `block` rows and added block after block; then
+# order within blocks of `block` rows, the blocks added pairwise (ref_pair_sum()); then
 # W_j = sum_c h(d(c, j)) S_c / sum_c h(d(c, j)) n_c, summed over c in order, h(0) = 1; a
 # neuron whose denominator is zero keeps its weights.
-ref_batch_map <- function(y, w0, iter_max = 150, sigma0 = 5, block = 4096, shard = 64) {
+ref_batch_map <- function(y, w0, iter_max = 150, sigma0 = 5, block = 4096) {
   w <- w0
   size <- nrow(w)
   n <- nrow(y)
@@ -183,28 +206,18 @@ ref_batch_map <- function(y, w0, iter_max = 150, sigma0 = 5, block = 4096, shard
     }, numeric(n))
     d2 <- matrix(d2, nrow = n)
     win <- apply(d2, 1, which.min)
-    # blocks summed in row order, added in block order into shards of `shard` blocks, the
-    # shards into the totals in shard order
-    S <- Ss <- matrix(0, size, m)
-    cnt <- cs <- numeric(size)
+    # each block's sums in row order; the blocks added pairwise
     starts <- seq(1, n, by = block)
-    for (b in seq_along(starts)) {
-      b0 <- starts[b]
-      Sb <- matrix(0, size, m)
-      cb <- numeric(size)
+    blocks <- lapply(starts, function(b0) {
+      Sb <- matrix(0, size, m + 1) # the sums, then the counts
       for (i in b0:min(n, b0 + block - 1)) {
-        Sb[win[i], ] <- Sb[win[i], ] + y[i, ]
-        cb[win[i]] <- cb[win[i]] + 1
+        Sb[win[i], ] <- Sb[win[i], ] + c(y[i, ], 1)
       }
-      Ss <- Ss + Sb
-      cs <- cs + cb
-      if (b %% shard == 0 || b == length(starts)) {
-        S <- S + Ss
-        cnt <- cnt + cs
-        Ss[] <- 0
-        cs[] <- 0
-      }
-    }
+      Sb
+    })
+    tot <- ref_pair_sum(blocks)
+    S <- tot[, seq_len(m), drop = FALSE]
+    cnt <- tot[, m + 1]
     h <- function(d) {
       v <- ifelse(d == 0, 1, exp(-(d^2) / s2))
       ifelse(d > 0 & v < 1e-30, 0, v)
@@ -262,7 +275,7 @@ ref_train_map_general <- function(y, w0, v = rep(1, ncol(y)), iter_max = 150, si
 # column is observed, in row order within blocks of `block` rows, added block by block;
 # W_jk = sum_c h S_ck / sum_c h n_ck, a zero denominator keeping the value.
 ref_batch_map_general <- function(y, w0, v = rep(1, ncol(y)), iter_max = 150, sigma0 = 5,
-                                  block = 4096, shard = 64) {
+                                  block = 4096) {
   w <- w0
   size <- nrow(w)
   n <- nrow(y)
@@ -271,25 +284,19 @@ ref_batch_map_general <- function(y, w0, v = rep(1, ncol(y)), iter_max = 150, si
   if (iter_max > 1) for (t in seq_len(iter_max - 1)) {
     sigma <- sigma0 - (sigma0 / (iter_max + 1)) * t
     win <- vapply(seq_len(n), function(i) which.min(ref_d2_general(y[i, ], w, v)), integer(1))
-    S <- N <- Ss <- Ns <- matrix(0, size, m) # shards as in ref_batch_map()
-    starts <- seq(1, n, by = block)
-    for (b in seq_along(starts)) {
-      b0 <- starts[b]
+    starts <- seq(1, n, by = block) # blocks added pairwise, as in ref_batch_map()
+    blocks <- lapply(starts, function(b0) {
       Sb <- Nb <- matrix(0, size, m)
       for (i in b0:min(n, b0 + block - 1)) {
         seen <- !is.na(y[i, ])
         Sb[win[i], seen] <- Sb[win[i], seen] + y[i, seen]
         Nb[win[i], seen] <- Nb[win[i], seen] + 1
       }
-      Ss <- Ss + Sb
-      Ns <- Ns + Nb
-      if (b %% shard == 0 || b == length(starts)) {
-        S <- S + Ss
-        N <- N + Ns
-        Ss[] <- 0
-        Ns[] <- 0
-      }
-    }
+      cbind(Sb, Nb)
+    })
+    tot <- ref_pair_sum(blocks)
+    S <- tot[, seq_len(m), drop = FALSE]
+    N <- tot[, m + seq_len(m), drop = FALSE]
     h <- function(d) {
       r <- ifelse(d == 0, 1, exp(-(d^2) / (2 * sigma^2)))
       ifelse(d > 0 & r < 1e-30, 0, r)

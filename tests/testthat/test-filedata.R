@@ -173,7 +173,7 @@ test_that("future workers train a file-backed matrix data-parallel, as one proce
   skip_if_no_future()
   y <- gaps(seed_data(5000, 3, rng_seed = 56), 0.01, 5)
   bm <- file_copy(y)
-  withr::local_options(somgpu.batch_block = 8L) # 10 shards
+  withr::local_options(somgpu.batch_block = 8L) # 625 blocks
   a <- train(y, nmax = 6, iter_max = 5, algorithm = "batch", seed = 5, threads = 1,
              restarts = 2, init = "sample", trace = TRUE, scale = TRUE)
   local_plan(future::multisession, workers = 2)
@@ -185,7 +185,16 @@ test_that("future workers train a file-backed matrix data-parallel, as one proce
   expect_identical(b$backend$name, "future")
   expect_identical(nrow(b$backend$workers), 2L)
   expect_identical(sum(b$backend$workers$rows), 5000)
+  expect_lte(abs(diff(b$backend$workers$rows)), 8) # a fair share: to within a block
   expect_length(unique(b$backend$workers$pid), 2L)
+  # three workers cut the blocks elsewhere (208 / 209 / 208, not at powers of two): the
+  # same maps, the pairwise sums being the same whatever the cuts
+  local_plan(future::multisession, workers = 3)
+  c3 <- train(bigmemory::describe(bm), nmax = 6, iter_max = 5, algorithm = "batch", seed = 5,
+              threads = 1, restarts = 2, init = "sample", trace = TRUE, scale = TRUE,
+              parallel = "future", progress = FALSE)
+  same_maps(a, c3, "3 workers")
+  expect_identical(c3$backend$workers$rows, c(1664, 1672, 1664))
   expect_error(train(bm, nmax = 3, iter_max = 3, algorithm = "batch", parallel = "future",
                      backend = "opencl"),
                class = "somgpu_input_error", regexp = "CPU backend")

@@ -239,8 +239,12 @@ test_that("every error path of the compiled glue reaches R as a somgpu_internal_
            "shards must be two numbers")
   internal(somgpu:::call_core("apply", NULL, function() {
     .Call(somgpu:::C_batch_apply, y, within(problem, { init <- "given"; init_w <- list(fit$weights$N3) }),
-          spec, matrix(0, 1, 1), 1L)
+          spec, matrix(0, 1, 1), c(0, 1), 1L)
   }), "the shards' sums do not fit the maps")
+  internal(somgpu:::call_core("apply", NULL, function() {
+    .Call(somgpu:::C_batch_apply, y, within(problem, { init <- "given"; init_w <- list(fit$weights$N3) }),
+          spec, matrix(0, 9, 1), c(1, 2), 1L)
+  }), "the shards' ranges must be pairs of blocks")
   internal(somgpu:::new_somgpu(list(), list(), NULL, 1, NULL, 2:3, data.frame(), 1, NULL,
                                NULL, 1, NULL, NULL, integer(0), list(), NULL, 0, NULL),
            "new_somgpu\\(\\) was given parts that do not fit together")
