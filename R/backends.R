@@ -46,7 +46,7 @@ backends <- function() {
 #' this R session; at least 1). On a shared machine more threads than idle processors
 #' make a run much slower, not faster: each round of work waits for its slowest thread, and
 #' a thread that shares a processor with another program is slow (`bench/bench_load.R`:
-#' the seed case with a trace took 15 times as long on 2 threads as on 1 beside one busy
+#' the seed case with a trace took 17 times as long on 2 threads as on 1 beside one busy
 #' process, on 2 cores). Under `R CMD check` with `_R_CHECK_LIMIT_CORES_` set, at most 2.
 #' Never more than OpenMP offers; 1 in a build without OpenMP.
 #'

@@ -3,8 +3,10 @@
 # 1e5 x 8, N = 2..20, 10 passes) with threads = 1, threads = 2 and the default (threads =
 # NULL), on a quiet machine and beside one and two busy processes (R loops started by this
 # script), and prints the seconds and the default's ratio to the best fixed count (the goal:
-# at most 1.10 under load, the quiet speed kept). Medians of `reps` runs, the configurations
-# interleaved (in a rotating order) so that drifting load hits them alike.
+# at most 1.10 under load, the quiet speed kept), next to the ratio of two runs of
+# threads = 1 (the noise of that load). Medians of `reps` runs, the configurations
+# interleaved in a random order with a pause before each, so that drifting load and the
+# scheduler's memory of the run before hit them alike.
 #
 #   Rscript bench/bench_load.R [reps]
 args <- commandArgs(trailingOnly = TRUE)
@@ -23,7 +25,9 @@ jobs <- list(
     train(big, nmax = 20, algorithm = "batch", iter_max = 11, seed = 1, threads = th,
           backend = "cpu", progress = FALSE)
   })
-configs <- list(`threads = 1` = 1L, `threads = 2` = 2L, default = NULL)
+# threads = 1 twice: how far two runs of one configuration differ under that load (the
+# noise the default's ratio is read against)
+configs <- list(`threads = 1` = 1L, `threads = 2` = 2L, default = NULL, `threads = 1 again` = 1L)
 
 busy <- function(k) {
   lapply(seq_len(k), function(i) {
@@ -37,8 +41,10 @@ for (load in 0:2) {
   for (job in names(jobs)) {
     times <- matrix(NA_real_, reps, length(configs), dimnames = list(NULL, names(configs)))
     used <- integer(0)
+    set.seed(load)
     for (r in seq_len(reps)) {
-      for (cfg in names(configs)[(seq_along(configs) + r - 2L) %% length(configs) + 1L]) {
+      for (cfg in sample(names(configs))) {
+        Sys.sleep(0.3) # no carry-over from the run before (the scheduler's share of it)
         t0 <- proc.time()[["elapsed"]]
         fit <- jobs[[job]](configs[[cfg]])
         times[r, cfg] <- proc.time()[["elapsed"]] - t0
@@ -51,7 +57,8 @@ for (load in 0:2) {
       default = med[[3]],
       default_threads = if (length(unique(used)) == 1L) as.character(used[1]) else
         paste(range(used), collapse = "-"),
-      default_vs_best = med[[3]] / min(med[1:2]), check.names = FALSE)
+      default_vs_best = med[[3]] / min(med[1:2]),
+      `1 thread again vs 1 thread` = med[[4]] / med[[1]], check.names = FALSE)
   }
   for (p in procs) p$kill()
 }
