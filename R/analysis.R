@@ -90,3 +90,16 @@ elbow <- function(sizes, qe) {
   line <- ys[1] + (ys[length(ys)] - ys[1]) * xs
   as.integer(s[which.max(line - ys)])
 }
+
+# expr evaluated with R's generator seeded by `seed`, the session's generator as it was
+# afterwards.
+with_private_seed <- function(seed, expr) {
+  if (exists(".Random.seed", envir = globalenv())) {
+    old <- get(".Random.seed", envir = globalenv())
+    on.exit(assign(".Random.seed", old, envir = globalenv()))
+  } else {
+    on.exit(rm(".Random.seed", envir = globalenv()))
+  }
+  set.seed(seed)
+  expr
+}

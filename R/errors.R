@@ -67,7 +67,7 @@ call_core <- function(what, call, fun, ...) {
   # with setTimeLimit()), once everything was released: raised as it was
   if (!is.null(res$condition)) stop(res$condition)
   code <- res$code
-  status_codes <- constants()$status # the core's codes (src/som_core.h)
+  status_codes <- constants()$status # the core's codes (src/core/som_core.h)
   msg <- sprintf("somgpu could not %s: %s.", what, res$message)
   if (code == status_codes[["interrupted"]]) signal_interrupt(call)
   if (code == status_codes[["nomem"]]) {
@@ -91,4 +91,20 @@ call_core <- function(what, call, fun, ...) {
           "somgpu_file_error", call)
   }
   abort(msg, "somgpu_internal_error", call, status_code = code)
+}
+
+# The call as the user made it, with values too large to keep (data passed through
+# do.call()) replaced by a short description, and a function called through do.call() by
+# its name.
+compact_call <- function(call, name = "train") {
+  if (!is.name(call[[1]])) call[[1]] <- as.name(name)
+  if (length(call) > 1L) {
+    for (i in seq(2L, length(call))) {
+      a <- call[[i]]
+      if (!is.language(a) && !is.null(a) && (length(a) > 10L || is.list(a) || !is.null(dim(a)))) {
+        call[[i]] <- as.name(sprintf("<%s>", describe(a)))
+      }
+    }
+  }
+  call
 }

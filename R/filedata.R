@@ -1,5 +1,5 @@
 # Data beyond memory: a file-backed bigmemory::big.matrix (or its descriptor) read by the
-# compiled code a window of rows at a time (src/som_file.c, src/r_data.c), never whole in
+# compiled code a window of rows at a time (src/core/som_file.c, src/r/r_data.c), never whole in
 # R. Here: recognising one, describing its backing file to C (a somgpu_file), the passes
 # over data that train() and predict() make in C whatever holds the data (column
 # statistics), and the clusters written to a new file-backed matrix.
@@ -87,6 +87,7 @@ column_means <- function(x, call = NULL) column_stats(x, call = call)$mean
 # `path` (its descriptor beside it, path + ".desc"): the somgpu_file C writes to, and the
 # big.matrix.
 clusters_file_matrix <- function(path, n, labels, call) {
+  if (is.null(path)) return(NULL) # the clusters come back in R
   need_packages("bigmemory", "`clusters_file`", call)
   dir <- dirname(path)
   bm <- tryCatch(bigmemory::filebacked.big.matrix(
@@ -144,4 +145,75 @@ fit_clusters <- function(fit, call = NULL) {
     abort(sprintf("The clusters of this fit could not be attached from %s: %s", desc,
                   conditionMessage(e)), "somgpu_file_error", call)
   })
+}
+
+# File-backed data: what training them allows (the batch rule; no initial PCA or alignment,
+# which need the data in memory; no rows to leave out).
+check_file_training <- function(algorithm, init, align, call) {
+  if (algorithm != "batch") {
+    abort_input(
+      "File-backed data train with `algorithm = \"batch\"` (the online rule visits the rows in a random order).",
+      call)
+  }
+  if (identical(init, "pca") || isTRUE(align)) {
+    abort_input(sprintf(
+      "`%s` needs the data in memory; with file-backed data use `init = \"uniform\"` or `\"sample\"` (and `align = FALSE`).",
+      if (isTRUE(align)) "align = TRUE" else "init = \"pca\""), call)
+  }
+}
+
+# File-backed data: no rows to leave out (the compiled code reads every row of the file).
+check_file_rows <- function(rows, row_missing, m, call) {
+  bad <- rows$dropped
+  if (!length(bad)) return(invisible(NULL))
+  # rows with nothing to go by (no value, or values only in columns of weight 0), which
+  # na_max cannot let in, and rows over na_max, which it can
+  blind <- row_missing[bad] == m | (if (is.null(rows$unseen)) FALSE else rows$unseen[bad])
+  part <- function(which, what, fix) {
+    if (!any(which)) return(NULL)
+    sprintf("%d row%s %s (the first, row %d: %s)", sum(which), if (sum(which) == 1L) "" else "s",
+            what, bad[which][1L], fix)
+  }
+  abort_input(sprintf(
+    "The file-backed data have rows that cannot be trained on, and somgpu reads every row of the file: %s.",
+    paste(c(part(blind, "with nothing to train on (no observed value, or values only in columns of weight 0)",
+                 "remove such rows from the file"),
+            part(!blind, sprintf("missing more than na_max = %g of their values", rows$na_max),
+                 "remove them from the file, or raise `na_max`")), collapse = "; ")), call)
+}
+
+# clusters_file: NULL, or (for file-backed data) the path of a file to make.
+check_clusters_file <- function(path, sourced, call) {
+  if (is.null(path)) return(NULL)
+  if (!is.character(path) || length(path) != 1L || is.na(path) || !nzchar(path)) {
+    abort_input(sprintf("`clusters_file` must be NULL or a file path, not %s.", describe(path)),
+                call)
+  }
+  if (!sourced) {
+    abort_input("`clusters_file` is for file-backed data (a bigmemory big.matrix); the clusters of data in memory come back in R.",
+                call)
+  }
+  path <- path.expand(path)
+  there <- c(path, paste0(path, ".desc"))
+  there <- there[file.exists(there)]
+  if (length(there)) {
+    abort_input(sprintf(
+      "`clusters_file`: %s already %s; somgpu does not overwrite files. Remove %s or name another path.",
+      paste(there, collapse = " and "), if (length(there) == 1L) "exists" else "exist",
+      if (length(there) == 1L) "it" else "them"), call)
+  }
+  dir <- dirname(path)
+  if (!dir.exists(dir)) {
+    abort_input(sprintf("`clusters_file`: the folder %s does not exist.", dir), call)
+  }
+  # a file made and removed now, rather than bigmemory's failure after the training
+  probe <- tempfile(".somgpu-probe-", tmpdir = dir)
+  made <- suppressWarnings(file.create(probe))
+  if (!made) {
+    abort_input(sprintf(
+      "`clusters_file`: somgpu cannot write files in the folder %s (no permission, or a read-only file system); name a path in a folder you can write to.",
+      dir), call)
+  }
+  unlink(probe)
+  path
 }

@@ -54,21 +54,14 @@ train_future <- function(x, problem, args, threads, options, progress, call) {
          sigma0 = problem$sigma0[i], init_w = problem$init_w[i], steps = steps[k])
   })
   problem$size <- problem$restart <- problem$sigma0 <- problem$init_w <- NULL
+  plan <- plan_name()
   # shipping the data is the point: let future send them whatever their size
-  need <- 2 * as.numeric(utils::object.size(x)) + as.numeric(utils::object.size(work)) +
-    50 * 1024^2
-  old <- options(future.globals.maxSize = max(need, getOption("future.globals.maxSize",
-                                                              500 * 1024^2)))
-  on.exit(options(old), add = TRUE)
-  plan <- setdiff(class(future::plan()), c("FutureStrategy", "tweaked"))[1L]
-  res <- tryCatch(
-    future.apply::future_lapply(
-      work, chunk_entry(), x = x, problem = problem, args = args, threads = threads,
-      options = options,
-      progress = p, future.packages = "somgpu", future.scheduling = 1,
-      future.label = "somgpu-%d"),
-    error = function(e) workers_lost(e, chunks, sizes, plan, call))
-  if (any(chunk_failed(res))) worker_failed(res, chunks, sizes, call)
+  res <- on_workers(work, "train_chunk", x = x, problem = problem, args = args,
+                    threads = threads, options = options, progress = p,
+                    globals = as.numeric(utils::object.size(x)) +
+                      as.numeric(utils::object.size(work)),
+                    lost = function(e) workers_lost(e, chunks, sizes, plan, call))
+  if (length(failed_workers(res))) worker_failed(res, chunks, sizes, call)
   weights <- vector("list", nmaps)
   trace <- if (problem$trace) matrix(NA_real_, max(problem$iter_max - 1L, 0L), nmaps)
   for (k in seq_along(chunks)) {
@@ -78,25 +71,13 @@ train_future <- function(x, problem, args, threads, options, progress, call) {
   list(weights = weights, trace = trace, record = future_record(res, chunks, sizes, plan))
 }
 
-# What the futures call: train_chunk() looked up in the worker's own somgpu. Passing
-# train_chunk itself would make future copy it and every internal function it calls into
-# each future (about 0.25 s per future spent by this process sizing them up).
-chunk_entry <- function() {
-  f <- function(work, ...) get("train_chunk", envir = asNamespace("somgpu"))(work, ...)
-  environment(f) <- baseenv()
-  f
-}
-
 # One future: train the maps of `work` (one chunk: k, size, restart, sigma0, init_w, steps) on
 # this worker's best backend for `args` and report what ran and where. Errors come back as
 # values, so that every worker finishes and the main process can name the sizes of the
 # ones that failed and keep the maps of the others.
 train_chunk <- function(work, x, problem, args, threads, options, progress) {
-  started <- proc.time()[["elapsed"]]
-  where <- list(host = Sys.info()[["nodename"]], pid = Sys.getpid())
-  tryCatch({
-    nth <- if (is.null(threads)) min(somgpu_threads(), worker_cores()) else
-      resolve_threads(threads, NULL)
+  on_worker(function() {
+    nth <- worker_threads(threads)
     # "auto" weighs this worker's share of the maps, on its own threads
     be <- resolve_backend(args, NULL, auto_work(list(
       passes = problem$iter_max - 1L, n = nrow(x), m = ncol(x), nmaps = length(work$size),
@@ -106,20 +87,9 @@ train_chunk <- function(work, x, problem, args, threads, options, progress) {
                                                               "init_w")]
     out <- train_on_backend(x, problem, be, backend_spec(be, nth, options, NULL), report, NULL)
     if (is.function(report)) report(1)
-    out$record <- c(backend_record(be, nth, out$kernels), where,
-                    seconds = proc.time()[["elapsed"]] - started)
+    out$record <- backend_record(be, nth, out$kernels)
     out
-  }, error = function(e) c(list(error = e), where))
-}
-
-# The cores future grants this worker (1 for multisession workers sharing a machine, which
-# keeps them from oversubscribing it); any number without parallelly.
-worker_cores <- function() {
-  if (requireNamespace("parallelly", quietly = TRUE)) {
-    as.integer(parallelly::availableCores())
-  } else {
-    .Machine$integer.max
-  }
+  })
 }
 
 # A function of the share done that passes the new steps of a chunk to progressor p. A
@@ -139,8 +109,6 @@ chunk_progress <- function(p, steps) {
 sizes_text <- function(sizes, idx) {
   paste(sort(unique(sizes[idx])), collapse = ", ")
 }
-
-chunk_failed <- function(res) vapply(res, function(r) !is.null(r$error), logical(1))
 
 # What the chunks that finished trained: a list with a matrix per map, NULL for the maps of
 # the chunks that did not (for the error, so that nothing finished is lost).
@@ -162,7 +130,7 @@ worker_text <- function(k, chunks, sizes, where) {
 # the worker's own condition as `parent`, every failure in `failures`, and the maps the
 # other workers finished in `weights` (in the order of fit$quality; NULL where not trained).
 worker_failed <- function(res, chunks, sizes, call) {
-  bad <- which(chunk_failed(res))
+  bad <- failed_workers(res)
   failures <- data.frame(
     worker = bad,
     host = vapply(res[bad], function(r) r$host, character(1)),
@@ -206,15 +174,15 @@ future_record <- function(res, chunks, sizes, plan) {
   rec <- lapply(res, function(r) r$record)
   workers <- data.frame(
     worker = seq_along(rec),
-    host = vapply(rec, function(r) r$host, character(1)),
-    pid = vapply(rec, function(r) r$pid, integer(1)),
+    host = vapply(res, function(r) r$host, character(1)),
+    pid = vapply(res, function(r) r$pid, integer(1)),
     backend = vapply(rec, function(r) r$name, character(1)),
     device = vapply(rec, function(r) r$device, character(1)),
     precision = vapply(rec, function(r) r$precision, character(1)),
     threads = vapply(rec, function(r) as.integer(r$threads), integer(1)),
     maps = lengths(chunks),
     sizes = vapply(chunks, function(i) sizes_text(sizes, i), character(1)),
-    seconds = vapply(rec, function(r) r$seconds, numeric(1)),
+    seconds = vapply(res, function(r) r$seconds, numeric(1)),
     stringsAsFactors = FALSE)
   where <- table(sprintf("%s on %s", workers$device, workers$host))
   list(name = "future",

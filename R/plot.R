@@ -234,13 +234,4 @@ plot_counts <- function(x, size, dots) {
 
 # A reproducible subsample of k of n rows (seed 1) that leaves the session's random number
 # stream as it was.
-sample_keeping_seed <- function(n, k) {
-  if (exists(".Random.seed", envir = globalenv())) {
-    old <- get(".Random.seed", envir = globalenv())
-    on.exit(assign(".Random.seed", old, envir = globalenv()))
-  } else {
-    on.exit(rm(".Random.seed", envir = globalenv()))
-  }
-  set.seed(1L)
-  sort(sample.int(n, k))
-}
+sample_keeping_seed <- function(n, k) with_private_seed(1L, sort(sample.int(n, k)))

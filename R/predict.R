@@ -53,25 +53,20 @@ predict.somgpu <- function(object, newdata, sizes = object$params$sizes, threads
   }
   scan <- scan_data(x, call, name = "newdata")
   na_max <- if (is.null(object$params$na_max)) 0.5 else object$params$na_max
-  rows <- usable_rows(scan$row_missing, ncol(x), na_max,
-                      unseen_rows(x, object$var_weights, scan$missing > 0, call))
   # file-backed rows are all assigned (read in windows), those left out set to NA after
+  rows <- data_rows(x, scan, na_max, object$var_weights, call, read_all = sourced)
   used <- if (sourced) NULL else rows$keep
   xt <- prepared_matrix(x, used, object$scaling)
-  missing <- !is.null(scan$row_missing) &&
-    any(if (is.null(used)) scan$row_missing > 0 else scan$row_missing[used] > 0)
+  missing <- rows$missing
   w <- unname(lapply((if (is.null(object$scaling)) object$weights else
     object$scaled_weights)[paste0("N", sizes)], unname))
   a <- NULL
   to <- NULL
   if (nrow(xt) > 0L) {
-    max_abs <- if (is.null(object$scaling) && is.null(used)) scan$max_abs else
-      scan_data(xt, call, name = "newdata")$max_abs
+    max_abs <- prepared_max(xt, scan, object$scaling, used, call, name = "newdata")
     check_magnitude(max_abs, distance_factor(object$var_weights, ncol(x), missing), w,
                     "double", call, name = "newdata", trained = TRUE)
-    to <- if (!is.null(clusters_file)) {
-      clusters_file_matrix(clusters_file, nrow(x), paste0("N", sizes), call)
-    }
+    to <- clusters_file_matrix(clusters_file, nrow(x), paste0("N", sizes), call)
     a <- with_clusters_file(to, assess_maps(
       xt, w, threads, distance_spec(object$var_weights, missing), call,
       clusters = is.null(to), detail = type == "detail", to = to$file,

@@ -156,3 +156,30 @@ total_ss <- function(x, var_weights = NULL, missing = FALSE, call = NULL) {
   stats <- column_stats(x, column_means(x, call), call)
   sum(ifelse(stats$count < 2, 0, w * stats$ss))
 }
+
+# What a squared difference is multiplied by at most, summed over the columns (for
+# check_magnitude()): the column weights' sum (or the number of columns), times the columns
+# again when missing values rescale a row's distance.
+distance_factor <- function(var_weights, m, missing) {
+  (if (is.null(var_weights)) m else sum(var_weights)) * (if (missing) m else 1)
+}
+
+# The rows of x that train (or are assigned, in predict()), from the one scan of its values
+# (scan_data()): keep and dropped as usable_rows() gives them (rows over na_max, with
+# nothing observed, or observed only in columns of weight 0), and whether the rows used
+# have missing values (all rows with read_all: a file's rows are all read).
+data_rows <- function(x, scan, na_max, var_weights, call, read_all = FALSE) {
+  unseen <- unseen_rows(x, var_weights, scan$missing > 0, call)
+  rows <- usable_rows(scan$row_missing, ncol(x), na_max, unseen)
+  rows$unseen <- unseen
+  used <- if (read_all) NULL else rows$keep
+  rows$missing <- !is.null(scan$row_missing) &&
+    any(if (is.null(used)) scan$row_missing > 0 else scan$row_missing[used] > 0)
+  rows
+}
+
+# The largest absolute value of the prepared rows xt: the scan's when neither scaling nor
+# rows left out changed them, else another scan.
+prepared_max <- function(xt, scan, scaling, keep, call, name = "y") {
+  if (is.null(scaling) && is.null(keep)) scan$max_abs else scan_data(xt, call, name)$max_abs
+}

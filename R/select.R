@@ -204,39 +204,32 @@ run_replicates <- function(work, x, args, parallel, progress, call) {
   }
   threads <- args$threads
   args$threads <- NULL
-  need <- 2 * as.numeric(utils::object.size(x)) + 50 * 1024^2
-  old <- options(future.globals.maxSize = max(need, getOption("future.globals.maxSize",
-                                                              500 * 1024^2)))
-  on.exit(options(old), add = TRUE)
-  res <- future.apply::future_lapply(
-    work, replicate_entry(), x = x, args = args, threads = threads, progress = p,
-    future.packages = "somgpu", future.label = "somgpu-select-%d")
-  failed <- vapply(res, function(r) !is.null(r$error), logical(1))
-  if (any(failed)) {
-    e <- res[[which(failed)[1L]]]$error
-    abort(sprintf("A future worker could not train replicate %d: %s", which(failed)[1L],
-                  conditionMessage(e)), "somgpu_worker_error", call)
+  plan <- plan_name()
+  res <- on_workers(work, "replicate_worker", x = x, args = args, threads = threads,
+                    progress = p, globals = as.numeric(utils::object.size(x)),
+                    label = "somgpu-select-%d", lost = function(e) {
+                      abort(sprintf("somgpu: the future workers (plan %s) failed: %s", plan,
+                                    conditionMessage(e)), "somgpu_worker_error", call,
+                            parent = e)
+                    })
+  failed <- failed_workers(res)
+  if (length(failed)) {
+    k <- failed[1L]
+    abort(sprintf("somgpu: a future worker (%s, pid %d) could not train replicate %d: %s",
+                  res[[k]]$host, res[[k]]$pid, k, conditionMessage(res[[k]]$error)),
+          "somgpu_worker_error", call, parent = res[[k]]$error, worker = k)
   }
   res
 }
 
-# What the futures call: replicate_worker() looked up in the worker's own somgpu (see
-# chunk_entry()).
-replicate_entry <- function() {
-  f <- function(work, ...) get("replicate_worker", envir = asNamespace("somgpu"))(work, ...)
-  environment(f) <- baseenv()
-  f
-}
-
-# One replicate on a future worker: its own threads (the cores future grants it), errors
-# returned as values.
+# One replicate on a future worker, on its own threads (the cores future grants it).
 replicate_worker <- function(work, x, args, threads, progress) {
-  tryCatch({
-    args$threads <- if (is.null(threads)) min(somgpu_threads(), worker_cores()) else threads
+  on_worker(function() {
+    args$threads <- worker_threads(threads)
     out <- replicate_fit(work, x, args)
     if (is.function(progress)) progress()
     out
-  }, error = function(e) list(error = e))
+  })
 }
 
 # One replicate: train on its rows (work$train), then every row of x to its nearest neuron
@@ -255,17 +248,4 @@ replicate_fit <- function(work, x, args) {
   list(qe = kept$qe, heldout = held, te = kept$te, explained = kept$explained_var,
        clusters = lapply(sizes, function(s) d$cluster[d$size == s]),
        groups = fit_groups(fit, x, d))
-}
-
-# expr evaluated with R's generator seeded by `seed`, the session's generator as it was
-# afterwards.
-with_private_seed <- function(seed, expr) {
-  if (exists(".Random.seed", envir = globalenv())) {
-    old <- get(".Random.seed", envir = globalenv())
-    on.exit(assign(".Random.seed", old, envir = globalenv()))
-  } else {
-    on.exit(rm(".Random.seed", envir = globalenv()))
-  }
-  set.seed(seed)
-  expr
 }

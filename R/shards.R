@@ -2,7 +2,7 @@
 # The rows are cut into blocks of the batch sums and the blocks into one contiguous range
 # per worker, of equal length to within a block. Each pass, every worker reads its rows from
 # the shared backing file and returns, for every map, the sums of the aligned nodes of the
-# pairwise sums its range holds (C_batch_shards; src/som_math.h); this process pushes every
+# pairwise sums its range holds (C_batch_shards; src/core/som_math.h); this process pushes every
 # worker's nodes in block order and ends the pass (C_batch_apply), as one process adds its
 # blocks, so the maps do not depend on the number of workers or where the rows were cut.
 
@@ -33,10 +33,7 @@ train_shards <- function(x, problem, args, threads, options, main_threads, progr
   step <- problem
   step$init <- "given"
   step$trace <- FALSE
-  old <- options(future.globals.maxSize = max(getOption("future.globals.maxSize", 0),
-                                              500 * 1024^2))
-  on.exit(options(old), add = TRUE)
-  plan <- setdiff(class(future::plan()), c("FutureStrategy", "tweaked"))[1L]
+  plan <- plan_name()
   if (progress) {
     cli::cli_progress_bar("training ring SOMs (data-parallel)", total = passes,
                           .envir = environment())
@@ -45,14 +42,13 @@ train_shards <- function(x, problem, args, threads, options, main_threads, progr
   res <- NULL
   for (t in seq_len(passes)) {
     step$init_w <- weights
-    res <- tryCatch(
-      future.apply::future_lapply(
-        ranges, shard_entry(), x = x, problem = step, threads = threads, options = options,
-        precision = precision, future.packages = "somgpu", future.scheduling = 1,
-        future.label = "somgpu-%d"),
-      error = function(e) shards_lost(e, plan, call))
-    failed <- vapply(res, function(r) !is.null(r$error), logical(1))
-    if (any(failed)) shards_failed(res, ranges, which(failed), call)
+    # the file travels as its description; the weights are small
+    res <- on_workers(ranges, "shard_sums", x = x, problem = step, threads = threads,
+                      options = options, precision = precision,
+                      globals = as.numeric(utils::object.size(step)),
+                      lost = function(e) shards_lost(e, plan, call))
+    failed <- failed_workers(res)
+    if (length(failed)) shards_failed(res, ranges, failed, call)
     seconds <- seconds + vapply(res, function(r) r$seconds, numeric(1))
     sums <- do.call(cbind, lapply(res, function(r) r$sums))
     weights <- call_core("train the maps", call, function() {
@@ -77,30 +73,17 @@ shard_ranges <- function(nblocks, k) {
   lapply(seq_len(k), function(i) c(cuts[i], cuts[i + 1L]))
 }
 
-# What the futures call: shard_sums() looked up in the worker's own somgpu (see
-# chunk_entry()).
-shard_entry <- function() {
-  f <- function(range, ...) get("shard_sums", envir = asNamespace("somgpu"))(range, ...)
-  environment(f) <- baseenv()
-  f
-}
-
 # One future: the sums of the blocks in `range` for every map of `problem` (at this pass's
-# weights: the range's nodes of the pairwise sums), on this worker's CPU threads. Errors
-# come back as values (see train_chunk()).
+# weights: the range's nodes of the pairwise sums), on this worker's CPU threads.
 shard_sums <- function(range, x, problem, threads, options, precision) {
-  started <- proc.time()[["elapsed"]]
-  where <- list(host = Sys.info()[["nodename"]], pid = Sys.getpid())
-  tryCatch({
-    nth <- if (is.null(threads)) min(somgpu_threads(), worker_cores()) else
-      resolve_threads(threads, NULL)
+  on_worker(function() {
+    nth <- worker_threads(threads)
     spec <- backend_spec(list(name = "cpu", precision = precision), nth, options, NULL)
     sums <- call_core("sum the rows", NULL, function() {
       .Call(C_batch_shards, x, problem, spec, as.double(range))
     })
-    c(list(sums = sums, threads = nth, device = cpu_device_name(nth),
-           seconds = proc.time()[["elapsed"]] - started), where)
-  }, error = function(e) c(list(error = e), where))
+    list(sums = sums, threads = nth, device = cpu_device_name(nth))
+  })
 }
 
 shards_failed <- function(res, ranges, bad, call) {

@@ -91,14 +91,7 @@ augment.somgpu <- function(x, data = NULL, newdata = NULL, size = NULL, all_size
   }
   size <- report_size(x, size, "augment", call)
   clusters <- if (is.null(rows)) {
-    if (is.null(x$data)) {
-      abort_input(if (isTRUE(x$params$file_backed)) {
-        "The fit was trained on file-backed data and keeps none: pass rows in memory as `data` or `newdata`."
-      } else {
-        "The fit does not keep its data (keep_data = FALSE): pass the rows as `data` or `newdata`."
-      }, call)
-    }
-    rows <- x$data
+    rows <- fit_data(x, NULL, call) # the fit's own rows (or what to do without them)
     x$clusters
   } else {
     stats::predict(x, rows)

@@ -330,8 +330,7 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = NULL, si
   na_max <- check_number(na_max, "na_max", 0, 1, call = call)
   scaling <- check_scale(scale, x, call)
   var_weights <- check_var_weights(var_weights, x, call)
-  unseen <- unseen_rows(x, var_weights, data$missing > 0, call)
-  rows <- usable_rows(data$row_missing, ncol(x), na_max, unseen)
+  rows <- data_rows(x, data, na_max, var_weights, call)
   n_used <- if (is.null(rows$keep)) nrow(x) else length(rows$keep)
   if (n_used < 2L) {
     abort_input(sprintf(
@@ -339,8 +338,7 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = NULL, si
       n_used, if (n_used == 1L) "" else "s", na_max), call)
   }
   check_observed_columns(x, rows$keep, data$missing > 0, call)
-  missing <- !is.null(data$row_missing) &&
-    any(if (is.null(rows$keep)) data$row_missing > 0 else data$row_missing[rows$keep] > 0)
+  missing <- rows$missing
   dist <- distance_spec(var_weights, missing)
   general <- !is.null(dist$col_w) || missing
   if (!is.null(iter_max)) iter_max <- check_whole(iter_max, "iter_max", 1, call = call)
@@ -349,7 +347,7 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = NULL, si
   algorithm <- check_choice(algorithm, "algorithm", c("online", "batch"), call)
   if (is.null(iter_max)) iter_max <- default_iter_max(algorithm)
   parallel <- check_choice(parallel, "parallel", c("none", "future"), call)
-  if (sourced) check_file_rows(c(rows, na_max = na_max), data$row_missing, ncol(x), unseen, call)
+  if (sourced) check_file_rows(c(rows, na_max = na_max), data$row_missing, ncol(x), call)
   clusters_file <- check_clusters_file(clusters_file, sourced, call)
   if (parallel == "future") need_packages(c("future", "future.apply"), "parallel = \"future\"", call)
   batch_block <- batch_block_size(call)
@@ -378,8 +376,7 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = NULL, si
   init <- check_init(init, sizes, xt, call, basis, scaling)
   backend_args <- check_backend_args(backend, device, precision, call)
   be <- if (parallel == "none") resolve_backend(backend_args, call, auto_work(shape, threads))
-  max_abs <- if (is.null(scaling) && is.null(rows$keep)) data$max_abs else
-    scan_data(xt, call)$max_abs
+  max_abs <- prepared_max(xt, data, scaling, rows$keep, call)
   check_magnitude(max_abs, distance_factor(var_weights, ncol(xt), missing), init$weights,
                   backend_args$precision, call)
   seed <- check_seed(seed, call)
@@ -406,9 +403,7 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = NULL, si
   }
 
   # assess
-  to <- if (!is.null(clusters_file)) {
-    clusters_file_matrix(clusters_file, nrow(x), paste0("N", sizes), call)
-  }
+  to <- clusters_file_matrix(clusters_file, nrow(x), paste0("N", sizes), call)
   fit <- with_clusters_file(to, assess_family(xt, trained$weights, problem$size, restarts,
                                               threads, dist, call, to$file))
   if (!is.null(to)) fit$clusters <- to$matrix
@@ -441,77 +436,6 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = NULL, si
     data = if (keep_data && !sourced) x, elapsed = elapsed, call = call)
 }
 
-# File-backed data: what training them allows (the batch rule; no initial PCA or alignment,
-# which need the data in memory; no rows to leave out).
-check_file_training <- function(algorithm, init, align, call) {
-  if (algorithm != "batch") {
-    abort_input(
-      "File-backed data train with `algorithm = \"batch\"` (the online rule visits the rows in a random order).",
-      call)
-  }
-  if (identical(init, "pca") || isTRUE(align)) {
-    abort_input(sprintf(
-      "`%s` needs the data in memory; with file-backed data use `init = \"uniform\"` or `\"sample\"` (and `align = FALSE`).",
-      if (isTRUE(align)) "align = TRUE" else "init = \"pca\""), call)
-  }
-}
-
-# File-backed data: no rows to leave out (the compiled code reads every row of the file).
-check_file_rows <- function(rows, row_missing, m, unseen, call) {
-  bad <- rows$dropped
-  if (!length(bad)) return(invisible(NULL))
-  # rows with nothing to go by (no value, or values only in columns of weight 0), which
-  # na_max cannot let in, and rows over na_max, which it can
-  blind <- row_missing[bad] == m | (if (is.null(unseen)) FALSE else unseen[bad])
-  part <- function(which, what, fix) {
-    if (!any(which)) return(NULL)
-    sprintf("%d row%s %s (the first, row %d: %s)", sum(which), if (sum(which) == 1L) "" else "s",
-            what, bad[which][1L], fix)
-  }
-  abort_input(sprintf(
-    "The file-backed data have rows that cannot be trained on, and somgpu reads every row of the file: %s.",
-    paste(c(part(blind, "with nothing to train on (no observed value, or values only in columns of weight 0)",
-                 "remove such rows from the file"),
-            part(!blind, sprintf("missing more than na_max = %g of their values", rows$na_max),
-                 "remove them from the file, or raise `na_max`")), collapse = "; ")), call)
-}
-
-# clusters_file: NULL, or (for file-backed data) the path of a file to make.
-check_clusters_file <- function(path, sourced, call) {
-  if (is.null(path)) return(NULL)
-  if (!is.character(path) || length(path) != 1L || is.na(path) || !nzchar(path)) {
-    abort_input(sprintf("`clusters_file` must be NULL or a file path, not %s.", describe(path)),
-                call)
-  }
-  if (!sourced) {
-    abort_input("`clusters_file` is for file-backed data (a bigmemory big.matrix); the clusters of data in memory come back in R.",
-                call)
-  }
-  path <- path.expand(path)
-  there <- c(path, paste0(path, ".desc"))
-  there <- there[file.exists(there)]
-  if (length(there)) {
-    abort_input(sprintf(
-      "`clusters_file`: %s already %s; somgpu does not overwrite files. Remove %s or name another path.",
-      paste(there, collapse = " and "), if (length(there) == 1L) "exists" else "exist",
-      if (length(there) == 1L) "it" else "them"), call)
-  }
-  dir <- dirname(path)
-  if (!dir.exists(dir)) {
-    abort_input(sprintf("`clusters_file`: the folder %s does not exist.", dir), call)
-  }
-  # a file made and removed now, rather than bigmemory's failure after the training
-  probe <- tempfile(".somgpu-probe-", tmpdir = dir)
-  made <- suppressWarnings(file.create(probe))
-  if (!made) {
-    abort_input(sprintf(
-      "`clusters_file`: somgpu cannot write files in the folder %s (no permission, or a read-only file system); name a path in a folder you can write to.",
-      dir), call)
-  }
-  unlink(probe)
-  path
-}
-
 # The schedule length when iter_max = NULL: the original script's for the online rule; for
 # the batch rule, 76 (see ?train and bench/bench_batch_passes.R).
 default_iter_max <- function(algorithm) if (algorithm == "batch") 76L else 150L
@@ -540,82 +464,4 @@ train_on_backend <- function(x, problem, be, spec, progress, call) {
   withCallingHandlers(
     call_core("train the maps", call, function() .Call(C_train, x, problem, spec, progress)),
     somgpu_opencl_error = function(e) opencl_forget(be$device$index, be$precision))
-}
-
-# The settings of a resolved backend as C_train and C_memory_plan read them: threads, the
-# CPU's work per round between interrupt checks, or the OpenCL context (built here on
-# first use) and the OpenCL options; `options` from backend_options(). here: the maps train
-# in this process (FALSE: on future workers; for memory plans).
-backend_spec <- function(be, threads, options, call, here = TRUE) {
-  if (be$name == "cpu") {
-    return(list(name = "cpu", threads = threads, round_units = options$round_units,
-                precision = if (is.null(be$precision)) "double" else be$precision,
-                here = here))
-  }
-  c(list(name = "opencl", threads = threads, here = here,
-         context = opencl_context(be$device$index, be$precision, call)),
-    options$opencl)
-}
-
-# The somgpu.* options the backends run with, checked: the CPU's round units and the
-# OpenCL options.
-backend_options <- function(call) {
-  list(round_units = cpu_round_units(call), opencl = opencl_options(call))
-}
-
-# What ran, for fit$backend.
-backend_record <- function(be, threads, kernels) {
-  if (be$name == "cpu") {
-    return(list(name = "cpu", device = cpu_device_name(threads), precision = be$precision,
-                threads = threads))
-  }
-  list(name = "opencl",
-       device = sprintf("%s (%s, %s)", be$device$name, be$device$platform, be$device$type),
-       precision = be$precision, threads = threads, index = be$device$index,
-       kernels = kernels)
-}
-
-# The CPU backend's work per round between interrupt checks (0 = the default; tests make it
-# tiny).
-cpu_round_units <- function(call = NULL) {
-  option_value("somgpu.cpu_round_units", 0, function(v, name) {
-    check_number(v, name, 0, 1e15, call = call)
-  })
-}
-
-# Rows per block of the batch sums (option somgpu.batch_block; the default comes from the
-# compiled code): the sums of each block are taken in row order and the blocks added
-# pairwise in block order (src/som_math.h), so it is part of what defines a batch result;
-# tests make it small to exercise many blocks.
-batch_block_size <- function(call) {
-  option_value("somgpu.batch_block", constants()$batch_block,
-               function(v, name) check_whole(v, name, 1, call = call))
-}
-
-# What a squared difference is multiplied by at most, summed over the columns (for
-# check_magnitude()): the column weights' sum (or the number of columns), times the columns
-# again when missing values rescale a row's distance.
-distance_factor <- function(var_weights, m, missing) {
-  (if (is.null(var_weights)) m else sum(var_weights)) * (if (missing) m else 1)
-}
-
-# The call as the user made it, with values too large to keep (data passed through
-# do.call()) replaced by a short description, and a function called through do.call() by
-# its name.
-compact_call <- function(call, name = "train") {
-  if (!is.name(call[[1]])) call[[1]] <- as.name(name)
-  if (length(call) > 1L) {
-    for (i in seq(2L, length(call))) {
-      a <- call[[i]]
-      if (!is.language(a) && !is.null(a) && (length(a) > 10L || is.list(a) || !is.null(dim(a)))) {
-        call[[i]] <- as.name(sprintf("<%s>", describe(a)))
-      }
-    }
-  }
-  call
-}
-
-cpu_device_name <- function(threads) {
-  sprintf("CPU (%s, %d thread%s)", if (build_info()$openmp) "OpenMP" else "serial", threads,
-          if (threads == 1L) "" else "s")
 }

@@ -71,7 +71,7 @@ run_fresh <- function(n, m, args_code) {
   as.numeric(strsplit(trimws(out[length(out)]), " +")[[1]])
 }
 ns <- if (quick) c(1e4, 1e5) else c(1e4, 1e5, 1e6)
-configs <- c(cpu = sprintf("backend = 'cpu', threads = %d", min(2L, somgpu_threads())))
+configs <- c(cpu = sprintf("backend = 'cpu', threads = %d", min(2L, somgpu:::build_info()$max_threads)))
 if (nrow(devices())) configs <- c(configs, `opencl double` = "backend = 'opencl'")
 scal <- do.call(rbind, lapply(names(configs), function(cfg) {
   do.call(rbind, lapply(ns, function(n) {

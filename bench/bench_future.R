@@ -34,7 +34,7 @@ add <- function(method, workers, threads, seconds, fit) {
       identical(fit$clusters, reference$clusters))
 }
 
-th <- unique(c(1L, min(2L, somgpu_threads())))
+th <- unique(c(1L, min(2L, somgpu:::build_info()$max_threads)))
 for (t in th) {
   fit <- NULL
   s <- time_median(function() fit <<- run(threads = t), reps)

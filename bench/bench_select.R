@@ -42,7 +42,7 @@ add_sel <- function(method, workers, threads, seconds, sel) {
   add(method, workers, threads, seconds, sel$groups,
       identical(sel$criteria, reference$criteria))
 }
-for (t in unique(c(1L, min(2L, somgpu_threads())))) {
+for (t in unique(c(1L, min(2L, somgpu:::build_info()$max_threads)))) {
   sel <- NULL
   s <- time_median(function() sel <<- run(threads = t), reps)
   add_sel("select_size(), parallel = \"none\"", 0L, t, s, sel)

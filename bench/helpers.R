@@ -27,7 +27,8 @@ machine_line <- function() {
 # every thread (at most 2 in the figures we publish), in single precision with every
 # thread, and each OpenCL device in double (where it has fp64) and single precision.
 somgpu_configs <- function() {
-  th <- unique(c(1L, min(2L, somgpu_threads())))
+  # fixed counts (not the load-aware default): 1, and every processor up to 2
+  th <- unique(c(1L, min(2L, somgpu:::build_info()$max_threads)))
   cfg <- lapply(th, function(t) {
     list(label = sprintf("somgpu cpu, %d thread%s", t, if (t == 1) "" else "s"),
          args = list(backend = "cpu", threads = t))

@@ -13,7 +13,7 @@
 #include <time.h>
 
 #include "som_core.h"
-#include "som_engine.h"
+#include "som_cpu.h"
 #include "som_ocl.h"
 #include "som_omp.h"
 

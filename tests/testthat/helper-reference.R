@@ -1,7 +1,7 @@
 # A slow, independent pure-R reference of somgpu's random streams and training rule,
 # written from the specification (Philox4x32-10 as published in Random123; the
 # Fisher-Yates visiting order driven by xoshiro128**, and the online rule, as documented in
-# src/som_rng.h and ?train). It uses doubles for 32-bit unsigned arithmetic and shares no code with the
+# src/core/som_rng.h and ?train). It uses doubles for 32-bit unsigned arithmetic and shares no code with the
 # package.
 
 two16 <- 65536

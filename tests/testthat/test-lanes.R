@@ -1,4 +1,4 @@
-# Small maps train side by side in the lanes of a vector (src/som_cpu_lanes.c): each map's
+# Small maps train side by side in the lanes of a vector (src/cpu/som_cpu_lanes_t.h): each map's
 # bits must be those of the map trained alone and of the pure-R rule, whatever the other
 # maps of its pack (different sizes leave padded neurons; a short pack leaves empty lanes).
 

@@ -1,4 +1,4 @@
-# Single precision on the CPU backend (the engines of src/som_real.h compiled in float):
+# Single precision on the CPU backend (the engines of src/cpu/som_real.h compiled in float):
 # the maps of double precision up to rounding and the ring's labelling, as OpenCL's single
 # precision; and, where an OpenCL device runs the same float operations in the same order,
 # its bits.

@@ -261,12 +261,19 @@ test_that("errors come on one channel: no bare stop() in R, Rf_error only as int
     expect_false(any(grepl("\\b(stop|stopifnot|warning)\\(", code)), label = basename(f))
   }
   cdir <- test_path("../../src")
-  for (f in list.files(cdir, "\\.c$", full.names = TRUE)) {
+  for (f in list.files(cdir, "\\.[ch]$", full.names = TRUE, recursive = TRUE)) {
     code <- readLines(f)
     hits <- grep("Rf_error\\(", code, value = TRUE)
     expect_true(all(grepl("somgpu: internal error", hits)), label = basename(f))
-    if (!grepl("^r_", basename(f))) expect_length(hits, 0) # the core never calls R
+    layer <- basename(dirname(f))
+    if (layer != "r") { # only the R glue (src/r) calls R, or includes its headers
+      expect_length(hits, 0)
+      expect_false(any(grepl("^#include <(R|Rinternals|Rmath)\\.h>|^#include <R_ext/", code)),
+                   label = f)
+    }
   }
+  expect_setequal(list.dirs(cdir, full.names = FALSE, recursive = FALSE),
+                  c("core", "cpu", "opencl", "r"))
 })
 
 test_that("a column without any observed value is refused, double or logical", {

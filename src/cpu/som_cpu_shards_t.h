@@ -78,10 +78,8 @@ int R_EXPORT(som_cpu_batch_apply)(som_cpu_cfg *cfg, const som_problem *p, double
                 mp->total[e] = pair_total(stack, mp->slot_len, e, (som_count)nblocks);
         }
         if (rc == SOM_OK) {
-            som_factors_group(&fac, p); /* the pass's factors, as the driver makes them */
-            fac.t_first = t;
-            som_factor_pass(&fac, t);
-            rc = batch_end_pass(state, &fac, t, st);
+            som_factors_group(&fac, p);
+            rc = som_pass_end(&R_EXPORT(som_cpu_batch), state, &fac, t, st); /* as the driver */
         }
         if (rc == SOM_OK) rc = batch_read(state, w, st);
     }

@@ -7,6 +7,11 @@
  * progress, stops on an interrupt, copies the weights out, and releases the backend's
  * resources on every path. A backend only moves its maps on.
  *
+ * Two drivers run a pass: this one (every backend, every algorithm), and for data-parallel
+ * batch over future workers the second one of som_cpu_shards_t.h and R/shards.R (each
+ * worker sums its rows, the main process ends the pass): they share the pass's end
+ * (som_pass_end) and the order of the batch sums (som_math.h).
+ *
  * Work is counted in steps: pass t (1 .. iter_max - 1) is steps (t - 1) * n .. t * n - 1,
  * a step being one row's visit (online: the rule applied to the row; batch: the row's
  * winner and its share of the sums). Every map of a group is at the same step. */
@@ -94,6 +99,10 @@ typedef struct {
     int threads;
 } som_backend;
 
+/* The end of pass t (the batch rule) on engine e's state, with the factors of pass t from
+ * f (made here): what both drivers do at a pass's end. SOM_OK when e has no end_pass. */
+int som_pass_end(const som_engine *e, void *state, som_factors *f, int t, som_status *st);
+
 /* Train every map of p on the backend; weights[i] receives map i (size x m, column-major). */
 int som_train(const som_problem *p, const som_backend *be, double *const *weights,
               const som_hooks *hooks, som_status *st);
@@ -103,34 +112,5 @@ int som_train(const som_problem *p, const som_backend *be, double *const *weight
  * elsewhere), and som_assess's with `threads` threads. */
 void som_train_plan(const som_family *f, int algorithm, const som_backend *be, int threads,
                     som_plan *plan);
-
-/* The CPU backend (som_cpu_online.c, som_cpu_batch.c): nthreads threads, round_units (<= 0:
- * SOM_ROUND_UNITS) of work per thread between interrupt checks. */
-typedef struct {
-    int threads;
-    double round_units;
-    int precision; /* SOM_DOUBLE, or SOM_SINGLE: the engines of som_real.h in float      */
-} som_cpu_cfg;
-
-extern const som_engine som_cpu_online, som_cpu_batch;     /* double precision */
-extern const som_engine som_cpu_online_f, som_cpu_batch_f; /* single precision */
-/* Data-parallel batch (future workers, som_cpu_shards_t.h: a second driver of the batch
- * pass): the sums of blocks b0 .. b1 - 1 of the data for the maps of p at their initial
- * weights, as the aligned nodes of the pairwise sums the range holds (som_pair_nodes
- * columns, each every map's sums in order, som_slot_width per neuron); and the end of pass
- * t from the nodes of nranges ranges (ranges[2 i] .. ranges[2 i + 1] - 1, in order, from
- * block 0 to the last), pushed in order, the weights w (column-major) updated. */
-int som_cpu_batch_shards(som_cpu_cfg *cfg, const som_problem *p, int64_t b0, int64_t b1,
-                         double *out, som_status *st);
-int som_cpu_batch_shards_f(som_cpu_cfg *cfg, const som_problem *p, int64_t b0, int64_t b1,
-                           double *out, som_status *st);
-int som_cpu_batch_apply(som_cpu_cfg *cfg, const som_problem *p, double *const *w,
-                        const double *nodes, const int64_t *ranges, int nranges, int t,
-                        som_status *st);
-int som_cpu_batch_apply_f(som_cpu_cfg *cfg, const som_problem *p, double *const *w,
-                          const double *nodes, const int64_t *ranges, int nranges, int t,
-                          som_status *st);
-/* A CPU backend for cfg (which must outlive it). */
-som_backend som_cpu_backend(som_cpu_cfg *cfg);
 
 #endif

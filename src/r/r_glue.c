@@ -1,196 +1,14 @@
-/* r_glue.c: training, assessment and memory plans from R. R has validated every value; the
- * lists it passes are read here by name, turned into the core's structs, and the results
- * (or a status object) go back as R values. The core runs on this thread; interrupts and
- * progress reach it through r_hooks.c. */
+/* r_glue.c: the entry points for training, assessment, memory plans, constants and what
+ * was built. R has validated every value; the lists it passes are read by r_args.c into
+ * the core's structs, and the results (or a status object) go back as R values. The core
+ * runs on this thread; interrupts and progress reach it through r_hooks.c. */
 #include <stdlib.h>
 #include <string.h>
 
 #include <R.h>
 
 #include "r_glue.h"
-#include "som_lanes.h"
 #include "som_omp.h"
-
-/* --- named lists ------------------------------------------------------------------- */
-
-/* The position of element `name` in list, or -1. */
-static R_xlen_t position(SEXP list, const char *name)
-{
-    SEXP names = Rf_getAttrib(list, R_NamesSymbol);
-    R_xlen_t i;
-    if (TYPEOF(list) == VECSXP && TYPEOF(names) == STRSXP)
-        for (i = 0; i < XLENGTH(list); i++)
-            if (strcmp(CHAR(STRING_ELT(names, i)), name) == 0) return i;
-    return -1;
-}
-
-SEXP r_opt(SEXP list, const char *name)
-{
-    const R_xlen_t i = position(list, name);
-    return i < 0 ? R_NilValue : VECTOR_ELT(list, i);
-}
-
-SEXP r_elt(SEXP list, const char *name)
-{
-    const R_xlen_t i = position(list, name);
-    if (i < 0) Rf_error("somgpu: internal error: no element '%s' in the list passed to C", name);
-    return VECTOR_ELT(list, i);
-}
-
-int r_int(SEXP list, const char *name)
-{
-    return Rf_asInteger(r_elt(list, name));
-}
-
-double r_real(SEXP list, const char *name)
-{
-    return Rf_asReal(r_elt(list, name));
-}
-
-/* A double vector of length n (its values, R's own), or an internal error. */
-const double *r_reals(SEXP list, const char *name, int n)
-{
-    SEXP v = r_elt(list, name);
-    if (TYPEOF(v) != REALSXP || XLENGTH(v) != n)
-        Rf_error("somgpu: internal error: `%s` must hold %d doubles", name, n);
-    return REAL(v);
-}
-
-int r_flag(SEXP list, const char *name)
-{
-    return Rf_asLogical(r_elt(list, name)) == TRUE;
-}
-
-int r_choice(SEXP list, const char *name, const char *const *choices)
-{
-    SEXP v = r_elt(list, name);
-    int i;
-    if (Rf_isString(v) && XLENGTH(v) == 1)
-        for (i = 0; choices[i]; i++)
-            if (strcmp(CHAR(STRING_ELT(v, 0)), choices[i]) == 0) return i;
-    Rf_error("somgpu: internal error: '%s' is not one of the choices C knows", name);
-    return -1; /* not reached */
-}
-
-SEXP r_status(const som_status *st, SEXP condition)
-{
-    const char *names[] = {"code", "message", "api_status", "api_status_name", "log",
-                           "condition", ""};
-    SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
-    SET_VECTOR_ELT(out, 5, condition);
-    SET_VECTOR_ELT(out, 0, Rf_ScalarInteger(st->code));
-    SET_VECTOR_ELT(out, 1, Rf_mkString(st->message));
-    SET_VECTOR_ELT(out, 2, Rf_ScalarInteger(st->api_status));
-    SET_VECTOR_ELT(out, 3, Rf_mkString(st->api_status ? som_ocl_status_name(st->api_status) : ""));
-    SET_VECTOR_ELT(out, 4, st->log ? Rf_mkString(st->log) : Rf_allocVector(STRSXP, 0));
-    Rf_setAttrib(out, R_ClassSymbol, Rf_mkString("somgpu_status"));
-    UNPROTECT(1);
-    return out;
-}
-
-/* The status as an R object (with the error that stopped the core, or NULL), and the
- * status cleared. */
-SEXP status_out(som_status *st, SEXP condition)
-{
-    SEXP out = r_status(st, condition);
-    som_status_clear(st);
-    return out;
-}
-
-/* --- problems and backends --------------------------------------------------------- */
-
-static const char *const init_names[] = {"uniform", "sample", "given", NULL};
-static const char *const algorithm_names[] = {"online", "batch", NULL};
-static const char *const backend_names[] = {"cpu", "opencl", NULL};
-static const char *const kernel_names[] = {"auto", "item", "group", NULL};
-
-/* The problem of list(size, restart, iter_max, sigma0 (per map), eta0, init, init_w, fill,
- * seed, algorithm, batch_block, col_w, missing) on the data d (the trace is set by the
- * caller). */
-void problem_of(const som_data *d, SEXP spec, som_problem *p)
-{
-    SEXP size = r_elt(spec, "size"), restart = r_elt(spec, "restart"), fill = r_elt(spec, "fill");
-    memset(p, 0, sizeof *p);
-    if (TYPEOF(size) != INTSXP || TYPEOF(restart) != INTSXP || XLENGTH(size) != XLENGTH(restart))
-        Rf_error("somgpu: internal error: size and restart must be integer vectors alike");
-    p->data = *d;
-    p->nmaps = LENGTH(size);
-    p->size = INTEGER(size);
-    p->restart = INTEGER(restart);
-    p->iter_max = r_int(spec, "iter_max");
-    p->sigma0 = r_reals(spec, "sigma0", p->nmaps);
-    p->eta0 = r_real(spec, "eta0");
-    p->init = r_choice(spec, "init", init_names);
-    p->seed = (uint32_t)(int64_t)r_real(spec, "seed");
-    p->algorithm = r_choice(spec, "algorithm", algorithm_names);
-    p->batch_block = r_int(spec, "batch_block");
-    if (!Rf_isNull(fill)) {
-        if (TYPEOF(fill) != REALSXP || XLENGTH(fill) != p->data.m)
-            Rf_error("somgpu: internal error: fill must hold a double per column");
-        p->fill = REAL(fill);
-    }
-    if (p->init == SOM_INIT_GIVEN) {
-        SEXP iw = r_elt(spec, "init_w");
-        const double **w = (const double **)R_alloc((size_t)p->nmaps, sizeof *w);
-        int i;
-        if (TYPEOF(iw) != VECSXP || LENGTH(iw) != p->nmaps)
-            Rf_error("somgpu: internal error: init_w must hold a matrix per map");
-        for (i = 0; i < p->nmaps; i++) { /* NULL: that map's uniform initial weights */
-            SEXP wi = VECTOR_ELT(iw, i);
-            if (!Rf_isNull(wi) && (TYPEOF(wi) != REALSXP ||
-                                   XLENGTH(wi) != (R_xlen_t)p->size[i] * p->data.m))
-                Rf_error("somgpu: internal error: init_w must hold a matrix per map");
-            w[i] = Rf_isNull(wi) ? NULL : REAL(wi);
-        }
-        p->init_w = w;
-    }
-}
-
-const char *const som_precision_names[] = {"double", "single", NULL};
-
-/* The backend of list(name = "cpu", threads, round_units, precision) or list(name = "opencl",
- * threads, context, kernel, group_min_size, max_alloc, launch_seconds, group_local,
- * stream_data); cpu and ocl hold its settings. SOM_ERR_INVALID when the context is gone. */
-int backend_of(SEXP spec, som_backend *be, som_cpu_cfg *cpu, som_ocl_cfg *ocl,
-               som_status *st)
-{
-    const int threads = r_int(spec, "threads");
-    memset(cpu, 0, sizeof *cpu);
-    memset(ocl, 0, sizeof *ocl);
-    if (r_choice(spec, "name", backend_names) == 0) {
-        cpu->threads = threads;
-        cpu->round_units = r_real(spec, "round_units");
-        cpu->precision = r_choice(spec, "precision", som_precision_names) == 1 ? SOM_SINGLE
-                                                                                : SOM_DOUBLE;
-        *be = som_cpu_backend(cpu);
-        return SOM_OK;
-    }
-    ocl->ctx = r_ocl_ctx(r_elt(spec, "context"));
-    ocl->opts.kernel = r_choice(spec, "kernel", kernel_names);
-    ocl->opts.group_min_size = r_int(spec, "group_min_size");
-    ocl->opts.max_alloc = r_real(spec, "max_alloc");
-    ocl->opts.launch_seconds = r_real(spec, "launch_seconds");
-    ocl->opts.group_local = r_flag(spec, "group_local");
-    ocl->opts.stream_data = r_flag(spec, "stream_data");
-    *be = som_ocl_backend(ocl, threads);
-    if (ocl->ctx == NULL)
-        return som_fail(st, SOM_ERR_INVALID, "the OpenCL context is no longer valid");
-    return SOM_OK;
-}
-
-SEXP r_weights_list(const som_problem *p, double ***w)
-{
-    SEXP weights = PROTECT(Rf_allocVector(VECSXP, p->nmaps));
-    int i;
-    *w = (double **)R_alloc((size_t)p->nmaps, sizeof **w);
-    for (i = 0; i < p->nmaps; i++) {
-        SEXP wi = Rf_allocMatrix(REALSXP, p->size[i], p->data.m);
-        SET_VECTOR_ELT(weights, i, wi);
-        (*w)[i] = REAL(wi);
-    }
-    UNPROTECT(1);
-    return weights;
-}
 
 /* The names of the kernels that ran (SOM_RAN_* bits). */
 static SEXP kernels_ran(int used)
@@ -343,7 +161,7 @@ SEXP C_assess(SEXP data, SEXP weights, SEXP options)
         som_status_init(&st);
         /* the files last, after every R allocation: closed on every path below */
         rc = r_data_open(&rd, &st);
-        if (rc == SOM_OK && sink.is_file) rc = som_file_open(&sink.file, &sink.spec, 1, &st);
+        if (rc == SOM_OK && sink.is_file) rc = som_file_open(&sink.file, &sink.desc, 1, &st);
         if (rc == SOM_OK && sink.is_file)
             rc = som_assess_to(&rd.d, &maps, threads, units, &hooks, REAL(VECTOR_ELT(out, 0)),
                                REAL(VECTOR_ELT(out, 1)), REAL(VECTOR_ELT(out, 2)),
@@ -393,7 +211,7 @@ SEXP C_memory_plan(SEXP family, SEXP backend)
     f.general = r_flag(family, "general");
     f.sourced = Rf_asLogical(r_opt(family, "sourced")) == TRUE; /* NULL: in memory */
     f.schedules = Rf_isNull(r_opt(family, "schedules")) ? 1 : Rf_asInteger(r_opt(family, "schedules"));
-    algorithm = r_choice(family, "algorithm", algorithm_names);
+    algorithm = r_choice(family, "algorithm", som_algorithm_names);
     nsizes = (double)f.nmaps / f.restarts;
     /* what R holds: the weights of every map, the trace, the clusters of the maps assessed
      * at once (a size's restarts, or every map) and the kept ones */

@@ -1,8 +1,9 @@
-/* som_cpu_online.c: the online engine in double precision (som_cpu_online_t.h), the CPU
- * backend, and what its vectors run with here. */
-#include "som_cpu_online_t.h"
+/* som_cpu_backend.c: the CPU backend for the driver (its engines in the precision asked
+ * for) and what its vectors run with here. */
+#include "som_cpu.h"
+#include "som_lanes.h"
+#include "som_omp.h"
 
-/* The CPU backend: the online and batch engines of the precision asked for. */
 som_backend som_cpu_backend(som_cpu_cfg *cfg)
 {
     const int single = cfg->precision == SOM_SINGLE;

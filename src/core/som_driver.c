@@ -75,6 +75,17 @@ void som_factors_close(som_factors *f)
     f->tab = NULL;
 }
 
+int som_pass_end(const som_engine *e, void *state, som_factors *f, int t, som_status *st)
+{
+    if (!e->end_pass) return SOM_OK;
+    if (f->made == 0 || t < f->t_first || t >= f->t_first + f->rows) { /* not this table's */
+        f->t_first = t;
+        f->made = 0;
+    }
+    som_factor_pass(f, t);
+    return e->end_pass(state, f, t, st);
+}
+
 /* Maps first .. last - 1 of p as a problem of their own. */
 static som_problem sub_problem(const som_problem *p, int first, int last)
 {
@@ -179,10 +190,7 @@ static int train_group(const som_engine *e, const som_backend *be, const som_pro
         }
         pos = reached;
         if (pass_ends && pos == (int64_t)t * n) { /* pass t is over */
-            if (e->end_pass) {
-                som_factor_pass(fac, t);
-                if ((rc = e->end_pass(state, fac, t, st))) break;
-            }
+            if ((rc = som_pass_end(e, state, fac, t, st))) break;
             if (p->trace && (rc = trace_pass(e, state, p, t, be->threads, &tb, st))) break;
         }
         if (pos < total && hooks && hooks->interrupted && hooks->interrupted(hooks->ud)) {

@@ -18,7 +18,4 @@
 /* Without vectors (som_vec.h) every map takes the one-map path. */
 #define SOM_HAVE_LANES SOM_HAVE_VEC
 
-/* The instruction set the packs' kernel runs with here ("avx2" or "baseline"). */
-const char *som_lanes_isa(void);
-
 #endif

@@ -22,28 +22,28 @@ SEXP C_philox(SEXP ctr, SEXP key)
 
 /* The visiting order (0-based) of pass `pass` of map (size, restart) over n points, from
  * the order stream (sample = FALSE) or the init = "sample" stream (sample = TRUE):
- * spec = list(n, seed, size, restart, pass, sample). */
-SEXP C_visit_order(SEXP spec)
+ * order = list(n, seed, size, restart, pass, sample). */
+SEXP C_visit_order(SEXP order)
 {
-    som_u32 n = (som_u32)r_real(spec, "n");
+    som_u32 n = (som_u32)r_real(order, "n");
     SEXP out = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t)n));
-    som_order((som_u32 *)INTEGER(out), n, (som_u32)(int64_t)r_real(spec, "seed"),
-              r_flag(spec, "sample") ? SOM_STREAM_SAMPLE : SOM_STREAM_ORDER,
-              (som_u32)r_int(spec, "size"), (som_u32)r_int(spec, "restart"),
-              (som_u32)r_int(spec, "pass"));
+    som_order((som_u32 *)INTEGER(out), n, (som_u32)(int64_t)r_real(order, "seed"),
+              r_flag(order, "sample") ? SOM_STREAM_SAMPLE : SOM_STREAM_ORDER,
+              (som_u32)r_int(order, "size"), (som_u32)r_int(order, "restart"),
+              (som_u32)r_int(order, "pass"));
     UNPROTECT(1);
     return out;
 }
 
 /* `count` draws of xoshiro128** from state (4 words): raw 32-bit outputs when k is 0, else
- * uniform integers in 0 .. k-1 (som_xoshiro_below): spec = list(state, k, count). For the
+ * uniform integers in 0 .. k-1 (som_xoshiro_below): draws = list(state, k, count). For the
  * known-answer tests. */
-SEXP C_xoshiro_draws(SEXP spec)
+SEXP C_xoshiro_draws(SEXP draws)
 {
     som_xoshiro g;
-    som_u32 kk = (som_u32)r_real(spec, "k");
-    int n = r_int(spec, "count"), i;
-    SEXP state = r_elt(spec, "state");
+    som_u32 kk = (som_u32)r_real(draws, "k");
+    int n = r_int(draws, "count"), i;
+    SEXP state = r_elt(draws, "state");
     SEXP out = PROTECT(Rf_allocVector(REALSXP, n));
     for (i = 0; i < 4; i++) g.s[i] = word_of(state, i);
     for (i = 0; i < n; i++) REAL(out)[i] = kk ? som_xoshiro_below(&g, kk) : som_xoshiro_next(&g);

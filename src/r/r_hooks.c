@@ -10,6 +10,7 @@
 
 #include <cli/progress.h>
 
+#include "r_hooks.h"
 #include "r_glue.h"
 
 /* Progress goes to cli's bar, made before the core runs, or to an R function of the share

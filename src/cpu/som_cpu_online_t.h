@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "som_engine.h"
+#include "som_cpu.h"
 #include "som_lanes.h"
 #include "som_real.h"
 #include "som_rng.h"

@@ -2,12 +2,7 @@
  * whose finalizer releases it; R keeps one per device and precision for the session. */
 #include <stdlib.h>
 
-#include "r_glue.h"
-
-som_ocl_ctx *r_ocl_ctx(SEXP ptr)
-{
-    return TYPEOF(ptr) == EXTPTRSXP ? (som_ocl_ctx *)R_ExternalPtrAddr(ptr) : NULL;
-}
+#include "r_args.h"
 
 /* The OpenCL devices as a list of columns (R makes the data frame). */
 SEXP C_ocl_devices(void)
@@ -53,19 +48,19 @@ static void ctx_finalizer(SEXP ptr)
     R_ClearExternalPtr(ptr);
 }
 
-/* Open a device and build its kernels: spec = list(index, 1-based; precision, "double" or
- * "single"; source, NULL or a string that replaces the embedded kernels, for tests).
+/* Open a device and build its kernels: device = list(index, 1-based; precision, "double"
+ * or "single"; source, NULL or a string that replaces the embedded kernels, for tests).
  * Returns an external pointer whose finalizer releases the context, or a somgpu_status. */
-SEXP C_ocl_open(SEXP spec)
+SEXP C_ocl_open(SEXP device)
 {
     som_ocl_ctx *ctx = NULL;
     som_status st;
-    SEXP source = r_elt(spec, "source"), out;
+    SEXP source = r_elt(device, "source"), out;
     int rc;
     const char *src = Rf_isString(source) ? CHAR(STRING_ELT(source, 0)) : NULL;
-    const int precision = r_choice(spec, "precision", som_precision_names) == 1 ? SOM_SINGLE : SOM_DOUBLE;
+    const int precision = r_choice(device, "precision", som_precision_names) == 1 ? SOM_SINGLE : SOM_DOUBLE;
     som_status_init(&st);
-    rc = som_ocl_open(r_int(spec, "index") - 1, precision, src, &ctx, &st);
+    rc = som_ocl_open(r_int(device, "index") - 1, precision, src, &ctx, &st);
     if (rc != SOM_OK) {
         out = r_status(&st, R_NilValue);
         som_status_clear(&st);

@@ -11,8 +11,9 @@
 
 static const char *const file_types[] = {"double", "integer", NULL};
 
-/* A somgpu_file list into spec (R's strings and vectors: valid while the list is). */
-static void file_spec_of(SEXP y, som_file_spec *fs)
+/* A somgpu_file list as the core's description of the file (R's strings and vectors:
+ * valid while the list is). */
+static void file_desc_of(SEXP y, som_file_spec *fs)
 {
     SEXP center = r_opt(y, "center"), scale = r_opt(y, "scale"), path = r_elt(y, "path"), cols;
     memset(fs, 0, sizeof *fs);
@@ -37,15 +38,15 @@ static void file_spec_of(SEXP y, som_file_spec *fs)
     }
 }
 
-void r_data_of(SEXP y, SEXP spec, r_data *rd)
+void r_data_of(SEXP y, SEXP dist, r_data *rd)
 {
     som_data *d = &rd->d;
     memset(rd, 0, sizeof *rd);
     if (TYPEOF(y) == VECSXP) {
-        file_spec_of(y, &rd->spec);
+        file_desc_of(y, &rd->desc);
         rd->is_file = 1;
-        d->n = rd->spec.n;
-        d->m = rd->spec.m;
+        d->n = rd->desc.n;
+        d->m = rd->desc.m;
     } else {
         SEXP dim = Rf_getAttrib(y, R_DimSymbol);
         if (TYPEOF(y) != REALSXP || Rf_length(dim) != 2)
@@ -54,9 +55,9 @@ void r_data_of(SEXP y, SEXP spec, r_data *rd)
         d->n = INTEGER(dim)[0];
         d->m = INTEGER(dim)[1];
     }
-    if (spec != R_NilValue) {
-        SEXP cw = r_elt(spec, "col_w");
-        d->missing = r_flag(spec, "missing");
+    if (dist != R_NilValue) {
+        SEXP cw = r_elt(dist, "col_w");
+        d->missing = r_flag(dist, "missing");
         if (!Rf_isNull(cw)) {
             if (TYPEOF(cw) != REALSXP || XLENGTH(cw) != d->m)
                 Rf_error("somgpu: internal error: col_w must hold a double per column");
@@ -69,7 +70,7 @@ int r_data_open(r_data *rd, som_status *st)
 {
     int rc;
     if (!rd->is_file) return SOM_OK;
-    rc = som_file_open(&rd->file, &rd->spec, 0, st);
+    rc = som_file_open(&rd->file, &rd->desc, 0, st);
     if (rc == SOM_OK) rd->d.src = &rd->file.src;
     return rc;
 }

@@ -1,5 +1,5 @@
 /* som_ocl_context.c: a device's context, queue and program built for one precision (the
- * embedded kernels of src/som_kernels.h), and the few ways the other files use them:
+ * embedded kernels of src/opencl/som_kernels.h), and the few ways the other files use them:
  * buffers, kernel arguments from a list, launches, reads and writes, host values in the
  * device's precision. */
 #ifdef SOMGPU_HAVE_OPENCL

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "som_engine.h"
+#include "som_cpu.h"
 #include "som_real.h"
 
 /* Neurons per smoothing task: maps are cut into runs of this many neurons. */

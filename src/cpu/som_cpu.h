@@ -1,0 +1,41 @@
+/* som_cpu.h: the CPU backend: its settings, its engines (written once for either
+ * precision: som_cpu_online_t.h, som_cpu_batch_t.h over som_real.h), the data-parallel
+ * batch of future workers, and the backend for the driver (som_engine.h). */
+#ifndef SOM_CPU_H
+#define SOM_CPU_H
+
+#include "som_engine.h"
+
+/* The CPU backend (som_cpu_backend.c): nthreads threads, round_units (<= 0:
+ * SOM_ROUND_UNITS) of work per thread between interrupt checks. */
+typedef struct {
+    int threads;
+    double round_units;
+    int precision; /* SOM_DOUBLE, or SOM_SINGLE: the engines of som_real.h in float      */
+} som_cpu_cfg;
+
+extern const som_engine som_cpu_online, som_cpu_batch;     /* double precision */
+extern const som_engine som_cpu_online_f, som_cpu_batch_f; /* single precision */
+/* Data-parallel batch (future workers, som_cpu_shards_t.h: a second driver of the batch
+ * pass): the sums of blocks b0 .. b1 - 1 of the data for the maps of p at their initial
+ * weights, as the aligned nodes of the pairwise sums the range holds (som_pair_nodes
+ * columns, each every map's sums in order, som_slot_width per neuron); and the end of pass
+ * t from the nodes of nranges ranges (ranges[2 i] .. ranges[2 i + 1] - 1, in order, from
+ * block 0 to the last), pushed in order, the weights w (column-major) updated. */
+int som_cpu_batch_shards(som_cpu_cfg *cfg, const som_problem *p, int64_t b0, int64_t b1,
+                         double *out, som_status *st);
+int som_cpu_batch_shards_f(som_cpu_cfg *cfg, const som_problem *p, int64_t b0, int64_t b1,
+                           double *out, som_status *st);
+int som_cpu_batch_apply(som_cpu_cfg *cfg, const som_problem *p, double *const *w,
+                        const double *nodes, const int64_t *ranges, int nranges, int t,
+                        som_status *st);
+int som_cpu_batch_apply_f(som_cpu_cfg *cfg, const som_problem *p, double *const *w,
+                          const double *nodes, const int64_t *ranges, int nranges, int t,
+                          som_status *st);
+/* A CPU backend for cfg (which must outlive it). */
+som_backend som_cpu_backend(som_cpu_cfg *cfg);
+
+/* The instruction set the packs of small maps run with here ("avx2" or "baseline"). */
+const char *som_lanes_isa(void);
+
+#endif

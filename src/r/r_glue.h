@@ -1,0 +1,37 @@
+/* r_glue.h: the entry points of somgpu's C code, registered in init.c. The files of src/r
+ * are the only ones that include R's headers: r_glue.c (training, assessment, memory
+ * plans, constants), r_data.c (the data, their scan and column statistics), r_shards.c
+ * (data-parallel batch), r_opencl.c (devices and contexts), r_rng.c (the random streams,
+ * for the known-answer tests), over r_args.c (R values read into the core's structs) and
+ * r_hooks.c (interrupts and progress). Every entry point takes R values (a named list where
+ * there are options, read by name) and returns R values, or a status object (class
+ * somgpu_status) that R turns into a classed condition. */
+#ifndef SOM_R_GLUE_H
+#define SOM_R_GLUE_H
+
+#define R_NO_REMAP
+#include <Rinternals.h>
+
+#include "r_args.h"
+#include "r_data.h"
+#include "r_hooks.h"
+
+/* --- entry points (registered in init.c) --- */
+SEXP C_train(SEXP data, SEXP problem, SEXP backend, SEXP progress);
+SEXP C_assess(SEXP data, SEXP weights, SEXP options);
+SEXP C_memory_plan(SEXP family, SEXP backend);
+SEXP C_constants(void);
+SEXP C_build_info(void);
+SEXP C_data_scan(SEXP x, SEXP counted);
+SEXP C_column_stats(SEXP x, SEXP center);
+SEXP C_batch_shards(SEXP data, SEXP problem, SEXP backend, SEXP blocks);
+SEXP C_batch_apply(SEXP data, SEXP problem, SEXP backend, SEXP nodes, SEXP ranges, SEXP pass);
+SEXP C_ocl_devices(void);
+SEXP C_ocl_open(SEXP device);
+SEXP C_ocl_close(SEXP ptr);
+SEXP C_ocl_valid(SEXP ptr);
+SEXP C_philox(SEXP ctr, SEXP key);
+SEXP C_xoshiro_draws(SEXP draws);
+SEXP C_visit_order(SEXP order);
+
+#endif
