@@ -4,7 +4,9 @@
 # (SOMGPU_NO_OPENCL=1). Then the hardening checks: R CMD build and R CMD check --as-cran of
 # both builds (tools/check-package.R; the tests themselves ran just before, so the check
 # leaves them out), the C harness under AddressSanitizer and UndefinedBehaviorSanitizer
-# (tests/c), and a representative part of the suite under valgrind (tools/valgrind.R).
+# (tests/c), the kernels compiled for NVIDIA and AMD GPU targets with clang
+# (tools/gpu-compile.sh: no fused multiply-add in double, no double in single), and a
+# representative part of the suite under valgrind (tools/valgrind.R).
 #
 # Output streams as each step runs: one line per test file (its expectations, skips and
 # seconds; a failure in full), one line per step, and at the end a table of the steps and
@@ -16,11 +18,11 @@
 #   Rscript tools/run-tests.R                  everything (what CI runs; about 13 minutes)
 #   Rscript tools/run-tests.R default cpu-only the two builds' tests only (about 4 minutes)
 #   targets: default, cpu-only, readme (every R code block of the README runs as written),
-#   check, harness, valgrind (a representative part of the suite), valgrind-all (every file
+#   check, harness, gpu-compile, valgrind (a representative part of the suite), valgrind-all (every file
 #   that valgrind ever ran: about 11 minutes more)
 args <- commandArgs(trailingOnly = TRUE)
 targets <- if (length(args)) args else c("default", "cpu-only", "readme", "check", "harness",
-                                         "valgrind")
+                                         "gpu-compile", "valgrind")
 source("tools/check-package.R")
 source("tools/valgrind.R")
 
@@ -88,6 +90,17 @@ run_harness <- function() {
   }
   failed <- sum(bad) + as.numeric((!is.null(status) && status != 0 && !any(bad)) || !length(lines))
   c(passed = sum(!bad), failed = failed, skipped = 0)
+}
+
+# tools/gpu-compile.sh: each of its check lines counts as one test.
+run_gpu_compile <- function() {
+  out <- suppressWarnings(system2("sh", "tools/gpu-compile.sh", stdout = TRUE, stderr = TRUE))
+  cat(out, sep = "\n")
+  lines <- grepl("^(ok|FAIL|skip) ", out)
+  failed <- sum(startsWith(out[lines], "FAIL"))
+  if (!is.null(attr(out, "status")) && failed == 0) failed <- 1
+  c(passed = sum(startsWith(out[lines], "ok")), failed = failed,
+    skipped = sum(startsWith(out[lines], "skip")))
 }
 
 # The script a build's tests run in (a fresh R process per build: the two builds cannot
@@ -178,6 +191,7 @@ step_names <- c(default = "default build (OpenCL where found): tests, examples, 
                 readme = "the README's code blocks, as a reader pastes them",
                 check = "R CMD build, R CMD check --as-cran of both builds",
                 harness = "C harness under sanitizers",
+                "gpu-compile" = "the kernels compiled for NVIDIA and AMD GPUs (clang)",
                 valgrind = "valgrind on a representative part of the suite",
                 "valgrind-all" = "valgrind on every file it has run")
 run_target <- function(target) {
@@ -190,6 +204,7 @@ run_target <- function(target) {
     readme = run_readme(),
     check = run_check(),
     harness = run_harness(),
+    "gpu-compile" = run_gpu_compile(),
     valgrind = , "valgrind-all" = if (install_build("cpu-only")) {
       run_valgrind(build_lib("cpu-only"),
                    if (target == "valgrind") valgrind_files else valgrind_all_files)

@@ -54,10 +54,11 @@ __kernel void k_batch_assign_local(__global const real *x, uint first, uint rows
     }
 }
 
-/* Work-item (b, q): block b of the chunk and map q: the block's sums per winner, in row
- * order, into the block's slot at partial + b * slot_len + slot_off[q] (S[c * m + k], then
- * the counts n[c], or on the general path a count per column, n[c * m + k], over the rows
- * where the column is observed). Whole rows at a time: the data are read in order. */
+/* Work-item (b, q, k): block b of the chunk, map q, column k: the block's sums of column k
+ * per winner, in row order, into the block's slot at partial + b * slot_len + slot_off[q]
+ * (S[c * m + k], then the counts n[c], made by the column-0 items, or on the general path a
+ * count per column, n[c * m + k], over the rows where the column is observed). Each sum
+ * keeps its row order, so a column per work-item gives the bits of a row at a time. */
 __kernel void k_batch_sums(__global const real *x, uint rows, int m, uint block,
                            __global const int *maps, int nmaps, __global const int *size,
                            __global const int *win, uint chunk_rows,
@@ -65,35 +66,34 @@ __kernel void k_batch_sums(__global const real *x, uint rows, int m, uint block,
                            __global const ulong *slot_off, uint nblocks, int general)
 {
     uint b = get_global_id(0), i, lo, hi;
-    int q = get_global_id(1), k, N;
+    int q = get_global_id(1), k = get_global_id(2), c, N;
     __global real *S;
     __global real *cnt;
     __global const int *wq;
-    if (b >= nblocks || q >= nmaps) return;
+    if (b >= nblocks || q >= nmaps || k >= m) return;
     N = size[maps[q]];
     S = partial + (ulong)b * slot_len + slot_off[q];
     cnt = S + (ulong)N * m;
     wq = win + (ulong)q * chunk_rows;
-    for (i = 0; i < (uint)N * (uint)(general ? 2 * m : m + 1); i++) S[i] = 0;
     lo = b * block;
     hi = lo + block < rows ? lo + block : rows;
     if (general) {
+        for (c = 0; c < N; c++) S[(ulong)c * m + k] = cnt[(ulong)c * m + k] = 0;
         for (i = lo; i < hi; i++) {
-            __global const real *xi = x + (ulong)i * m;
-            __global real *Sc = S + (ulong)wq[i] * m, *Nc = cnt + (ulong)wq[i] * m;
-            for (k = 0; k < m; k++)
-                if (!isnan(xi[k])) {
-                    Sc[k] += xi[k];
-                    Nc[k] += 1;
-                }
+            const real v = x[(ulong)i * m + k];
+            if (!isnan(v)) {
+                S[(ulong)wq[i] * m + k] += v;
+                cnt[(ulong)wq[i] * m + k] += 1;
+            }
         }
         return;
     }
+    for (c = 0; c < N; c++) S[(ulong)c * m + k] = 0;
+    if (k == 0)
+        for (c = 0; c < N; c++) cnt[c] = 0;
     for (i = lo; i < hi; i++) {
-        __global const real *xi = x + (ulong)i * m;
-        __global real *Sc = S + (ulong)wq[i] * m;
-        for (k = 0; k < m; k++) Sc[k] += xi[k];
-        cnt[wq[i]] += 1;
+        S[(ulong)wq[i] * m + k] += x[(ulong)i * m + k];
+        if (k == 0) cnt[wq[i]] += 1;
     }
 }
 
@@ -117,49 +117,36 @@ __kernel void k_batch_reduce(__global const real *partial, ulong slot_len, uint 
         total[e] = som_pair_total(stack, slot_len, e, (som_count)pass_blocks);
 }
 
-/* Work-item (q, j): neuron j of map q from the totals: W_j = sum_c h(d(c, j)) S_c /
- * sum_c h(d(c, j)) n_c, summed over c in order; unchanged when the denominator is 0; on the
- * general path column by column, with each column's counts. tab holds the pass's factors
- * by ring distance, a row of tab_width per schedule: map q's is row sched[q]. */
+/* Work-item (q, j, k): column k of neuron j of map q from the totals: W_jk = sum_c h(d(c, j))
+ * S_ck / sum_c h(d(c, j)) n_c, summed over c in order (every column's item sums the same
+ * denominator in the same order: the same bits); unchanged when the denominator is 0; on
+ * the general path with the column's own counts. tab holds the pass's factors by ring
+ * distance, a row of tab_width per schedule: map q's is row sched[q]. */
 __kernel void k_batch_smooth(__global const int *maps, int nmaps, __global const int *size,
                              __global const ulong *woff, __global real *W, int m,
                              __global const real *total, __global const ulong *slot_off,
                              __global const real *tab, __global const int *sched,
                              int tab_width, int general)
 {
-    int q = get_global_id(0), j = get_global_id(1), c, k;
+    int q = get_global_id(0), j = get_global_id(1), k = get_global_id(2), c;
     int N;
     __global const real *S;
     __global const real *cnt;
-    __global real *wj;
     __global const real *h;
-    real den = 0;
-    if (q >= nmaps) return;
+    real num = 0, den = 0;
+    if (q >= nmaps || k >= m) return;
     N = size[maps[q]];
     if (j >= N) return;
     h = tab + (ulong)sched[maps[q]] * tab_width;
     S = total + slot_off[q];
     cnt = S + (ulong)N * m;
-    wj = W + woff[maps[q]] + (ulong)j * m;
-    if (general) {
-        for (k = 0; k < m; k++) {
-            real num = 0, dk = 0;
-            for (c = 0; c < N; c++) {
-                const real hc = h[som_ring_dist(c, j, N)];
-                num += hc * S[(ulong)c * m + k];
-                dk += hc * cnt[(ulong)c * m + k];
-            }
-            if (dk > 0) wj[k] = num / dk;
-        }
-        return;
+    for (c = 0; c < N; c++) {
+        const real hc = h[som_ring_dist(c, j, N)];
+        den += hc * (general ? cnt[(ulong)c * m + k] : cnt[c]);
     }
-    for (c = 0; c < N; c++) den += h[som_ring_dist(c, j, N)] * cnt[c];
     if (!(den > 0)) return;
-    for (k = 0; k < m; k++) {
-        real num = 0;
-        for (c = 0; c < N; c++) num += h[som_ring_dist(c, j, N)] * S[(ulong)c * m + k];
-        wj[k] = num / den;
-    }
+    for (c = 0; c < N; c++) num += h[som_ring_dist(c, j, N)] * S[(ulong)c * m + k];
+    W[woff[maps[q]] + (ulong)j * m + k] = num / den;
 }
 
 /* Work-item (b, q): for a trace, the sum of the distances to their nearest neuron of map q,

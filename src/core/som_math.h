@@ -6,7 +6,7 @@
 #ifndef SOM_MATH_H
 #define SOM_MATH_H
 
-#ifdef __OPENCL_VERSION__
+#ifdef SOM_OPENCL_C
 #define SOM_MATH_FN /* one program, one definition: OpenCL C 1.1 has no static functions */
 typedef ulong som_index; /* offsets into buffers */
 typedef ulong som_count; /* counts of blocks */
@@ -158,7 +158,7 @@ SOM_MATH_FN int som_ring_dist(int a, int b, int size)
  *   int NAME(XSPACE const REAL *x, WSPACE const REAL *w, __global const REAL *c, int size,
  *            int m, REAL *best)
  * the winner with that distance. */
-#ifdef __OPENCL_VERSION__
+#ifdef SOM_OPENCL_C
 #define SOM_CSPACE __global
 #else
 #define SOM_CSPACE

@@ -13,7 +13,7 @@
 #ifndef SOM_RNG_H
 #define SOM_RNG_H
 
-#ifdef __OPENCL_VERSION__
+#ifdef SOM_OPENCL_C
 typedef uint som_u32;
 typedef ulong som_u64;
 /* one program, one definition: plain functions (OpenCL C 1.1 has no static functions) */
@@ -75,7 +75,7 @@ SOM_FN double som_init_uniform(som_u32 seed, som_u32 size, som_u32 restart, som_
 #endif
 
 /* The buffer a visiting order is written to: global memory on a device. */
-#ifdef __OPENCL_VERSION__
+#ifdef SOM_OPENCL_C
 #define SOM_ORDER_SPACE __global
 #else
 #define SOM_ORDER_SPACE

@@ -8,7 +8,9 @@
  *                      arguments, launches, host copies in the device's precision
  *   som_ocl_maps.c     the maps on a device: offsets, initial and trained weights, trace
  *   som_ocl_data.c     the data on a device, resident or streamed, in chunks
- *   som_ocl_plan.c     what fits a device: groups of maps, chunks, memory plans
+ *   som_ocl_plan.c     what fits a device: groups of maps, chunks, memory plans, shapes
+ *   som_ocl_profile.c  what ran: launches counted and timed (profiling events), the
+ *                      program's binary (tools/device-check.sh)
  *   som_ocl_online.c   the online engine;  som_ocl_batch.c  the batch engine */
 #ifndef SOM_OCL_H
 #define SOM_OCL_H
@@ -56,6 +58,9 @@ typedef struct {
                               SOM_LAUNCH_SECONDS                                      */
     int group_local;     /* 0: the work-group kernel keeps weights in global memory     */
     int stream_data;     /* batch: upload the data chunk by chunk every pass            */
+    double local_mem;    /* > 0: bytes of local memory the kernels may use, below the
+                            device's own (the harness fakes a small device with it; the
+                            device check times the paths without local memory)         */
 } som_ocl_opts;
 
 /* What an OpenCL backend runs with (ctx, opts) and reports (kernels_used: SOM_RAN_* bits,
@@ -79,6 +84,26 @@ int som_ocl_open(int index, int precision, const char *source, som_ocl_ctx **out
 void som_ocl_close(som_ocl_ctx *ctx);
 /* The name of an OpenCL status code, "CL_OUT_OF_RESOURCES" for -5 and so on. */
 const char *som_ocl_status_name(int status);
+
+/* What ran on a context while profiling: per kernel, the launches, their device time (from
+ * the profiling events: start to end) and the sizes of the largest launch (local 0: the
+ * runtime's choice). */
+typedef struct {
+    char kernel[40];
+    long launches;
+    double seconds;
+    int dims;
+    size_t global[3], local[3];
+} som_ocl_launch_stat;
+#define SOM_OCL_MAX_STATS 16
+/* Profiling on (every launch then waits for its event: no overlap) or off; either way the
+ * counts start again from zero. */
+int som_ocl_profile(som_ocl_ctx *ctx, int on, som_status *st);
+/* The counts so far: up to max of them into out; returns how many kernels launched. */
+int som_ocl_launch_stats(const som_ocl_ctx *ctx, som_ocl_launch_stat *out, int max);
+/* The program's binary for the context's device (PTX text on NVIDIA), malloc'ed. */
+int som_ocl_program_binary(som_ocl_ctx *ctx, unsigned char **out, size_t *len,
+                           som_status *st);
 
 /* An OpenCL backend for cfg (which must outlive it); threads: host threads for the
  * driver's own work. */

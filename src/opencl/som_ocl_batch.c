@@ -2,8 +2,8 @@
  * chunk by chunk of the data (whole blocks each): k_batch_assign finds every row's winner in
  * each map, in launches of about launch_seconds (interrupts are seen between them); at the
  * chunk's end k_batch_sums adds each block's rows per winner, in row order, into the
- * block's slot and k_batch_reduce adds the slots pairwise in block order; at the
- * pass's end k_batch_smooth sets every neuron from the totals. The blocks and orders are the
+ * block's slot (a work-item per block, map and column) and k_batch_reduce adds the slots pairwise in block order; at the
+ * pass's end k_batch_smooth sets every neuron's every column from the totals. The blocks and orders are the
  * CPU engine's, so double precision gives its bits. */
 #ifdef SOMGPU_HAVE_OPENCL
 #include <math.h>
@@ -192,19 +192,22 @@ static int batch_advance(void *state, som_slice *slice, int64_t *reached, som_st
         const cl_uint nblocks = (cl_uint)((rows + p->batch_block - 1) / p->batch_block);
         const cl_uint b0 = (cl_uint)(first / p->batch_block);
         const cl_uint pass_blocks = (cl_uint)((n + p->batch_block - 1) / p->batch_block);
-        const size_t blocks_maps[2] = {(size_t)nblocks, (size_t)p->nmaps}, slots = s->slot_len;
+        const size_t blocks_maps_cols[3] = {(size_t)nblocks, (size_t)p->nmaps, (size_t)m};
+        size_t slots_global, slots_local;
         if ((rc = SOM_OCL_ARGS(ctx->batch_sums, 0, st, SOM_ARG(s->x), SOM_ARG(chunk_len),
                                SOM_ARG(m), SOM_ARG(block), SOM_ARG(s->run.maps.index),
                                SOM_ARG(nmaps), SOM_ARG(s->run.maps.size), SOM_ARG(s->win),
                                SOM_ARG(chunk_rows), SOM_ARG(s->partial), SOM_ARG(slot_len),
                                SOM_ARG(s->slot_off), SOM_ARG(nblocks),
                                SOM_ARG(s->run.data.general))) ||
-            (rc = som_ocl_launch(ctx, ctx->batch_sums, 2, blocks_maps, NULL,
+            (rc = som_ocl_launch(ctx, ctx->batch_sums, 3, blocks_maps_cols, NULL,
                                  "clEnqueueNDRangeKernel (batch sums)", st)) ||
             (rc = SOM_OCL_ARGS(ctx->batch_reduce, 0, st, SOM_ARG(s->partial), SOM_ARG(slot_len),
                                SOM_ARG(nblocks), SOM_ARG(s->total), SOM_ARG(s->stack),
                                SOM_ARG(b0), SOM_ARG(pass_blocks))) ||
-            (rc = som_ocl_launch(ctx, ctx->batch_reduce, 1, &slots, NULL,
+            (rc = som_ocl_item_shape(ctx, ctx->batch_reduce, s->slot_len, &slots_global,
+                                     &slots_local, st)) ||
+            (rc = som_ocl_launch(ctx, ctx->batch_reduce, 1, &slots_global, &slots_local,
                                  "clEnqueueNDRangeKernel (batch reduction)", st)))
             return rc;
     }
@@ -219,12 +222,13 @@ static int batch_end_pass(void *state, const som_factors *f, int t, som_status *
     som_ocl_ctx *ctx = s->run.ctx;
     const cl_int m = s->run.p->data.m, nmaps = s->run.p->nmaps, tw = s->tab_width;
     const double *pass = som_factor_block(f, t);
-    size_t maps_neurons[2]; /* every (map, neuron) of the largest map */
+    size_t maps_neurons_cols[3]; /* every (map, neuron, column) of the largest map */
     int rc, i, j, d, maxN = 0;
     for (i = 0; i < s->run.p->nmaps; i++)
         if (s->run.p->size[i] > maxN) maxN = s->run.p->size[i];
-    maps_neurons[0] = (size_t)s->run.p->nmaps;
-    maps_neurons[1] = (size_t)maxN;
+    maps_neurons_cols[0] = (size_t)s->run.p->nmaps;
+    maps_neurons_cols[1] = (size_t)maxN;
+    maps_neurons_cols[2] = (size_t)m;
     for (j = 0; j < s->nsched; j++) /* rows of the group's width (<= the table's) */
         for (d = 0; d < s->tab_width; d++)
             som_ocl_put(s->hh, (size_t)j * s->tab_width + d, pass[(size_t)j * f->width + d],
@@ -236,7 +240,7 @@ static int batch_end_pass(void *state, const som_factors *f, int t, som_status *
                            SOM_ARG(m), SOM_ARG(s->total), SOM_ARG(s->slot_off), SOM_ARG(s->h),
                            SOM_ARG(s->run.maps.sched), SOM_ARG(tw),
                            SOM_ARG(s->run.data.general))) ||
-        (rc = som_ocl_launch(ctx, ctx->batch_smooth, 2, maps_neurons, NULL,
+        (rc = som_ocl_launch(ctx, ctx->batch_smooth, 3, maps_neurons_cols, NULL,
                              "clEnqueueNDRangeKernel (batch smoothing)", st)))
         return rc;
     return som_ocl_finish(ctx, st);

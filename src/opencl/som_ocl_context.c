@@ -28,6 +28,7 @@ void som_ocl_close(som_ocl_ctx *ctx)
     if (ctx->trace_qe) clReleaseKernel(ctx->trace_qe);
     if (ctx->program) clReleaseProgram(ctx->program);
     if (ctx->queue) clReleaseCommandQueue(ctx->queue);
+    if (ctx->side) clReleaseCommandQueue(ctx->side);
     if (ctx->context) clReleaseContext(ctx->context);
     free(ctx);
 }
@@ -90,12 +91,7 @@ int som_ocl_open(int index, int precision, const char *source, som_ocl_ctx **out
             goto done;
         }
     }
-    ctx->queue = clCreateCommandQueue(ctx->context, ctx->device, 0, &err);
-    if (err != CL_SUCCESS) {
-        ctx->queue = NULL;
-        rc = som_ocl_fail(st, err, "clCreateCommandQueue");
-        goto done;
-    }
+    if ((rc = som_ocl_queues(ctx, 0, st))) goto done;
     ctx->program = clCreateProgramWithSource(ctx->context, nlines, lines, NULL, &err);
     if (err != CL_SUCCESS) {
         ctx->program = NULL;
@@ -176,7 +172,26 @@ int som_ocl_read(som_ocl_ctx *ctx, cl_mem buf, size_t bytes, void *host, som_sta
 int som_ocl_finish(som_ocl_ctx *ctx, som_status *st)
 {
     cl_int err = clFinish(ctx->queue);
+    if (err == CL_SUCCESS) err = clFinish(ctx->side);
     return err == CL_SUCCESS ? SOM_OK : som_ocl_fail(st, err, "clFinish");
+}
+
+int som_ocl_queues(som_ocl_ctx *ctx, cl_command_queue_properties props, som_status *st)
+{
+    cl_command_queue *qs[2];
+    cl_int err;
+    int i;
+    qs[0] = &ctx->queue;
+    qs[1] = &ctx->side;
+    for (i = 0; i < 2; i++) {
+        if (*qs[i]) clReleaseCommandQueue(*qs[i]);
+        *qs[i] = clCreateCommandQueue(ctx->context, ctx->device, props, &err);
+        if (err != CL_SUCCESS) {
+            *qs[i] = NULL;
+            return som_ocl_fail(st, err, "clCreateCommandQueue");
+        }
+    }
+    return SOM_OK;
 }
 
 int som_ocl_args(cl_kernel k, int first, const som_ocl_arg *args, int n, som_status *st)
@@ -189,11 +204,40 @@ int som_ocl_args(cl_kernel k, int first, const som_ocl_arg *args, int n, som_sta
     return SOM_OK;
 }
 
+/* On the side queue a launch waits for a marker of the main queue. Profiling waits for
+ * every launch to end and counts it. */
+static int launch_on(som_ocl_ctx *ctx, int side, cl_kernel k, cl_uint dims,
+                     const size_t *global, const size_t *local, const char *what,
+                     som_status *st)
+{
+    cl_event after = NULL, ev = NULL;
+    cl_int err = CL_SUCCESS;
+    if (side) err = clEnqueueMarkerWithWaitList(ctx->queue, 0, NULL, &after);
+    if (err != CL_SUCCESS) return som_ocl_fail(st, err, "clEnqueueMarkerWithWaitList");
+    err = clEnqueueNDRangeKernel(side ? ctx->side : ctx->queue, k, dims, NULL, global, local,
+                                 side ? 1 : 0, side ? &after : NULL,
+                                 ctx->profiling ? &ev : NULL);
+    if (after) clReleaseEvent(after);
+    if (err != CL_SUCCESS) return som_ocl_fail(st, err, what);
+    if (ev) {
+        err = clWaitForEvents(1, &ev);
+        if (err == CL_SUCCESS) som_ocl_profile_record(ctx, k, ev, dims, global, local);
+        clReleaseEvent(ev);
+        if (err != CL_SUCCESS) return som_ocl_fail(st, err, "clWaitForEvents");
+    }
+    return SOM_OK;
+}
+
 int som_ocl_launch(som_ocl_ctx *ctx, cl_kernel k, cl_uint dims, const size_t *global,
                    const size_t *local, const char *what, som_status *st)
 {
-    cl_int err = clEnqueueNDRangeKernel(ctx->queue, k, dims, NULL, global, local, 0, NULL, NULL);
-    return err == CL_SUCCESS ? SOM_OK : som_ocl_fail(st, err, what);
+    return launch_on(ctx, 0, k, dims, global, local, what, st);
+}
+
+int som_ocl_launch_side(som_ocl_ctx *ctx, cl_kernel k, cl_uint dims, const size_t *global,
+                        const size_t *local, const char *what, som_status *st)
+{
+    return launch_on(ctx, 1, k, dims, global, local, what, st);
 }
 
 int som_ocl_group_limit(som_ocl_ctx *ctx, cl_kernel k, size_t *out, som_status *st)

@@ -18,10 +18,15 @@ struct som_ocl_ctx {
     cl_device_id device;
     cl_context context;
     cl_command_queue queue;
+    cl_command_queue side; /* a second in-order queue: the online work-group kernel runs on
+                              it beside the work-item kernel (som_ocl_finish waits for both) */
     cl_program program;
     cl_kernel item, group_local, group_global;
     cl_kernel batch_assign, batch_assign_local, batch_sums, batch_reduce, batch_smooth;
     cl_kernel trace_qe;
+    int profiling;                 /* som_ocl_profile */
+    int nstats;
+    som_ocl_launch_stat stats[SOM_OCL_MAX_STATS];
 };
 
 /* --- status and fork safety (som_ocl_device.c) --- */
@@ -43,7 +48,10 @@ void som_ocl_release(cl_mem *mem); /* releases *mem if set, and clears it */
 int som_ocl_write(som_ocl_ctx *ctx, cl_mem buf, cl_bool blocking, size_t bytes,
                   const void *host, som_status *st);
 int som_ocl_read(som_ocl_ctx *ctx, cl_mem buf, size_t bytes, void *host, som_status *st);
+/* Wait for both queues. */
 int som_ocl_finish(som_ocl_ctx *ctx, som_status *st);
+/* (Re)make both queues with these properties (nothing may be queued). */
+int som_ocl_queues(som_ocl_ctx *ctx, cl_command_queue_properties props, som_status *st);
 
 /* Kernel arguments, set from a list in one call, from argument `first` on:
  *   SOM_OCL_ARGS(kernel, 0, st, SOM_ARG(buffer), SOM_ARG(count), SOM_LOCAL(bytes), ...) */
@@ -57,9 +65,16 @@ typedef struct {
     som_ocl_args((k), (first), (const som_ocl_arg[]){__VA_ARGS__},                         \
                  (int)(sizeof((som_ocl_arg[]){__VA_ARGS__}) / sizeof(som_ocl_arg)), (st))
 int som_ocl_args(cl_kernel k, int first, const som_ocl_arg *args, int n, som_status *st);
-/* Launch a kernel over dims dimensions (local may be NULL); `what` names it in errors. */
+/* Launch a kernel over dims dimensions (local may be NULL) on the main queue, or with
+ * som_ocl_launch_side on the side queue, whose commands start only after everything queued
+ * on the main queue so far; `what` names it in errors. */
 int som_ocl_launch(som_ocl_ctx *ctx, cl_kernel k, cl_uint dims, const size_t *global,
                    const size_t *local, const char *what, som_status *st);
+int som_ocl_launch_side(som_ocl_ctx *ctx, cl_kernel k, cl_uint dims, const size_t *global,
+                        const size_t *local, const char *what, som_status *st);
+/* Profiling: a finished launch's event counted and timed (som_ocl_profile.c). */
+void som_ocl_profile_record(som_ocl_ctx *ctx, cl_kernel k, cl_event ev, cl_uint dims,
+                            const size_t *global, const size_t *local);
 /* The most work-items per group kernel k takes on the context's device. */
 int som_ocl_group_limit(som_ocl_ctx *ctx, cl_kernel k, size_t *out, som_status *st);
 
@@ -159,6 +174,11 @@ double som_ocl_launch_seconds(const som_ocl_cfg *cfg);
 /* Online: the work-group kernel's size and whether it keeps weights in local memory. */
 int som_ocl_group_shape(som_ocl_cfg *cfg, int maxN_group, double gmax_nm, size_t *L,
                         int *use_local, som_status *st);
+/* A one-dimensional launch of n work-items of kernel k: the local size the device prefers
+ * (CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, within the kernel's limit) and the global
+ * size rounded up to it (the kernels return for items past n). */
+int som_ocl_item_shape(som_ocl_ctx *ctx, cl_kernel k, size_t n, size_t *global, size_t *local,
+                       som_status *st);
 /* Batch: the winner search's work-group size, and whether all maps' weights (wtot reals)
  * go to local memory. */
 int som_ocl_assign_shape(som_ocl_cfg *cfg, double wtot, size_t *group, int *use_local,

@@ -175,6 +175,7 @@ int som_ocl_run_read(void *state, double *const *w, som_status *st)
 void som_ocl_run_close(som_ocl_run *run)
 {
     if (run->ctx->queue) clFinish(run->ctx->queue);
+    if (run->ctx->side) clFinish(run->ctx->side);
     som_ocl_data_close(&run->data);
     som_ocl_maps_close(&run->maps);
     som_ocl_trace_close(&run->trace);

@@ -1,7 +1,9 @@
 /* som_ocl_online.c: the online rule on an OpenCL device (the engine som_ocl_online). Every
  * map of the group moves through the same steps in each launch: small maps with a
  * work-item each (k_online_item), large ones with a work-group each (k_online_group_*,
- * weights in local memory when they fit). Launches are sized to take about
+ * weights in local memory when they fit), the two kernels on separate queues so that a
+ * mixed family's small and large maps train side by side. Work-items come in groups of the
+ * size the device prefers (its warp or wavefront). Launches are sized to take about
  * launch_seconds, so that interrupts are seen between them; each pass's visiting order is
  * drawn on the device (som_rng.h). In double precision the results are the CPU's bits. */
 #ifdef SOMGPU_HAVE_OPENCL
@@ -18,6 +20,7 @@ typedef struct {
     void *tabh;
     int nitem, ngroup, use_local, tab_width, nsched; /* factors per row, rows per pass */
     size_t L;             /* work-items per group of the work-group kernel          */
+    size_t item_global, item_local; /* the work-item kernel's launch shape          */
     double gmax_nm;       /* reals of the largest work-group map's weights          */
     double launch_target;
     cl_ulong count;       /* steps of the next launch                               */
@@ -114,6 +117,9 @@ static int online_prepare(void *cfg_, const som_problem *p, const som_factors *f
     if (s->ngroup > 0 &&
         (rc = som_ocl_group_shape(cfg, maxN_group, s->gmax_nm, &s->L, &s->use_local, st)))
         goto done;
+    if (s->nitem > 0 && (rc = som_ocl_item_shape(ctx, ctx->item, (size_t)s->nitem,
+                                                 &s->item_global, &s->item_local, st)))
+        goto done;
 
     s->tabh = malloc((size_t)fac->rows * s->nsched * s->tab_width * rs);
     if (!s->tabh) {
@@ -141,7 +147,8 @@ done:
     return rc;
 }
 
-/* Launch kernel k for the maps in `list` over steps [from, from + count). */
+/* Launch kernel k for the maps in `list` over steps [from, from + count): the work-item
+ * kernel on the main queue, the work-group kernels on the side queue. */
 static int launch(online_state *s, cl_kernel k, cl_mem list, size_t global, size_t local,
                   cl_uint t_first, cl_ulong from, cl_ulong count, int extra, som_status *st)
 {
@@ -171,10 +178,11 @@ static int launch(online_state *s, cl_kernel k, cl_mem list, size_t global, size
     else
         rc = SOM_OCL_ARGS(k, 19, st, SOM_LOCAL(s->L * rs), SOM_LOCAL(s->L * sizeof(cl_int)));
     if (rc) return rc;
-    rc = som_ocl_launch(s->run.ctx, k, 1, &global, extra == SOM_RAN_ITEM ? NULL : &local,
-                        extra == SOM_RAN_ITEM ? "clEnqueueNDRangeKernel (work-item kernel)"
-                                              : "clEnqueueNDRangeKernel (work-group kernel)",
-                        st);
+    rc = extra == SOM_RAN_ITEM
+             ? som_ocl_launch(s->run.ctx, k, 1, &global, &local,
+                              "clEnqueueNDRangeKernel (work-item kernel)", st)
+             : som_ocl_launch_side(s->run.ctx, k, 1, &global, &local,
+                                   "clEnqueueNDRangeKernel (work-group kernel)", st);
     if (rc == SOM_OK) s->run.used |= extra;
     return rc;
 }
@@ -204,15 +212,17 @@ static int online_advance(void *state, som_slice *slice, int64_t *reached, som_s
                                 som_ocl_real(ctx),
                             s->tabh, st)))
         return rc;
-    if (s->nitem > 0 &&
-        (rc = launch(s, ctx->item, s->item, (size_t)s->nitem, 1, (cl_uint)t_first,
-                     (cl_ulong)slice->from, (cl_ulong)(end - slice->from), SOM_RAN_ITEM, st)))
-        return rc;
+    /* the group kernel first: it waits for what the main queue holds so far (the
+     * factors), not for the item kernel */
     if (s->ngroup > 0 &&
         (rc = launch(s, s->use_local ? ctx->group_local : ctx->group_global, s->group,
                      (size_t)s->ngroup * s->L, s->L, (cl_uint)t_first, (cl_ulong)slice->from,
                      (cl_ulong)(end - slice->from),
                      s->use_local ? SOM_RAN_GROUP_LOCAL : SOM_RAN_GROUP_GLOBAL, st)))
+        return rc;
+    if (s->nitem > 0 &&
+        (rc = launch(s, ctx->item, s->item, s->item_global, s->item_local, (cl_uint)t_first,
+                     (cl_ulong)slice->from, (cl_ulong)(end - slice->from), SOM_RAN_ITEM, st)))
         return rc;
     if ((rc = som_ocl_finish(ctx, st))) return rc;
     /* the next launch: aim at launch_target from the steps this one did, growing at most

@@ -88,12 +88,22 @@ int64_t som_ocl_chunk_blocks(const som_ocl_cfg *cfg, const som_family *f)
     return chunk_blocks;
 }
 
+/* Bytes of local memory the kernels' own arrays may take: the device's (or the option's
+ * cap below it), less what the runtime may keep. */
+static double local_budget(const som_ocl_cfg *cfg)
+{
+    const double dev = cfg->ctx->info.local_mem;
+    const double cap = cfg->opts.local_mem > 0 && cfg->opts.local_mem < dev ? cfg->opts.local_mem
+                                                                           : dev;
+    return cap - SOM_LOCAL_RESERVE;
+}
+
 int som_ocl_group_shape(som_ocl_cfg *cfg, int maxN_group, double gmax_nm, size_t *L,
                         int *use_local, som_status *st)
 {
     som_ocl_ctx *ctx = cfg->ctx;
     const size_t rs = som_ocl_real(ctx);
-    const double lmem = ctx->info.local_mem - SOM_LOCAL_RESERVE;
+    const double lmem = local_budget(cfg);
     size_t kmax = 0, dims[3] = {0, 0, 0};
     cl_int err;
     int rc;
@@ -118,11 +128,29 @@ int som_ocl_assign_shape(som_ocl_cfg *cfg, double wtot, size_t *group, int *use_
     size_t kmax = 0;
     int rc;
     *group = 64;
-    *use_local = wtot * som_ocl_real(ctx) <= ctx->info.local_mem - SOM_LOCAL_RESERVE;
+    *use_local = wtot * som_ocl_real(ctx) <= local_budget(cfg);
     if ((rc = som_ocl_group_limit(ctx, *use_local ? ctx->batch_assign_local : ctx->batch_assign,
                                   &kmax, st)))
         return rc;
     while (*group > 1 && (*group > kmax || *group > ctx->info.max_group)) *group >>= 1;
+    return SOM_OK;
+}
+
+int som_ocl_item_shape(som_ocl_ctx *ctx, cl_kernel k, size_t n, size_t *global, size_t *local,
+                       som_status *st)
+{
+    size_t multiple = 1, kmax = 1;
+    cl_int err = clGetKernelWorkGroupInfo(k, ctx->device,
+                                          CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                                          sizeof multiple, &multiple, NULL);
+    int rc;
+    if (err != CL_SUCCESS) return som_ocl_fail(st, err, "clGetKernelWorkGroupInfo");
+    if ((rc = som_ocl_group_limit(ctx, k, &kmax, st))) return rc;
+    if (multiple > kmax) multiple = kmax;
+    if (multiple > (size_t)ctx->info.max_group) multiple = (size_t)ctx->info.max_group;
+    if (multiple < 1) multiple = 1;
+    *local = multiple;
+    *global = (n + multiple - 1) / multiple * multiple;
     return SOM_OK;
 }
 

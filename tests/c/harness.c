@@ -9,8 +9,9 @@
  * and the exit status is nonzero when any check failed.
  *
  * This file: the checks' bookkeeping, random problems, hooks, the entry points and main;
- * harness_cpu.c the CPU backend, assessment, invalid problems and interrupts;
- * harness_ocl.c the OpenCL backend.
+ * harness_cpu.c the CPU backend and the assessment;
+ * harness_refuse.c invalid problems, status names and interrupts;
+ * harness_ocl.c the OpenCL backend; harness_gpu.c what PoCL never runs by itself.
  *
  * Usage: harness [-n COUNT] [-s SEED] [-v]   (COUNT random problems, default 64) */
 #include "harness.h"
@@ -116,9 +117,15 @@ void gen_problem(rng *r, int idx, prob *pr)
     double u = runif(r);
 
     memset(pr, 0, sizeof *pr);
+    pr->big = idx % 16 == 7;
     n = u < 0.25 ? rint_in(r, 2, 20) : u < 0.7 ? rint_in(r, 21, 400) : rint_in(r, 401, 1500);
     m = rint_in(r, 1, 12);
     nmaps = rint_in(r, 1, 6);
+    if (pr->big) { /* 257 .. 300 neurons x 24 columns: 49 to 58 KB of doubles per map */
+        n = rint_in(r, 300, 400);
+        m = 24;
+        nmaps = 2;
+    }
     pr->size = malloc((size_t)nmaps * sizeof *pr->size);
     pr->restart = malloc((size_t)nmaps * sizeof *pr->restart);
     for (i = 0; i < nmaps; i++) {
@@ -130,6 +137,7 @@ void gen_problem(rng *r, int idx, prob *pr)
             pr->size[i] = v < 0.2 ? 2 : v < 0.3 ? 3 : rint_in(r, 2, 40);
             pr->restart[i] = rint_in(r, 0, 3);
         }
+        if (pr->big) pr->size[i] = rint_in(r, 257, 300);
     }
     pr->x = malloc((size_t)n * m * sizeof *pr->x);
     kind = rint_in(r, 0, 4);
@@ -162,7 +170,7 @@ void gen_problem(rng *r, int idx, prob *pr)
     p->size = pr->size;
     p->restart = pr->restart;
     u = runif(r);
-    p->iter_max = u < 0.08 ? 1 : rint_in(r, 2, 6);
+    p->iter_max = u < 0.08 && !pr->big ? 1 : rint_in(r, 2, 6);
     /* sigma0: one for every map, one per size (as sigma0 = "auto"), or one per map */
     pr->sigma0 = malloc((size_t)nmaps * sizeof *pr->sigma0);
     u = runif(r);
@@ -230,11 +238,11 @@ void gen_problem(rng *r, int idx, prob *pr)
     }
     snprintf(pr->desc, sizeof pr->desc,
              "problem %d: n=%d m=%d maps=%d (sizes %d..) iter_max=%d %s init=%s block=%d "
-             "trace=%d data=%s%s%s",
+             "trace=%d data=%s%s%s%s",
              idx, n, m, nmaps, pr->size[0], p->iter_max,
              p->algorithm == SOM_BATCH ? "batch" : "online", init_name(p->init),
              p->batch_block, pr->want_trace, kinds[kind], p->data.missing ? " missing" : "",
-             p->data.col_w ? " weighted" : "");
+             p->data.col_w ? " weighted" : "", pr->big ? " big rings" : "");
 }
 
 double **alloc_weights(const som_problem *p)

@@ -53,6 +53,8 @@ typedef struct {
     double **iw;       /* SOM_INIT_GIVEN: per map, size x m column-major */
     double *col_w, *fill; /* the general path: column weights; init "sample"'s fill values */
     int want_trace;
+    int big;           /* rings over 256 neurons, weights over 48 KiB (an NVIDIA SM's local
+                          memory): every 16th problem */
     double **ref_w;    /* the CPU result (1 thread), for the other runs to match */
     double *ref_trace;
     int ref_ok;
@@ -88,7 +90,8 @@ int cpu_train(const som_problem *p, double *const *w, int nthreads, double units
 int ocl_train(som_ocl_ctx *ctx, const som_problem *p, double *const *w,
               const som_ocl_opts *o, const som_hooks *hooks, int *used, som_status *st);
 
-/* --- the CPU part (harness_cpu.c), and what the OpenCL part takes from it --- */
+/* --- the CPU part (harness_cpu.c, harness_refuse.c), and what the OpenCL part takes
+ * from it --- */
 typedef struct {
     const char *what;
     som_problem p;
@@ -109,5 +112,21 @@ void cpu_interrupt_checks(void);
 
 /* --- the OpenCL part (harness_ocl.c) --- */
 void ocl_part(prob *probs, int np);
+#ifdef SOMGPU_HAVE_OPENCL
+void close_checked(som_ocl_ctx *ctx);
+const char *kernel_name(int k);
+/* One OpenCL run of a problem, checked against the CPU. */
+void ocl_train_checks(som_ocl_ctx *ctx, prob *pr, const som_ocl_opts *o, long base_refs);
+
+/* --- what PoCL never runs by itself (harness_gpu.c) --- */
+/* Launches per kernel of a device's profiled runs: cleared, added from a context, and
+ * checked (every kernel of the program ran). */
+void launches_reset(void);
+void launches_add(const som_ocl_ctx *ctx);
+void launches_check(const char *dev);
+void coverage_runs(som_ocl_ctx *ctx, prob *probs, int np, long refs, const char *dev);
+void big_ring_checks(som_ocl_ctx *ctx, prob *pr, long refs, const char *dev);
+void single_batch_check(int d, const char *dev);
+#endif
 
 #endif

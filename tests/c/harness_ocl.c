@@ -41,7 +41,7 @@ static long settled_refcount(const som_ocl_ctx *ctx, long want)
 
 /* som_ocl_close, checked: with a reference of our own on the context, after the close it
  * must be the only one left (every kernel, the program and the queue were released). */
-static void close_checked(som_ocl_ctx *ctx)
+void close_checked(som_ocl_ctx *ctx)
 {
     cl_context context;
     cl_uint count = 0;
@@ -66,7 +66,7 @@ static void close_checked(som_ocl_ctx *ctx)
     clReleaseContext(context);
 }
 
-static const char *kernel_name(int k)
+const char *kernel_name(int k)
 {
     return k == SOM_KERNEL_ITEM ? "item" : k == SOM_KERNEL_GROUP ? "group" : "auto";
 }
@@ -102,13 +102,16 @@ static som_ocl_opts pick_opts(const som_problem *p, int j, size_t rs)
     o.group_min_size = j % 5 < 2 ? 8 : 0;
     o.max_alloc = j % 4 == 1 ? small_alloc(p, rs, 1 + j / 4 % 3) : 0;
     o.launch_seconds = j % 7 == 3 ? 0.002 : 0;
+    /* a device with no local memory to spare, or an NVIDIA SM's 48 KiB: the paths PoCL's
+     * 2 MiB never takes */
+    o.local_mem = j % 5 == 3 ? 1 : j % 5 == 1 ? 49152 : 0;
     return o;
 }
 
 /* One OpenCL run of a problem: double must give the CPU's bits, single finite weights and,
  * online (float additions, subtractions and products only, in the same order), the bits of
  * the CPU's single precision. */
-static void ocl_train_checks(som_ocl_ctx *ctx, prob *pr, const som_ocl_opts *o, long base_refs)
+void ocl_train_checks(som_ocl_ctx *ctx, prob *pr, const som_ocl_opts *o, long base_refs)
 {
     som_problem p = pr->p;
     const int prec = ctx->precision;
@@ -320,7 +323,7 @@ static void ocl_open_checks(int ndev, const som_ocl_device *devs)
               st.api_status);
         check(st.log != NULL && st.log[0] != '\0', "no build log");
         check(ctx == NULL, "no context, yet *out is set");
-        if (verbose && st.log) printf("  build log: %.200s\n", st.log);
+        if (verbose && st.log) printf("  build log: %s\n", st.log);
         clear_status(&st);
         set_where("device %d: a kernel source without the kernels", d + 1);
         rc = som_ocl_open(d, prec, "__kernel void k_other(__global int *a) { a[0] = 1; }\n",
@@ -366,6 +369,7 @@ void ocl_part(prob *probs, int np)
 
     for (d = 0; d < ndev; d++) {
         int pi;
+        launches_reset();
         for (pi = 0; pi < 2; pi++) {
             const int prec = pi == 0 ? SOM_DOUBLE : SOM_SINGLE;
             const size_t rs = prec == SOM_DOUBLE ? sizeof(double) : sizeof(float);
@@ -380,7 +384,7 @@ void ocl_part(prob *probs, int np)
             set_where("%s: som_ocl_open", dev);
             som_status_init(&st);
             rc = som_ocl_open(d, prec, NULL, &ctx, &st);
-            if (!check(rc == SOM_OK && ctx != NULL, "som_ocl_open returned %d: %s%s%.500s", rc,
+            if (!check(rc == SOM_OK && ctx != NULL, "som_ocl_open returned %d: %s%s%s", rc,
                        st.message, st.log ? "\n" : "", st.log ? st.log : "")) {
                 clear_status(&st);
                 continue;
@@ -402,9 +406,23 @@ void ocl_part(prob *probs, int np)
                           probs[i].desc, kernel_name(o.kernel), o.group_local, o.stream_data,
                           o.max_alloc, o.launch_seconds);
                 if (verbose) printf("  %s\n", where);
+                /* every other problem profiled (a launch then waits for its end); the
+                 * others let the two queues overlap */
+                check(som_ocl_profile(ctx, i % 2, &st) == SOM_OK, "som_ocl_profile: %s",
+                      st.message);
+                clear_status(&st);
                 ocl_train_checks(ctx, &probs[i], &o, refs);
+                if (i % 2) launches_add(ctx);
                 runs++;
+                if (probs[i].big) big_ring_checks(ctx, &probs[i], refs, dev);
             }
+            if (som_ocl_profile(ctx, 1, &st) == SOM_OK) {
+                coverage_runs(ctx, probs, np, refs, dev);
+                if (prec == SOM_DOUBLE) single_batch_check(d, dev);
+            }
+            clear_status(&st);
+            check(som_ocl_profile(ctx, 0, &st) == SOM_OK, "som_ocl_profile off");
+            clear_status(&st);
             ocl_error_checks(ctx, refs, dev);
             if (prec == SOM_DOUBLE) ocl_trace_chunks_check(ctx, refs, dev);
             set_where("%s: som_ocl_close", dev);
@@ -423,6 +441,12 @@ void ocl_part(prob *probs, int np)
                 }
                 clear_status(&st);
             }
+        }
+        set_where("device %d", d + 1);
+        {
+            char dev[32];
+            snprintf(dev, sizeof dev, "device %d", d + 1);
+            launches_check(dev);
         }
     }
     free(devs);
