@@ -1,4 +1,6 @@
-/* init.c: routine registration; symbols are only reachable through the registered table. */
+/* init.c: the package's entry point, R's routine registration of the R glue (src/r); symbols
+ * are only reachable through the registered table. The one C file at the top of src/ (R CMD
+ * check wants one there; the layers are the folders). */
 #include <R.h>
 #include <R_ext/Rdynload.h>
 #include <Rinternals.h>
