@@ -86,6 +86,9 @@ opencl_release <- function() {
 #                                 unset: the compiled default, 0.2 s)
 #   somgpu.opencl_stream_data     TRUE: batch uploads the data chunk by chunk every pass, as
 #                                 it does when they do not fit on the device
+#   somgpu.opencl_local_mem       bytes of local memory the kernels may use, below the
+#                                 device's (1: none, the paths without local memory; 0, unset:
+#                                 the device's)
 opencl_options <- function(call = NULL) {
   opt <- function(name, default, check) option_value(paste0("somgpu.opencl_", name), default, check)
   kernel <- opt("kernel", "auto", function(v, name) {
@@ -100,5 +103,6 @@ opencl_options <- function(call = NULL) {
          check_positive(v, name, max = 3600, call = call)
        }),
        group_local = opt("group_local", TRUE, function(v, name) check_flag(v, name, call)),
-       stream_data = opt("stream_data", FALSE, function(v, name) check_flag(v, name, call)))
+       stream_data = opt("stream_data", FALSE, function(v, name) check_flag(v, name, call)),
+       local_mem = opt("local_mem", 0, function(v, name) check_number(v, name, 0, call = call)))
 }

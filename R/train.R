@@ -90,7 +90,10 @@
 #'   memory), `somgpu.opencl_max_alloc` (bytes: a cap on any single device buffer) and
 #'   `somgpu.opencl_launch_seconds` (target length of one kernel launch, 0.2),
 #'   `somgpu.opencl_stream_data` (`TRUE`: batch training uploads the data chunk by chunk
-#'   every pass, as it does when they do not fit on the device); and `somgpu.max_memory`
+#'   every pass, as it does when they do not fit on the device), `somgpu.opencl_local_mem`
+#'   (bytes of local memory the kernels may use, below the device's; 1: none, so the
+#'   work-group kernel and the batch winner search keep weights in global memory; what
+#'   `tools/device-check.sh` times both ways); and `somgpu.max_memory`
 #'   (bytes a call may plan to use; default: the machine's memory). None of them changes the
 #'   results. `somgpu.batch_block` (rows per block of the batch sums, 4096) does, in the last
 #'   bits: it fixes the order in which the batch algorithm adds rows, on every backend.

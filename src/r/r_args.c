@@ -148,7 +148,8 @@ const char *const som_precision_names[] = {"double", "single", NULL};
 
 /* The backend of list(name = "cpu", threads, round_units, precision) or list(name = "opencl",
  * threads, context, kernel, group_min_size, max_alloc, launch_seconds, group_local,
- * stream_data); cpu and ocl hold its settings. SOM_ERR_INVALID when the context is gone. */
+ * stream_data, local_mem); cpu and ocl hold its settings. SOM_ERR_INVALID when the context
+ * is gone. */
 int backend_of(SEXP backend, som_backend *be, som_cpu_cfg *cpu, som_ocl_cfg *ocl,
                som_status *st)
 {
@@ -170,6 +171,7 @@ int backend_of(SEXP backend, som_backend *be, som_cpu_cfg *cpu, som_ocl_cfg *ocl
     ocl->opts.launch_seconds = r_real(backend, "launch_seconds");
     ocl->opts.group_local = r_flag(backend, "group_local");
     ocl->opts.stream_data = r_flag(backend, "stream_data");
+    ocl->opts.local_mem = r_real(backend, "local_mem");
     *be = som_ocl_backend(ocl, threads);
     if (ocl->ctx == NULL)
         return som_fail(st, SOM_ERR_INVALID, "the OpenCL context is no longer valid");

@@ -67,6 +67,25 @@ test_that("work-item and work-group maps in one call, and rings above 256 neuron
   expect_identical(global$weights, cpu$weights)
 })
 
+test_that("without local memory (somgpu.opencl_local_mem = 1) the same bits, in global memory", {
+  skip_if_no_opencl()
+  y <- seed_data(400, 3, rng_seed = 12)
+  for (algorithm in c("online", "batch")) {
+    cpu <- train(y, sizes = c(3, 40), iter_max = 4, seed = 2, algorithm = algorithm,
+                 backend = "cpu")
+    none <- withr::with_options(
+      list(somgpu.opencl_kernel = "group", somgpu.opencl_local_mem = 1),
+      train(y, sizes = c(3, 40), iter_max = 4, seed = 2, algorithm = algorithm,
+            backend = "opencl"))
+    if (algorithm == "online") expect_identical(none$backend$kernels, "work-group (global memory)")
+    expect_identical(none$weights, cpu$weights)
+    expect_identical(none$clusters, cpu$clusters)
+  }
+  expect_error(withr::with_options(list(somgpu.opencl_local_mem = -1),
+                                   train(y, nmax = 3, iter_max = 2, backend = "opencl")),
+               "somgpu.opencl_local_mem", class = "somgpu_input_error")
+})
+
 test_that("maps whose visiting orders do not fit one buffer are trained in groups", {
   skip_if_no_opencl()
   y <- seed_data(2000, 2, rng_seed = 9)
