@@ -149,42 +149,56 @@ __kernel void k_batch_smooth(__global const int *maps, int nmaps, __global const
     W[woff[maps[q]] + (ulong)j * m + k] = num / den;
 }
 
-/* Work-item (b, q): for a trace, the sum of the distances to their nearest neuron of map q,
- * in row order, of the rows of the b-th block (SOM_ASSESS_BLOCK rows) of the data that this
- * chunk touches
- * (x holds rows first_row .. first_row + rows - 1), into partial[block * nmaps + q]. A block
- * begun in the previous chunk goes on from that chunk's sum (chunks run in order), so these
- * are the blocks of som_assess whatever the chunks: added in block order and divided by n,
- * they give its qe. */
+/* Work-group (b, q) of L work-items: for a trace, the sum of the distances to their nearest
+ * neuron of map q, in row order, of the rows of the b-th block (SOM_ASSESS_BLOCK rows) of
+ * the data that this chunk touches (x holds rows first_row .. first_row + rows - 1), into
+ * partial[block * nmaps + q]. The work-items find the nearest neurons of L rows side by side
+ * (dist, local), then work-item 0 adds their distances in row order. A block begun in the
+ * previous chunk goes on from that chunk's sum (chunks run in order), so these are the
+ * blocks of som_assess whatever the chunks: added in block order and divided by n, they
+ * give its qe. */
 __kernel void k_trace_qe(__global const real *x, uint rows, int m, __global const int *maps,
                          int nmaps, __global const int *size, __global const ulong *woff,
                          __global const real *W, __global real *partial, uint first_row,
-                         uint nblocks, int general, __global const real *colw)
+                         uint nblocks, int general, __global const real *colw,
+                         __local real *dist)
 {
-    uint b = get_global_id(0), i, lo, hi, blk;
+    uint b = get_group_id(0), lo, hi, blk, base, L = get_local_size(0), lid = get_local_id(0);
     int q = get_global_id(1), map;
-    real s;
-    if (b >= nblocks || q >= nmaps) return;
+    real s = 0;
+    if (b >= nblocks || q >= nmaps) return; /* whole work-groups */
     map = maps[q];
     blk = first_row / SOM_ASSESS_BLOCK + b; /* the block in the whole data */
     lo = blk * SOM_ASSESS_BLOCK > first_row ? blk * SOM_ASSESS_BLOCK - first_row : 0;
     hi = blk * SOM_ASSESS_BLOCK + SOM_ASSESS_BLOCK - first_row < rows
              ? blk * SOM_ASSESS_BLOCK + SOM_ASSESS_BLOCK - first_row : rows;
-    s = blk * SOM_ASSESS_BLOCK < first_row ? partial[(ulong)blk * nmaps + q] : 0;
-    for (i = lo; i < hi; i++) {
-        __global const real *xi = x + (ulong)i * m;
-        real bd;
-        if (general) { /* rescaled to all m columns, as som_assess */
-            int k, seen = 0;
-            real scale;
-            som_nearest_general(xi, W + woff[map], colw, size[map], m, &bd);
-            for (k = 0; k < m; k++) seen += !isnan(xi[k]);
-            scale = seen ? (real)m / seen : 0;
-            s += sqrt(scale * bd);
-        } else {
-            som_nearest(xi, W + woff[map], size[map], m, &bd);
-            s += sqrt(bd);
+    if (lid == 0 && blk * SOM_ASSESS_BLOCK < first_row) s = partial[(ulong)blk * nmaps + q];
+    for (base = lo; base < hi; base += L) {
+        const uint i = base + lid;
+        real d = 0;
+        if (i < hi) {
+            __global const real *xi = x + (ulong)i * m;
+            real bd;
+            if (general) { /* rescaled to all m columns, as som_assess */
+                int k, seen = 0;
+                real scale;
+                som_nearest_general(xi, W + woff[map], colw, size[map], m, &bd);
+                for (k = 0; k < m; k++) seen += !isnan(xi[k]);
+                scale = seen ? (real)m / seen : 0;
+                d = sqrt(scale * bd);
+            } else {
+                som_nearest(xi, W + woff[map], size[map], m, &bd);
+                d = sqrt(bd);
+            }
         }
+        dist[lid] = d;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid == 0) {
+            const uint e = hi - base < L ? hi - base : L;
+            uint r;
+            for (r = 0; r < e; r++) s += dist[r];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE); /* dist is read before the next rows overwrite it */
     }
-    partial[(ulong)blk * nmaps + q] = s;
+    if (lid == 0) partial[(ulong)blk * nmaps + q] = s;
 }

@@ -4,8 +4,9 @@
  *
  * Every map follows the same global step sequence s = (t - 1) * n + i (pass t, position i
  * of that pass's visiting order), so a launch covers steps [start, start + count) of every
- * map; the only state kept between launches is the weights and each map's current visiting
- * order (orders + map * n, rewritten at the start of every pass). The arithmetic is the
+ * map; the only state kept between launches is the weights and the visiting orders (each
+ * map's current one, and for the work-group kernel the next one half drawn, with its
+ * generator's state). The arithmetic is the
  * CPU backend's, in the same order and without contraction into fused multiply-adds, and
  * the neighbourhood factors and initial weights come from the host: in double precision the
  * results are the CPU's bits. */
@@ -86,31 +87,49 @@ __kernel void k_online_item(SOM_STEP_ARGS, int nmaps)
 
 /* One work-group per map, work-item l owning neurons l, l + L, l + 2L, ...: each step finds
  * the winner by a work-group reduction over (distance, index), ties to the lowest index,
- * then every work-item updates its own neurons; work-item 0 draws each pass's order.
+ * then every work-item updates its own neurons. The visiting orders are double-buffered:
+ * pass t's in orders (t even) or ahead (t odd; a row per work-group), and while pass t
+ * trains, work-item L - 1 (the fewest neurons) draws pass t + 1's into the other buffer, a
+ * Fisher-Yates step per training step (som_order_swap) after the group has written the
+ * identity in parallel; its generator's state waits in gstate between launches. Only the
+ * first pass's order is drawn while the group waits. The orders are som_order's.
  * SOM_W_PREPARE / SOM_W_FINISH say where the weights live while the launch runs: local
  * memory (copied in and out) or global memory; SOM_W_SQDIST is the distance for them. */
 #define SOM_GROUP_BODY                                                                     \
     int map = maps[get_group_id(0)], N = size[map];                                        \
     int lid = get_local_id(0), L = get_local_size(0), t = 1 + (int)(start / n);           \
+    const int drawer = lid == L - 1;                                                       \
     uint i = (uint)(start % n);                                                            \
     __global real *wg = W + woff[map];                                                     \
-    __global uint *ord = orders + (ulong)map * n;                                          \
+    __global uint *ord_even = orders + (ulong)map * n;                                     \
+    __global uint *ord_odd = ahead + (ulong)get_group_id(0) * n;                           \
+    __global uint *ord = (t & 1) ? ord_odd : ord_even;                                     \
+    __global uint *next = (t & 1) ? ord_even : ord_odd;                                    \
+    __global uint *gs = gstate + (ulong)get_group_id(0) * 4;                               \
+    som_xoshiro gx;                                                                        \
     const ulong pass_len = (ulong)nsched * tab_width;                                      \
     __global const real *h =                                                               \
         tab + (ulong)(t - t_first) * pass_len + (ulong)sched[map] * tab_width;             \
     ulong s, e, ne = (ulong)N * m;                                                         \
     SOM_W_PREPARE                                                                          \
+    if (drawer && i != 0) /* a pass begun in the launch before */                         \
+        for (e = 0; e < 4; e++) gx.s[e] = gs[e];                                           \
     barrier(CLK_LOCAL_MEM_FENCE);                                                          \
     for (s = 0; s < count; s++) {                                                          \
         __global const real *x;                                                            \
         real bd = INFINITY;                                                                \
         int bi = N, j, k, c;                                                               \
         if (i == 0) {                                                                      \
-            if (lid == 0)                                                                  \
-                som_order(ord, n, seed, SOM_STREAM_ORDER, (uint)N, (uint)restart[map],     \
-                          (uint)t);                                                        \
+            if (t == 1 && lid == 0) /* nobody drew the first pass's */                     \
+                som_order(ord, n, seed, SOM_STREAM_ORDER, (uint)N, (uint)restart[map], 1u); \
+            for (e = lid; e < n; e += L) next[e] = (uint)e;                                \
+            if (drawer)                                                                    \
+                som_order_seed(&gx, seed, SOM_STREAM_ORDER, (uint)N, (uint)restart[map],   \
+                               (uint)t + 1u);                                              \
             barrier(CLK_GLOBAL_MEM_FENCE);                                                 \
         }                                                                                  \
+        /* the next pass's draw first: its memory traffic overlaps the distances */        \
+        if (drawer && i + 1 < n) som_order_swap(next, n - 1 - i, &gx);                     \
         x = y + (ulong)ord[i] * m;                                                         \
         for (j = lid; j < N; j += L) {                                                     \
             const real d2 = general ? SOM_W_SQDIST_GENERAL(x, w + (ulong)j * m, colw, m)   \
@@ -145,14 +164,21 @@ __kernel void k_online_item(SOM_STEP_ARGS, int nmaps)
         /* everyone has read best_i[0] and the order before they change */                 \
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);                               \
         if (++i == n) {                                                                    \
+            __global uint *done = ord;                                                     \
+            ord = next;                                                                    \
+            next = done;                                                                   \
             i = 0;                                                                         \
             t++;                                                                           \
             h += pass_len;                                                                 \
         }                                                                                  \
     }                                                                                      \
+    if (drawer)                                                                            \
+        for (e = 0; e < 4; e++) gs[e] = gx.s[e];                                           \
     SOM_W_FINISH
 
-#define SOM_GROUP_ARGS SOM_STEP_ARGS, __local real *best_d, __local int *best_i
+#define SOM_GROUP_ARGS                                                                     \
+    SOM_STEP_ARGS, __global uint *ahead, __global uint *gstate, __local real *best_d,      \
+        __local int *best_i
 
 /* Weights in local memory: copied in at the start of the launch, out at the end. */
 __kernel void k_online_group_local(SOM_GROUP_ARGS, __local real *w)

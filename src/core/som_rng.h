@@ -114,27 +114,40 @@ SOM_FN som_u32 som_xoshiro_below(som_xoshiro *g, som_u32 k)
     return (som_u32)(p >> 32);
 }
 
+/* The generator of a pass's shuffle for map (size, restart) and pass, from stream (seed,
+ * tag): xoshiro128** seeded with Philox block (0, pass, size, restart) (an all-zero block,
+ * which xoshiro cannot use, becomes (1, 0, 0, 0)). */
+SOM_FN void som_order_seed(som_xoshiro *g, som_u32 seed, som_u32 tag, som_u32 size,
+                           som_u32 restart, som_u32 pass)
+{
+    som_philox_ctr w = som_philox4x32(0, pass, size, restart, seed, tag);
+    g->s[0] = w.v[0] | ((w.v[0] | w.v[1] | w.v[2] | w.v[3]) == 0);
+    g->s[1] = w.v[1];
+    g->s[2] = w.v[2];
+    g->s[3] = w.v[3];
+}
+
+/* One step of the Fisher-Yates shuffle: order[i] swapped with order[j], j uniform in 0..i.
+ * Steps i = n-1 .. 1 on 0..n-1 in order make the shuffle (the online work-group kernel
+ * takes one per training step, drawing the next pass's order while this one trains). */
+SOM_FN void som_order_swap(SOM_ORDER_SPACE som_u32 *order, som_u32 i, som_xoshiro *g)
+{
+    som_u32 j = som_xoshiro_below(g, i + 1), tmp = order[i];
+    order[i] = order[j];
+    order[j] = tmp;
+}
+
 /* A uniformly random order of 0..n-1 for map (size, restart) and pass, from stream (seed,
- * tag): a Fisher-Yates shuffle, i = n-1 .. 1 swapping order[i] with order[j], j uniform in
- * 0..i, drawn from xoshiro128** seeded with Philox block (0, pass, size, restart) (an
- * all-zero block, which xoshiro cannot use, becomes (1, 0, 0, 0)). The first k elements of
- * the order are a uniform sample of k rows. */
+ * tag): the identity, then som_order_swap for i = n-1 .. 1 with som_order_seed's generator.
+ * The first k elements of the order are a uniform sample of k rows. */
 SOM_FN void som_order(SOM_ORDER_SPACE som_u32 *order, som_u32 n, som_u32 seed, som_u32 tag,
                       som_u32 size, som_u32 restart, som_u32 pass)
 {
-    som_philox_ctr w = som_philox4x32(0, pass, size, restart, seed, tag);
     som_xoshiro g;
     som_u32 i;
-    g.s[0] = w.v[0] | ((w.v[0] | w.v[1] | w.v[2] | w.v[3]) == 0);
-    g.s[1] = w.v[1];
-    g.s[2] = w.v[2];
-    g.s[3] = w.v[3];
+    som_order_seed(&g, seed, tag, size, restart, pass);
     for (i = 0; i < n; i++) order[i] = i;
-    for (i = n - 1; i >= 1 && i < n; i--) {
-        som_u32 j = som_xoshiro_below(&g, i + 1), tmp = order[i];
-        order[i] = order[j];
-        order[j] = tmp;
-    }
+    for (i = n - 1; i >= 1 && i < n; i--) som_order_swap(order, i, &g);
 }
 
 #endif

@@ -128,6 +128,7 @@ void som_ocl_data_close(som_ocl_data *d);
 /* --- the trace: every map's qe over the data, as som_assess sums it (som_ocl_maps.c) --- */
 typedef struct {
     int nblocks;   /* som_assess's blocks of the whole data */
+    size_t L;      /* work-items per (block, map): rows searched side by side */
     cl_mem partial;
     void *host;
 } som_ocl_trace;

@@ -98,8 +98,12 @@ int som_ocl_trace_open(som_ocl_ctx *ctx, const som_problem *p, som_ocl_trace *tr
     const size_t bytes =
         (size_t)((p->data.n + SOM_ASSESS_BLOCK - 1) / SOM_ASSESS_BLOCK) * p->nmaps *
         som_ocl_real(ctx);
+    size_t global;
+    int rc;
     memset(tr, 0, sizeof *tr);
     tr->nblocks = (int)((p->data.n + SOM_ASSESS_BLOCK - 1) / SOM_ASSESS_BLOCK);
+    /* a work-group per (block, map) of the size the device prefers (a warp, a wavefront) */
+    if ((rc = som_ocl_item_shape(ctx, ctx->trace_qe, 1, &global, &tr->L, st))) return rc;
     tr->host = malloc(bytes);
     if (!tr->host) return som_fail(st, SOM_ERR_NOMEM, "out of host memory for the trace");
     return som_ocl_buffer(ctx, &tr->partial, CL_MEM_READ_WRITE, bytes, NULL, st);
@@ -112,9 +116,10 @@ void som_ocl_trace_close(som_ocl_trace *tr)
     tr->host = NULL;
 }
 
-/* k_trace_qe over each chunk of the data: the sums of distances to the nearest neuron by
- * block of the whole data (a block begun in the chunk before goes on from its sum there,
- * so that chunks do not change the sums); then the block sums in block order, / n. */
+/* k_trace_qe over each chunk of the data, a work-group per (block, map): the sums of
+ * distances to the nearest neuron by block of the whole data (a block begun in the chunk
+ * before goes on from its sum there, so that chunks do not change the sums); then the
+ * block sums in block order, / n. */
 int som_ocl_trace_qe(som_ocl_ctx *ctx, som_ocl_trace *tr, som_ocl_data *d,
                      const som_ocl_maps *maps, const som_problem *p, double *qe,
                      som_status *st)
@@ -127,19 +132,21 @@ int som_ocl_trace_qe(som_ocl_ctx *ctx, som_ocl_trace *tr, som_ocl_data *d,
         int64_t first, rows;
         cl_mem x;
         cl_uint rows_u, first_u, nb;
-        size_t g[2];
+        size_t g[2], l[2];
         if ((rc = som_ocl_data_chunk(ctx, d, c, &x, &first, &rows, st))) return rc;
         rows_u = (cl_uint)rows;
         first_u = (cl_uint)first;
         nb = (first_u + rows_u - 1) / SOM_ASSESS_BLOCK - first_u / SOM_ASSESS_BLOCK + 1;
-        g[0] = nb;
+        g[0] = nb * tr->L;
         g[1] = (size_t)nmaps;
+        l[0] = tr->L;
+        l[1] = 1;
         if ((rc = SOM_OCL_ARGS(ctx->trace_qe, 0, st, SOM_ARG(x), SOM_ARG(rows_u), SOM_ARG(m),
                                SOM_ARG(maps->index), SOM_ARG(count), SOM_ARG(maps->size),
                                SOM_ARG(maps->woff), SOM_ARG(maps->w), SOM_ARG(tr->partial),
                                SOM_ARG(first_u), SOM_ARG(nb), SOM_ARG(d->general),
-                               SOM_ARG(d->colw))) ||
-            (rc = som_ocl_launch(ctx, ctx->trace_qe, 2, g, NULL,
+                               SOM_ARG(d->colw), SOM_LOCAL(tr->L * som_ocl_real(ctx)))) ||
+            (rc = som_ocl_launch(ctx, ctx->trace_qe, 2, g, l,
                                  "clEnqueueNDRangeKernel (trace)", st)))
             return rc;
         /* a streamed chunk's buffer is refilled next: let the kernel finish first */

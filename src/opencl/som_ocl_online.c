@@ -5,7 +5,8 @@
  * mixed family's small and large maps train side by side. Work-items come in groups of the
  * size the device prefers (its warp or wavefront). Launches are sized to take about
  * launch_seconds, so that interrupts are seen between them; each pass's visiting order is
- * drawn on the device (som_rng.h). In double precision the results are the CPU's bits. */
+ * drawn on the device (som_rng.h), by the work-group kernel while the pass before trains.
+ * In double precision the results are the CPU's bits. */
 #ifdef SOMGPU_HAVE_OPENCL
 #include <math.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@ typedef struct {
     som_ocl_run run;      /* first: the data (one resident chunk), maps, trace      */
     cl_mem item, group;   /* the maps of each kernel (index lists)                  */
     cl_mem tab, orders;   /* factors of a launch's passes; each map's visiting order */
+    cl_mem ahead, gstate; /* work-group maps: the other order, the drawing generator  */
     void *tabh;
     int nitem, ngroup, use_local, tab_width, nsched; /* factors per row, rows per pass */
     size_t L;             /* work-items per group of the work-group kernel          */
@@ -26,11 +28,27 @@ typedef struct {
     cl_ulong count;       /* steps of the next launch                               */
 } online_state;
 
-/* The buffers online_prepare makes, for one group holding the whole family. */
+/* The smallest ring the work-group kernel trains under kernel = "auto": the option, or a
+ * default by device type (on a CPU device a work-item per map wins at every size
+ * measured). */
+static int online_group_min(const som_ocl_cfg *cfg)
+{
+    if (cfg->opts.group_min_size > 0) return cfg->opts.group_min_size;
+    return strcmp(cfg->ctx->info.type, "CPU") == 0 ? 512 : 32;
+}
+
+/* The buffers online_prepare makes, for one group holding the whole family. The maps of
+ * the work-group kernel (at most size_sum / group_min of them: each holds group_min
+ * neurons or more) hold a second visiting order. */
 static void online_plan(void *cfg_, const som_family *f, som_plan *plan)
 {
     const som_ocl_cfg *cfg = cfg_;
     const double rs = (double)som_ocl_real(cfg->ctx), n = (double)f->n;
+    const int kernel = cfg->opts.kernel, gmin = online_group_min(cfg);
+    const double ngroup = kernel == SOM_KERNEL_GROUP ? f->nmaps
+                          : kernel == SOM_KERNEL_ITEM || f->size_max < gmin
+                              ? 0
+                              : fmin(f->nmaps, floor(f->size_sum / gmin));
     const double block = (double)(f->size_max / 2 + 1) * (f->schedules > 1 ? f->schedules : 1);
     const double tab = (double)som_factor_rows(block, f->passes) * block * rs;
     som_plan_add(plan, "opencl: the data (host copy while uploading)", n * f->m * rs, SOM_HOST);
@@ -38,10 +56,13 @@ static void online_plan(void *cfg_, const som_family *f, som_plan *plan)
     som_plan_add(plan, "opencl: neighbourhood factors (host copy)", tab, SOM_HOST);
     som_plan_add(plan, "opencl: the data", n * f->m * rs, SOM_DEVICE);
     som_plan_add(plan, "opencl: weights", f->size_sum * f->m * rs, SOM_DEVICE);
-    som_plan_add(plan, "opencl: visiting orders", f->nmaps * n * sizeof(cl_uint), SOM_DEVICE);
+    som_plan_add(plan, "opencl: visiting orders", (f->nmaps + ngroup) * n * sizeof(cl_uint),
+                 SOM_DEVICE);
     som_plan_add(plan, "opencl: neighbourhood factors", tab, SOM_DEVICE);
     som_plan_add(plan, "opencl: per-map offsets, sizes, restarts, schedules, lists",
-                 f->nmaps * (sizeof(cl_ulong) + 5.0 * sizeof(cl_int)), SOM_DEVICE);
+                 f->nmaps * (sizeof(cl_ulong) + 5.0 * sizeof(cl_int)) +
+                     ngroup * 4 * sizeof(cl_uint),
+                 SOM_DEVICE);
     if (f->trace)
         som_plan_add(plan, "opencl: trace block sums",
                      ceil(n / SOM_ASSESS_BLOCK) * f->nmaps * rs, SOM_DEVICE);
@@ -58,8 +79,8 @@ static int online_prepare(void *cfg_, const som_problem *p, const som_factors *f
     const cl_uint n = (cl_uint)p->data.n;
     const double limit = som_ocl_limit(cfg);
     int *itemh = NULL, *grouph = NULL, i, rc, maxN = 0, maxN_group = 0;
-    int group_min = o->group_min_size;
-    double wtot = 0;
+    const int group_min = online_group_min(cfg);
+    double wtot = 0, norders;
     online_state *s;
 
     *state = NULL;
@@ -70,7 +91,6 @@ static int online_prepare(void *cfg_, const som_problem *p, const som_factors *f
     s->run.ctx = ctx;
     s->run.p = p;
     s->launch_target = som_ocl_launch_seconds(cfg);
-    if (group_min <= 0) group_min = strcmp(ctx->info.type, "CPU") == 0 ? 512 : 32;
     itemh = malloc((size_t)nmaps * sizeof *itemh);
     grouph = malloc((size_t)nmaps * sizeof *grouph);
     if (!itemh || !grouph) {
@@ -93,15 +113,18 @@ static int online_prepare(void *cfg_, const som_problem *p, const som_factors *f
     }
     s->tab_width = maxN / 2 + 1;
     s->nsched = fac->nsched;
+    norders = ((double)nmaps + s->ngroup) * n; /* the group maps' second orders too */
 
     /* what the device must hold */
     if ((rc = som_ocl_check_fits(ctx, limit, (double)n * m * rs, "the data", st)) ||
         (rc = som_ocl_check_fits(ctx, limit, wtot * rs, "the weights", st)) ||
         (rc = som_ocl_check_fits(ctx, limit, (double)nmaps * n * sizeof(cl_uint),
-                                 "the visiting orders of the maps", st)))
+                                 "the visiting orders of the maps", st)) ||
+        (rc = som_ocl_check_fits(ctx, limit, (double)s->ngroup * n * sizeof(cl_uint),
+                                 "the next visiting orders of the work-group maps", st)))
         goto done;
     {
-        double need = ((double)n * m + wtot) * rs + (double)nmaps * n * sizeof(cl_uint) +
+        double need = ((double)n * m + wtot) * rs + norders * sizeof(cl_uint) +
                       (double)s->nsched * s->tab_width * rs;
         if (need > ctx->info.global_mem) {
             char a[32], b[32];
@@ -136,6 +159,12 @@ static int online_prepare(void *cfg_, const som_problem *p, const som_factors *f
                              (size_t)fac->rows * s->nsched * s->tab_width * rs, NULL, st)) ||
         (rc = som_ocl_buffer(ctx, &s->orders, CL_MEM_READ_WRITE,
                              (size_t)nmaps * n * sizeof(cl_uint), NULL, st)) ||
+        (s->ngroup > 0 && (rc = som_ocl_buffer(ctx, &s->ahead, CL_MEM_READ_WRITE,
+                                               (size_t)s->ngroup * n * sizeof(cl_uint), NULL,
+                                               st))) ||
+        (s->ngroup > 0 && (rc = som_ocl_buffer(ctx, &s->gstate, CL_MEM_READ_WRITE,
+                                               (size_t)s->ngroup * 4 * sizeof(cl_uint), NULL,
+                                               st))) ||
         (p->trace && (rc = som_ocl_trace_open(ctx, p, &s->run.trace, st))))
         goto done;
     /* the first launch is small; later ones are sized to take about launch_target */
@@ -160,8 +189,8 @@ static int launch(online_state *s, cl_kernel k, cl_mem list, size_t global, size
     cl_mem y = s->run.data.xs[0];
     int rc;
     /* the arguments both kernels start with (SOM_STEP_ARGS in som_online.cl), then the
-     * work-item kernel's count of maps, or the work-group kernels' reduction buffers and
-     * local weights */
+     * work-item kernel's count of maps, or the work-group kernels' second orders and their
+     * generators, reduction buffers and local weights */
     if ((rc = SOM_OCL_ARGS(k, 0, st, SOM_ARG(y), SOM_ARG(n), SOM_ARG(m), SOM_ARG(list),
                            SOM_ARG(s->run.maps.size), SOM_ARG(s->run.maps.restart),
                            SOM_ARG(s->run.maps.woff), SOM_ARG(s->run.maps.w), SOM_ARG(s->orders),
@@ -173,10 +202,12 @@ static int launch(online_state *s, cl_kernel k, cl_mem list, size_t global, size
     if (extra == SOM_RAN_ITEM)
         rc = SOM_OCL_ARGS(k, 19, st, SOM_ARG(ni));
     else if (extra == SOM_RAN_GROUP_LOCAL)
-        rc = SOM_OCL_ARGS(k, 19, st, SOM_LOCAL(s->L * rs), SOM_LOCAL(s->L * sizeof(cl_int)),
+        rc = SOM_OCL_ARGS(k, 19, st, SOM_ARG(s->ahead), SOM_ARG(s->gstate),
+                          SOM_LOCAL(s->L * rs), SOM_LOCAL(s->L * sizeof(cl_int)),
                           SOM_LOCAL((size_t)s->gmax_nm * rs));
     else
-        rc = SOM_OCL_ARGS(k, 19, st, SOM_LOCAL(s->L * rs), SOM_LOCAL(s->L * sizeof(cl_int)));
+        rc = SOM_OCL_ARGS(k, 19, st, SOM_ARG(s->ahead), SOM_ARG(s->gstate),
+                          SOM_LOCAL(s->L * rs), SOM_LOCAL(s->L * sizeof(cl_int)));
     if (rc) return rc;
     rc = extra == SOM_RAN_ITEM
              ? som_ocl_launch(s->run.ctx, k, 1, &global, &local,
@@ -245,6 +276,8 @@ static void online_release(void *state)
     som_ocl_release(&s->group);
     som_ocl_release(&s->tab);
     som_ocl_release(&s->orders);
+    som_ocl_release(&s->ahead);
+    som_ocl_release(&s->gstate);
     free(s->tabh);
     free(s);
 }
