@@ -204,7 +204,9 @@ check_clusters_file <- function(path, sourced, call) {
   }
   dir <- dirname(path)
   if (!dir.exists(dir)) {
-    abort_input(sprintf("`clusters_file`: the folder %s does not exist.", dir), call)
+    abort_input(sprintf("`clusters_file`: %s %s; name a path in an existing folder.", dir,
+                        if (file.exists(dir)) "is a file, not a folder" else "does not exist"),
+                call)
   }
   # a file made and removed now, rather than bigmemory's failure after the training
   probe <- tempfile(".somgpu-probe-", tmpdir = dir)

@@ -173,6 +173,13 @@ test_that("bad backing files and clusters folders are somgpu errors that name th
     expect_error(run(clusters_file = "/proc/cl.bin"),
                  "cannot write files in the folder /proc", class = "somgpu_input_error")
   }
+  # a folder that is missing, or a file where the folder should be
+  expect_error(run(clusters_file = file.path(dir, "missing", "c.bin")),
+               "missing does not exist; name a path in an existing folder",
+               class = "somgpu_input_error")
+  writeLines("x", file.path(dir, "plain"))
+  expect_error(run(clusters_file = file.path(dir, "plain", "c.bin")),
+               "plain is a file, not a folder", class = "somgpu_input_error")
   # only the descriptor exists: that is the file named
   file.create(file.path(dir, "c.bin.desc"))
   expect_error(run(clusters_file = file.path(dir, "c.bin")), "c\\.bin\\.desc already exists",
