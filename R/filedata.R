@@ -142,8 +142,10 @@ fit_clusters <- function(fit, call = NULL) {
       "somgpu_file_error", call)
   }
   tryCatch(bigmemory::attach.big.matrix(desc), error = function(e) {
-    abort(sprintf("The clusters of this fit could not be attached from %s: %s", desc,
-                  conditionMessage(e)), "somgpu_file_error", call)
+    # bigmemory joins the folder and file with a doubled slash
+    abort(sprintf("The clusters of this fit could not be attached from %s: %s. Put the file back beside its descriptor, or make the clusters anew with predict(fit, data, clusters_file = ...).",
+                  desc, sub("[.]$", "", gsub("//+", "/", conditionMessage(e)))),
+          "somgpu_file_error", call)
   })
 }
 

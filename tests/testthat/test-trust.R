@@ -80,6 +80,16 @@ test_that("a saved fit with a clusters file works in a new session, and says whe
   expect_match(res$stdout, sizes, fixed = TRUE) # re-attached from the descriptor
   expect_match(res$stdout, "DONE")
   expect_true(file.exists(png))
+  # the backing file gone: a somgpu_file_error naming it (one slash) and what to do
+  file.remove(file.path(dir, "cl.bin"))
+  res <- run_child(sprintf('
+    e <- tryCatch(summary(readRDS(%s)), error = function(e) e)
+    cat("CLASS", class(e)[1], "\\n", conditionMessage(e), "\\n")', deparse(rds)))
+  expect_identical(res$status, 0L)
+  expect_match(res$stdout, "CLASS somgpu_file_error")
+  expect_match(res$stdout, "could not be attached from .*cl\\.bin\\.desc")
+  expect_match(res$stdout, "Put the file back beside its descriptor")
+  expect_no_match(res$stdout, "//", fixed = TRUE)
   # the descriptor gone: print says why, summary() and plot() raise a somgpu_file_error
   file.remove(file.path(dir, "cl.bin.desc"))
   res <- run_child(sprintf('
