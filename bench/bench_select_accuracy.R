@@ -9,8 +9,11 @@
 # groups k = 2..8 in 2..20 columns at three separations, elongated groups, pure-noise
 # columns, uniform balls and t(5) groups, data without groups, real labelled data). Prints
 # a row per data set (the answer, and the seconds each method took) and the totals.
+# `--heldout` runs select_suite_heldout()'s 25 sets instead: designs that select_size()'s
+# constants were not tuned on (9 or 10 groups, uneven sizes and widths, other elongations,
+# touching t(5) groups and balls in more columns, cluster::xclara).
 #
-#   Rscript bench/bench_select_accuracy.R [shift]   (shift: another draw of the synthetic sets)
+#   Rscript bench/bench_select_accuracy.R [shift] [--heldout]   (shift: another draw)
 args <- commandArgs(trailingOnly = TRUE)
 script <- sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))
 here <- if (length(script)) dirname(script) else "bench"
@@ -21,8 +24,10 @@ for (p in c("cluster", "mclust", "fpc")) {
 }
 suppressPackageStartupMessages(library(mclust)) # Mclust() looks up mclustBIC() on the search path
 options(width = 200)
+heldout <- "--heldout" %in% args
+args <- setdiff(args, "--heldout")
 shift <- if (length(args)) as.integer(args[1]) else 0L
-suite <- select_suite(shift)
+suite <- if (heldout) select_suite_heldout(shift) else select_suite(shift)
 
 timed <- function(expr) {
   t0 <- proc.time()[["elapsed"]]

@@ -119,3 +119,54 @@ select_suite <- function(shift = 0) {
   add("iris petals (scaled)", "real", 2, scale(datasets::iris[, 3:4])) # setosa vs the rest
   out
 }
+
+# A second suite of designs that select_size()'s rule was never tuned on (the first one
+# was used to choose its constants): more groups than the first suite holds (9, 10), wider
+# spreads of group sizes and widths, other elongations and shapes in more columns, groups
+# of very different widths side by side, other data without groups, and a real data set
+# not used before (cluster::xclara: 3 groups of 3000 points in 2 columns).
+select_suite_heldout <- function(shift = 0) {
+  out <- list()
+  add <- function(name, kind, k, x) {
+    groups <- attr(x, "groups")
+    x <- as.matrix(x)
+    attributes(x) <- list(dim = dim(x))
+    out[[length(out) + 1L]] <<- list(name = name, kind = kind, k = k, x = x, groups = groups)
+  }
+  s <- shift + 7000
+  for (j in 1:4) { # many groups
+    k <- c(9, 10, 9, 10)[j]; m <- c(4, 6, 10, 16)[j]
+    add(sprintf("many k%d m%d", k, m), "many groups", k,
+        make_groups(k, m, seed = s + j, sep = 2.5, n_lo = 40, n_hi = 200))
+  }
+  for (j in 1:6) { # group sizes 20..600, widths 0.2..1.5
+    k <- c(2, 3, 4, 5, 6, 7)[j]; m <- c(3, 6, 9, 4, 7, 14)[j]
+    add(sprintf("uneven k%d m%d", k, m), "uneven sizes and widths", k,
+        make_groups(k, m, seed = s + 10 + j, sep = 2.5, n_lo = 20, n_hi = 600,
+                    sd_lo = 0.2, sd_hi = 1.5))
+  }
+  for (j in 1:4) { # elongation 2:1 and 5:1
+    k <- c(3, 4, 5, 6)[j]; m <- c(4, 6, 3, 10)[j]
+    ratio <- c(2, 5, 2, 5)[j]
+    add(sprintf("long%d k%d m%d", ratio, k, m), "elongated", k,
+        make_groups(k, m, seed = s + 20 + j, sep = 2.5, shape = "long", ratio = ratio))
+  }
+  for (j in 1:4) { # t(5) and balls in more columns, touching
+    k <- c(4, 6, 5, 7)[j]; m <- c(15, 12, 5, 9)[j]
+    shape <- c("t5", "t5", "ball", "ball")[j]
+    add(sprintf("%s k%d m%d touching", shape, k, m), paste(shape, "touching"), k,
+        make_groups(k, m, seed = s + 30 + j, sep = 2.2, shape = shape))
+  }
+  for (j in 1:3) { # two noise columns among few
+    k <- c(2, 4, 6)[j]; m <- c(3, 5, 8)[j]
+    add(sprintf("noise k%d m%d+2", k, m), "noise columns", k,
+        make_groups(k, m, seed = s + 40 + j, sep = 3, noise = 2))
+  }
+  add("none uniform m10", "no groups", 1, make_none(10, s + 51))
+  add("none gauss m4 (sds 1..2)", "no groups", 1, make_none(4, s + 52, "gauss", ratio = 2))
+  add("none uniform m3 (sides 1..5)", "no groups", 1, make_none(3, s + 53, ratio = 5, n = 1500))
+  if (requireNamespace("cluster", quietly = TRUE)) {
+    add("xclara", "real", 3, get(utils::data("xclara", package = "cluster", envir = environment())))
+  }
+  out
+}

@@ -128,7 +128,8 @@ __kernel void k_online_item(SOM_STEP_ARGS, int nmaps)
                                (uint)t + 1u);                                              \
             barrier(CLK_GLOBAL_MEM_FENCE);                                                 \
         }                                                                                  \
-        /* the next pass's draw first: its memory traffic overlaps the distances */        \
+        /* the next pass's draw first, so that its loads may be in flight while the    */ \
+        /* drawer's own neurons are searched                                           */ \
         if (drawer && i + 1 < n) som_order_swap(next, n - 1 - i, &gx);                     \
         x = y + (ulong)ord[i] * m;                                                         \
         for (j = lid; j < N; j += L) {                                                     \

@@ -167,6 +167,10 @@ int som_ocl_check_fits(const som_ocl_ctx *ctx, double limit, double bytes, const
 const char *som_ocl_bytes(double b, char *buf, size_t len);
 /* The engines' `group`: maps first .. *last - 1 fit the device together. */
 int som_ocl_group(void *cfg, const som_problem *p, int first, int *last, som_status *st);
+/* Online: the smallest ring the work-group kernel trains under kernel "auto" (the option,
+ * or a default by device type), and whether a ring of N neurons trains with it. */
+int som_ocl_group_min(const som_ocl_cfg *cfg);
+int som_ocl_uses_group(const som_ocl_cfg *cfg, int N);
 /* Batch: blocks of rows per chunk of the data, so that a chunk's rows, winners and block
  * sums each fit one buffer. */
 int64_t som_ocl_chunk_blocks(const som_ocl_cfg *cfg, const som_family *f);

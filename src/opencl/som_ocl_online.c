@@ -28,15 +28,6 @@ typedef struct {
     cl_ulong count;       /* steps of the next launch                               */
 } online_state;
 
-/* The smallest ring the work-group kernel trains under kernel = "auto": the option, or a
- * default by device type (on a CPU device a work-item per map wins at every size
- * measured). */
-static int online_group_min(const som_ocl_cfg *cfg)
-{
-    if (cfg->opts.group_min_size > 0) return cfg->opts.group_min_size;
-    return strcmp(cfg->ctx->info.type, "CPU") == 0 ? 512 : 32;
-}
-
 /* The buffers online_prepare makes, for one group holding the whole family. The maps of
  * the work-group kernel (at most size_sum / group_min of them: each holds group_min
  * neurons or more) hold a second visiting order. */
@@ -44,7 +35,7 @@ static void online_plan(void *cfg_, const som_family *f, som_plan *plan)
 {
     const som_ocl_cfg *cfg = cfg_;
     const double rs = (double)som_ocl_real(cfg->ctx), n = (double)f->n;
-    const int kernel = cfg->opts.kernel, gmin = online_group_min(cfg);
+    const int kernel = cfg->opts.kernel, gmin = som_ocl_group_min(cfg);
     const double ngroup = kernel == SOM_KERNEL_GROUP ? f->nmaps
                           : kernel == SOM_KERNEL_ITEM || f->size_max < gmin
                               ? 0
@@ -73,13 +64,11 @@ static int online_prepare(void *cfg_, const som_problem *p, const som_factors *f
 {
     som_ocl_cfg *cfg = cfg_;
     som_ocl_ctx *ctx = cfg->ctx;
-    const som_ocl_opts *o = &cfg->opts;
     const int m = p->data.m, nmaps = p->nmaps;
     const size_t rs = som_ocl_real(ctx);
     const cl_uint n = (cl_uint)p->data.n;
     const double limit = som_ocl_limit(cfg);
     int *itemh = NULL, *grouph = NULL, i, rc, maxN = 0, maxN_group = 0;
-    const int group_min = online_group_min(cfg);
     double wtot = 0, norders;
     online_state *s;
 
@@ -99,8 +88,7 @@ static int online_prepare(void *cfg_, const som_problem *p, const som_factors *f
     }
     for (i = 0; i < nmaps; i++) {
         const int N = p->size[i];
-        const int group = o->kernel == SOM_KERNEL_GROUP ||
-                          (o->kernel == SOM_KERNEL_AUTO && N >= group_min);
+        const int group = som_ocl_uses_group(cfg, N);
         wtot += (double)N * m;
         if (N > maxN) maxN = N;
         if (group) {
@@ -119,9 +107,7 @@ static int online_prepare(void *cfg_, const som_problem *p, const som_factors *f
     if ((rc = som_ocl_check_fits(ctx, limit, (double)n * m * rs, "the data", st)) ||
         (rc = som_ocl_check_fits(ctx, limit, wtot * rs, "the weights", st)) ||
         (rc = som_ocl_check_fits(ctx, limit, (double)nmaps * n * sizeof(cl_uint),
-                                 "the visiting orders of the maps", st)) ||
-        (rc = som_ocl_check_fits(ctx, limit, (double)s->ngroup * n * sizeof(cl_uint),
-                                 "the next visiting orders of the work-group maps", st)))
+                                 "the visiting orders of the maps", st)))
         goto done;
     {
         double need = ((double)n * m + wtot) * rs + norders * sizeof(cl_uint) +

@@ -45,8 +45,22 @@ int som_ocl_check_fits(const som_ocl_ctx *ctx, double limit, double bytes, const
                     som_ocl_bytes(limit, most, sizeof most));
 }
 
-/* Online, each map holds a visiting order of n indices; batch, its block sums (size x
- * som_slot_width) and a block's winners; both, their weights. */
+int som_ocl_group_min(const som_ocl_cfg *cfg)
+{
+    if (cfg->opts.group_min_size > 0) return cfg->opts.group_min_size;
+    /* on a CPU device a work-item per map wins at every size measured */
+    return strcmp(cfg->ctx->info.type, "CPU") == 0 ? 512 : 32;
+}
+
+int som_ocl_uses_group(const som_ocl_cfg *cfg, int N)
+{
+    return cfg->opts.kernel == SOM_KERNEL_GROUP ||
+           (cfg->opts.kernel == SOM_KERNEL_AUTO && N >= som_ocl_group_min(cfg));
+}
+
+/* Online, each map holds a visiting order of n indices (two for the work-group kernel's
+ * maps); batch, its block sums (size x som_slot_width) and a block's winners; both, their
+ * weights. */
 int som_ocl_group(void *cfg_, const som_problem *p, int first, int *last, som_status *st)
 {
     const som_ocl_cfg *cfg = cfg_;
@@ -60,7 +74,8 @@ int som_ocl_group(void *cfg_, const som_problem *p, int first, int *last, som_st
     while (i < p->nmaps) {
         const double N = (double)p->size[i];
         double na = a + (batch ? N * som_slot_width(m, som_data_general(&p->data)) * rs
-                               : (double)p->data.n * sizeof(cl_uint));
+                               : (double)p->data.n * sizeof(cl_uint) *
+                                     (1 + som_ocl_uses_group(cfg, p->size[i])));
         double nb = b + (batch ? block * sizeof(cl_int) : 0);
         double nw = part * m * rs + N * m * rs;
         if (i > first && (na > limit || nb > limit || nw > limit)) break;
