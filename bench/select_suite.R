@@ -60,14 +60,21 @@ make_none <- function(m, seed, shape = "uniform", n = 800, ratio = 1) {
   z %*% q
 }
 
-select_suite <- function(shift = 0) {
+# A list of data sets, each list(name, kind, k, x, groups): add() one (x a matrix, its
+# rows' groups, if any, in attr(x, "groups")), all() the list.
+suite_list <- function() {
   out <- list()
-  add <- function(name, kind, k, x) {
+  list(add = function(name, kind, k, x) {
     groups <- attr(x, "groups")
     x <- as.matrix(x)
     attributes(x) <- list(dim = dim(x))
     out[[length(out) + 1L]] <<- list(name = name, kind = kind, k = k, x = x, groups = groups)
-  }
+  }, all = function() out)
+}
+
+select_suite <- function(shift = 0) {
+  sets <- suite_list()
+  add <- sets$add
   # round Gaussian groups, k = 2..8, three separations, columns 2..20
   cols <- c(2, 3, 5, 8, 12, 20)
   seps <- c(easy = 3, clear = 2.5, touching = 2)
@@ -117,7 +124,7 @@ select_suite <- function(shift = 0) {
     add("banknote (scaled)", "real", 2, scale(e$banknote[, -1]))
   }
   add("iris petals (scaled)", "real", 2, scale(datasets::iris[, 3:4])) # setosa vs the rest
-  out
+  sets$all()
 }
 
 # A second suite of designs that select_size()'s rule was never tuned on (the first one
@@ -126,13 +133,8 @@ select_suite <- function(shift = 0) {
 # of very different widths side by side, other data without groups, and a real data set
 # not used before (cluster::xclara: 3 groups of 3000 points in 2 columns).
 select_suite_heldout <- function(shift = 0) {
-  out <- list()
-  add <- function(name, kind, k, x) {
-    groups <- attr(x, "groups")
-    x <- as.matrix(x)
-    attributes(x) <- list(dim = dim(x))
-    out[[length(out) + 1L]] <<- list(name = name, kind = kind, k = k, x = x, groups = groups)
-  }
+  sets <- suite_list()
+  add <- sets$add
   s <- shift + 7000
   for (j in 1:4) { # many groups
     k <- c(9, 10, 9, 10)[j]; m <- c(4, 6, 10, 16)[j]
@@ -168,5 +170,5 @@ select_suite_heldout <- function(shift = 0) {
   if (requireNamespace("cluster", quietly = TRUE)) {
     add("xclara", "real", 3, get(utils::data("xclara", package = "cluster", envir = environment())))
   }
-  out
+  sets$all()
 }
