@@ -53,9 +53,7 @@ static void batch_plan(void *cfg_, const som_family *f, som_plan *plan)
                  width * (f->schedules > 1 ? f->schedules : 1) * rs +
                      f->nmaps * (2 * sizeof(cl_ulong) + 4.0 * sizeof(cl_int)),
                  SOM_DEVICE);
-    if (f->trace)
-        som_plan_add(plan, "opencl: trace block sums",
-                     ceil(n / SOM_ASSESS_BLOCK) * f->nmaps * rs, SOM_DEVICE);
+    som_ocl_trace_plan(cfg->ctx, f, plan);
 }
 
 static int batch_prepare(void *cfg_, const som_problem *p, const som_factors *fac, void **state,

@@ -133,6 +133,9 @@ typedef struct {
     void *host;
 } som_ocl_trace;
 
+/* What som_ocl_trace_open puts on the device for a family of this shape (none without a
+ * trace). */
+void som_ocl_trace_plan(const som_ocl_ctx *ctx, const som_family *f, som_plan *plan);
 int som_ocl_trace_open(som_ocl_ctx *ctx, const som_problem *p, som_ocl_trace *tr,
                        som_status *st);
 int som_ocl_trace_qe(som_ocl_ctx *ctx, som_ocl_trace *tr, som_ocl_data *d,

@@ -4,6 +4,7 @@
  * trace, every map's qe over the data after a pass, summed in som_assess's blocks and
  * order so that double precision gives its bits; and what both engines hold (som_ocl_run). */
 #ifdef SOMGPU_HAVE_OPENCL
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,6 +92,14 @@ void som_ocl_maps_close(som_ocl_maps *maps)
 }
 
 /* --- the trace ------------------------------------------------------------------------ */
+
+void som_ocl_trace_plan(const som_ocl_ctx *ctx, const som_family *f, som_plan *plan)
+{
+    if (f->trace)
+        som_plan_add(plan, "opencl: trace block sums",
+                     ceil((double)f->n / SOM_ASSESS_BLOCK) * f->nmaps * som_ocl_real(ctx),
+                     SOM_DEVICE);
+}
 
 int som_ocl_trace_open(som_ocl_ctx *ctx, const som_problem *p, som_ocl_trace *tr,
                        som_status *st)

@@ -35,11 +35,9 @@ static void online_plan(void *cfg_, const som_family *f, som_plan *plan)
 {
     const som_ocl_cfg *cfg = cfg_;
     const double rs = (double)som_ocl_real(cfg->ctx), n = (double)f->n;
-    const int kernel = cfg->opts.kernel, gmin = som_ocl_group_min(cfg);
-    const double ngroup = kernel == SOM_KERNEL_GROUP ? f->nmaps
-                          : kernel == SOM_KERNEL_ITEM || f->size_max < gmin
-                              ? 0
-                              : fmin(f->nmaps, floor(f->size_sum / gmin));
+    const double ngroup = !som_ocl_uses_group(cfg, f->size_max)     ? 0
+                          : cfg->opts.kernel == SOM_KERNEL_GROUP ? f->nmaps
+                          : fmin(f->nmaps, floor(f->size_sum / som_ocl_group_min(cfg)));
     const double block = (double)(f->size_max / 2 + 1) * (f->schedules > 1 ? f->schedules : 1);
     const double tab = (double)som_factor_rows(block, f->passes) * block * rs;
     som_plan_add(plan, "opencl: the data (host copy while uploading)", n * f->m * rs, SOM_HOST);
@@ -54,9 +52,7 @@ static void online_plan(void *cfg_, const som_family *f, som_plan *plan)
                  f->nmaps * (sizeof(cl_ulong) + 5.0 * sizeof(cl_int)) +
                      ngroup * 4 * sizeof(cl_uint),
                  SOM_DEVICE);
-    if (f->trace)
-        som_plan_add(plan, "opencl: trace block sums",
-                     ceil(n / SOM_ASSESS_BLOCK) * f->nmaps * rs, SOM_DEVICE);
+    som_ocl_trace_plan(cfg->ctx, f, plan);
 }
 
 static int online_prepare(void *cfg_, const som_problem *p, const som_factors *fac, void **state,
