@@ -122,9 +122,11 @@ with_clusters_file <- function(to, expr) {
 }
 
 # The clusters of one size of a fit (position or name N<size>), whatever holds them: a
-# column of the data frame, or of the file-backed big.matrix (read whole).
-size_clusters <- function(fit, i, call = NULL) {
-  if (inherits(fit$clusters, "big.matrix")) fit_clusters(fit, call)[, i] else fit$clusters[[i]]
+# column of the data frame, or of the file-backed big.matrix (read whole). cl: the fit's
+# clusters as fit_clusters() gives them, for callers that take several sizes (attached
+# once).
+size_clusters <- function(fit, i, call = NULL, cl = fit_clusters(fit, call)) {
+  if (inherits(cl, "big.matrix")) cl[, i] else cl[[i]]
 }
 
 # A fit's clusters; when they went to a file, the big.matrix usable in this session: the one

@@ -136,8 +136,7 @@ new_clusters <- function(df, rownames = NULL) {
 #' @noRd
 print.somgpu_clusters <- function(x, n = 10L, ...) {
   rows <- nrow(x)
-  shown <- as.data.frame(unclass_clusters(x)[seq_len(min(rows, if (rows > 20L) n else rows)), ,
-                                               drop = FALSE])
+  shown <- as.data.frame(x)[seq_len(min(rows, if (rows > 20L) n else rows)), , drop = FALSE]
   cat(sprintf("clusters of %d row%s, %d size%s (%s)\n", rows, if (rows == 1L) "" else "s",
               ncol(x), if (ncol(x) == 1L) "" else "s", paste(names(x), collapse = ", ")))
   if (rows > 0L) print(shown, ...)
@@ -146,7 +145,3 @@ print.somgpu_clusters <- function(x, n = 10L, ...) {
   invisible(x)
 }
 
-unclass_clusters <- function(x) {
-  class(x) <- "data.frame"
-  x
-}

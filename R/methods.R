@@ -71,7 +71,9 @@ summary.somgpu <- function(object, data = NULL, ...) {
   call <- compact_call(sys.call(), "summary")
   q <- object$quality[object$quality$best, , drop = FALSE]
   sizes <- object$params$sizes
-  counts <- lapply(seq_along(sizes), function(i) tabulate(size_clusters(object, i), sizes[i]))
+  cl <- fit_clusters(object, call)
+  counts <- lapply(seq_along(sizes),
+                   function(i) tabulate(size_clusters(object, i, cl = cl), sizes[i]))
   x <- if (!is.null(data) || !is.null(object$data)) fit_data(object, data, call)
   groups <- rep(NA_integer_, length(sizes))
   if (!is.null(x)) {

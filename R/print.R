@@ -40,13 +40,14 @@ print.somgpu <- function(x, ...) {
               x$seed, format_seconds(x$elapsed)))
   kept <- x$quality[x$quality$best, , drop = FALSE]
   # clusters in a file that cannot be attached any more: the table without them, and why
-  gone <- tryCatch({
-    fit_clusters(x)
+  gone <- NULL
+  cl <- tryCatch(fit_clusters(x), somgpu_file_error = function(e) {
+    gone <<- conditionMessage(e)
     NULL
-  }, somgpu_file_error = function(e) conditionMessage(e))
+  })
   counts <- vapply(seq_along(sizes), function(i) {
     if (!is.null(gone)) return("(clusters file not attached)")
-    tab <- tabulate(size_clusters(x, i), nbins = sizes[i])
+    tab <- tabulate(size_clusters(x, i, cl = cl), nbins = sizes[i])
     txt <- paste(tab, collapse = " ")
     if (nchar(txt) > 48L) txt <- paste0(substr(txt, 1L, 45L), "...")
     txt

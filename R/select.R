@@ -207,11 +207,8 @@ run_replicates <- function(work, x, args, parallel, progress, call) {
   plan <- plan_name()
   res <- on_workers(work, "replicate_worker", x = x, args = args, threads = threads,
                     progress = p, globals = as.numeric(utils::object.size(x)),
-                    label = "somgpu-select-%d", lost = function(e) {
-                      abort(sprintf("somgpu: the future workers (plan %s) failed: %s", plan,
-                                    conditionMessage(e)), "somgpu_worker_error", call,
-                            parent = e)
-                    })
+                    label = "somgpu-select-%d",
+                    lost = function(e) plan_failed(e, plan, call))
   failed <- failed_workers(res)
   if (length(failed)) {
     k <- failed[1L]

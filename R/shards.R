@@ -46,7 +46,7 @@ train_shards <- function(x, problem, args, threads, options, main_threads, progr
     res <- on_workers(ranges, "shard_sums", x = x, problem = step, threads = threads,
                       options = options, precision = precision,
                       globals = as.numeric(utils::object.size(step)),
-                      lost = function(e) shards_lost(e, plan, call))
+                      lost = function(e) plan_failed(e, plan, call))
     failed <- failed_workers(res)
     if (length(failed)) shards_failed(res, ranges, failed, call)
     seconds <- seconds + vapply(res, function(r) r$seconds, numeric(1))
@@ -92,11 +92,6 @@ shards_failed <- function(res, ranges, bad, call) {
                 k, length(ranges), res[[k]]$host, res[[k]]$pid, ranges[[k]][1L] + 1L,
                 ranges[[k]][2L], conditionMessage(res[[k]]$error)),
         "somgpu_worker_error", call, parent = res[[k]]$error, worker = k)
-}
-
-shards_lost <- function(e, plan, call) {
-  abort(sprintf("somgpu: the future workers (plan %s) failed: %s", plan, conditionMessage(e)),
-        "somgpu_worker_error", call, parent = e)
 }
 
 # fit$backend for a data-parallel run: a row per worker (its rows and seconds over all

@@ -41,6 +41,12 @@ on_worker <- function(body) {
            error = function(e) c(list(error = e), where))
 }
 
+# An error of future itself (a worker that died, a plan that cannot start), as somgpu's.
+plan_failed <- function(e, plan, call) {
+  abort(sprintf("somgpu: the future workers (plan %s) failed: %s", plan, conditionMessage(e)),
+        "somgpu_worker_error", call, parent = e)
+}
+
 # The workers whose results are errors.
 failed_workers <- function(res) which(vapply(res, function(r) !is.null(r$error), logical(1)))
 
