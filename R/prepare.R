@@ -23,11 +23,12 @@ unseen_rows <- function(x, var_weights, missing, call) {
 }
 
 # Columns with no observed value in the rows used are refused: training could not move
-# their weights (they would keep their initial values) nor could predict() use them.
-check_observed_columns <- function(x, keep, missing, call, name = "y") {
-  if (!missing) return(invisible(NULL))
-  count <- if (inherits(x, "somgpu_file")) column_stats(x, call = call)$count else
-    colSums(!is.na(if (is.null(keep)) x else x[keep, , drop = FALSE]))
+# their weights (they would keep their initial values) nor could predict() use them. scan:
+# scan_data()'s (its counts of the whole data; a file's rows are all used or refused).
+check_observed_columns <- function(x, keep, scan, call, name = "y") {
+  if (scan$missing == 0) return(invisible(NULL))
+  count <- if (is.null(keep) || inherits(x, "somgpu_file")) scan$column_observed else
+    colSums(!is.na(x[keep, , drop = FALSE]))
   empty <- which(count == 0)
   if (!length(empty)) return(invisible(NULL))
   nm <- colnames(x)

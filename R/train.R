@@ -340,7 +340,7 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = NULL, si
       "`y` has %d row%s with enough observed values (na_max = %g: at most that share missing); at least 2 are needed.",
       n_used, if (n_used == 1L) "" else "s", na_max), call)
   }
-  check_observed_columns(x, rows$keep, data$missing > 0, call)
+  check_observed_columns(x, rows$keep, data, call)
   missing <- rows$missing
   dist <- distance_spec(var_weights, missing)
   general <- !is.null(dist$col_w) || missing

@@ -175,7 +175,8 @@ as_data_matrix <- function(y, call, min_rows = 2L, name = "y") {
 
 # The one pass over the values of a data matrix (in C: no temporary as large as the data):
 # refuses infinite values, and returns list(max_abs, the largest absolute value; missing,
-# the number of missing values (NA, NaN); row_missing, each row's, NULL when none).
+# the number of missing values (NA, NaN); row_missing, each row's, NULL when none;
+# column_observed, each column's observed values).
 scan_data <- function(x, call, name = "y") {
   scan <- call_core("read the data", call, function() .Call(C_data_scan, x, NULL))
   if (scan$infinite > 0) {
@@ -185,7 +186,8 @@ scan_data <- function(x, call, name = "y") {
       if (scan$infinite == 1) "it" else "them", if (scan$infinite == 1) "" else "s"),
       call)
   }
-  list(max_abs = scan$max_abs, missing = scan$missing, row_missing = scan$row_missing)
+  list(max_abs = scan$max_abs, missing = scan$missing, row_missing = scan$row_missing,
+       column_observed = scan$column_observed)
 }
 
 # init = a fit from train(): its weights (in the data's units, columns matched by name)

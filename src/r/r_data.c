@@ -127,6 +127,7 @@ typedef struct {
     int *per_row;         /* NULL, or (a second pass) missing values by row          */
     const int *counted;   /* NULL, or per column whether it counts in the distance   */
     int *per_row_counted; /* NULL, or (a second pass) missing counted values by row  */
+    double *observed;     /* per column, its observed values                         */
 } scan_ud;
 
 static void scan_window(void *ud_, const som_window *w, int64_t first, int64_t rows)
@@ -136,10 +137,11 @@ static void scan_window(void *ud_, const som_window *w, int64_t first, int64_t r
     int k;
     for (k = 0; k < s->m; k++) {
         const double *col = som_window_col(w, k, first);
+        double missing = 0;
         for (i = 0; i < rows; i++) {
             double a = col[i];
             if (ISNAN(a)) {
-                s->missing++;
+                missing++;
                 if (s->per_row) s->per_row[first + i]++;
                 if (s->per_row_counted && s->counted[k]) s->per_row_counted[first + i]++;
             } else if (!R_FINITE(a)) {
@@ -150,12 +152,15 @@ static void scan_window(void *ud_, const som_window *w, int64_t first, int64_t r
                 if (a > s->big) s->big = a;
             }
         }
+        s->missing += missing;
+        s->observed[k] += (double)rows - missing;
     }
 }
 
 /* One pass over the data (a double matrix or a somgpu_file): the number of infinite values
  * and the first row (1-based) holding one (NA when none), the number of missing values
- * (NA, NaN) and, when there are any, the missing values of every row (else NULL; a second
+ * (NA, NaN), each column's observed values (Inf counted, as !is.na() does) and, when there
+ * are missing values, the missing values of every row (else NULL; a second
  * pass, after R has allocated them, with no file open) and, with counted (NULL or a
  * logical per column: the columns that count in the distance), every row's missing values
  * among those columns; and the largest absolute finite value. Or a somgpu_status (a file
@@ -163,18 +168,23 @@ static void scan_window(void *ud_, const som_window *w, int64_t first, int64_t r
 SEXP C_data_scan(SEXP x, SEXP counted)
 {
     const char *names[] = {"infinite", "first_row", "missing", "row_missing", "max_abs",
-                           "row_missing_counted", ""};
+                           "row_missing_counted", "column_observed", ""};
     SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
     scan_ud s;
     som_status st;
     r_data rd;
     int *per_row = NULL, *per_row_counted = NULL, pass;
+    double *observed;
     r_data_of(x, R_NilValue, &rd);
     if (!Rf_isNull(counted) && (TYPEOF(counted) != LGLSXP || XLENGTH(counted) != rd.d.m))
         Rf_error("somgpu: internal error: counted must hold a logical per column");
     som_status_init(&st);
+    SET_VECTOR_ELT(out, 6, Rf_allocVector(REALSXP, rd.d.m));
+    observed = REAL(VECTOR_ELT(out, 6));
     for (pass = 0; pass < 2; pass++) { /* the second, with missing values: by row too */
         memset(&s, 0, sizeof s);
+        memset(observed, 0, (size_t)rd.d.m * sizeof *observed);
+        s.observed = observed;
         s.m = rd.d.m;
         s.first = -1;
         s.per_row = per_row;

@@ -319,6 +319,11 @@ test_that("a column without any observed value is refused, double or logical", {
   nd <- airquality
   nd$Wind <- NA
   expect_false(anyNA(predict(fit, nd[stats::complete.cases(airquality[-3]), ])$N3))
+  # a file-backed column without values, counted in the one pass over the file
+  skip_if_not_installed("bigmemory")
+  fm <- file_matrix(cbind(seed_data(300, 2), NA), withr::local_tempdir())
+  expect_error(train(fm, nmax = 3, iter_max = 3, algorithm = "batch"),
+               "column 3 of `y` has no observed value", class = "somgpu_input_error")
 })
 
 test_that("rows observed only in columns of weight 0 are left out, in training and predict", {
