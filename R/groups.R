@@ -1,68 +1,32 @@
-# The groups a ring's map holds: how select_size() and summary() count the groups in the
-# data. Neurons are the nodes of a graph; two neurons whose cells touch (some row has one as
-# its winner and the other as its runner-up) are joined unless the rows of the two cells
-# show a valley between them: projected on the segment from one neuron to the other
-# (0 at the first, 1 at the second), the rows within `band` of the middle (the cells'
-# border) are fewer than `tau` times those within `band` of the emptier end. The groups are
-# the connected parts of the graph over the neurons that hold at least `min_rows` rows (a
-# neuron between two groups, or on a few outliers, is no group of its own). A unimodal
-# cloud cut by two neurons has more rows at the border than at the neurons (no valley);
-# two groups, each under a neuron, have fewer. The constants were set on the data sets of
-# bench/select_suite.R (a second draw of them, shift = 1000, to check).
-group_band <- 0.15
-group_tau <- 0.5
-group_min_side <- 5L # fewer rows than this at an end: too few to see a valley (joined)
+# The groups the data hold, found on a ring's map: how select_size() and summary() answer
+# "how many groups, and which rows are in each". The map of the largest size orders the
+# data finely along its ring; its neurons' cells are the building blocks. For each of six
+# covariance shapes (mixture.R), the cells are joined greedily (the two groups whose union
+# raises the classification log-likelihood most, down to one group), and every partition
+# on the way whose groups all hold enough rows is a candidate. The candidate of highest
+# criterion (the BIC of the classification log-likelihood, partition_criterion()) gives
+# the number of groups and their shape; EM over the rows, started from it, gives every
+# row its group (a group may span an arc of neighbouring neurons, or cells the ring passed
+# twice). One group means no group structure. Measured on real labelled data and shaped
+# groups (bench/bench_select_real.R) and on 68 data sets with a known number of groups
+# (bench/bench_select_accuracy.R), beside mclust, the gap statistic and prediction strength.
 
-# Rows a neuron needs to count towards a group: 1% of the rows, at least 5.
+# The prior's share of the data's covariance (mixture_prior()): enough to keep a group of a
+# few rows from a degenerate covariance, small beside a real group's own scatter.
+group_prior_share <- 0.1
+
+# Rows every group of a candidate must hold: 1% of the rows, and 5.
 group_min_rows <- function(n) max(5, 0.01 * n)
 
-# The groups of one map. x: the rows in the space the map trained in (scaled, columns
-# multiplied by the square root of their weights; missing values allowed), w: the map's
-# weights in that space (size x m), cluster / runner_up: each row's winner and runner-up
-# (NA for rows left out). Returns list(count, group: per neuron its group, NA for neurons
-# with too few rows).
-map_groups <- function(x, w, cluster, runner_up) {
-  N <- nrow(w)
-  ok <- !is.na(cluster)
-  x <- x[ok, , drop = FALSE]
-  c1 <- cluster[ok]
-  c2 <- runner_up[ok]
-  if (anyNA(x)) { # a missing value counts as the winner's: it moves the row along no segment
-    miss <- which(is.na(x), arr.ind = TRUE)
-    x[miss] <- w[cbind(c1[miss[, 1]], miss[, 2])]
-  }
-  rows <- tabulate(c1, N)
-  used <- which(rows >= group_min_rows(length(c1)))
-  if (!length(used)) return(list(count = NA_integer_, group = rep(NA_integer_, N)))
-  touch <- matrix(tabulate((c1 - 1L) * N + c2, N * N), N)
-  touch <- touch + t(touch) > 0
-  joined <- matrix(FALSE, N, N)
-  proj <- x %*% t(w) # row . neuron, for every projection at once
-  w2 <- rowSums(w^2)
-  cells <- split(seq_along(c1), factor(c1, levels = seq_len(N)))
-  for (i in used) for (j in used[used > i]) {
-    if (!touch[i, j]) next
-    r <- c(cells[[i]], cells[[j]])
-    t <- (proj[r, j] - proj[r, i] - sum(w[i, ] * w[j, ]) + w2[i]) / sum((w[j, ] - w[i, ])^2)
-    ends <- min(sum(abs(t) < group_band), sum(abs(t - 1) < group_band))
-    border <- sum(abs(t - 0.5) < group_band)
-    if (ends < group_min_side || border >= group_tau * ends) joined[i, j] <- joined[j, i] <- TRUE
-  }
-  group <- rep(NA_integer_, N)
-  count <- 0L
-  for (i in used) {
-    if (!is.na(group[i])) next
-    count <- count + 1L
-    todo <- i
-    while (length(todo)) { # the connected part of i
-      u <- todo[1L]
-      todo <- todo[-1L]
-      if (!is.na(group[u])) next
-      group[u] <- count
-      todo <- c(todo, which(joined[u, ] & is.na(group)))
-    }
-  }
-  list(count = count, group = group)
+# The most rows the neurons set aside from the groups may hold together (group_aside()).
+group_aside_share <- 0.05
+
+# The neurons set aside: those with rows but fewer than `least`, fewest rows first (ties to
+# the lower neuron), as long as together they hold at most group_aside_share of the n rows.
+group_aside <- function(rows, least, n) {
+  small <- which(rows > 0 & rows < least)
+  small <- small[order(rows[small], small)]
+  small[cumsum(rows[small]) <= group_aside_share * n]
 }
 
 # The fit's maps and x (its rows, in data units) in the space the maps trained in: scaled as
@@ -78,23 +42,183 @@ training_space <- function(fit, x) {
   list(x = unname(x), weights = lapply(w, unname))
 }
 
-# Per size of the fit, the groups its map holds on the rows x (data units; the fit's
-# training rows or rows like them), with detail the fit's prediction of x (predict(type =
-# "detail")): an integer vector by size.
-fit_groups <- function(fit, x, detail) {
+# The rows x in the space the fit's maps trained in, each row's missing values taken from
+# its winner's weights (they move it along no direction), with each row's winner on the map
+# of `size` (NA for rows left out). detail: predict(type = "detail") of x at that size.
+grouping_rows <- function(fit, x, size, cluster) {
   sp <- training_space(fit, x)
-  vapply(seq_along(fit$params$sizes), function(i) {
-    s <- fit$params$sizes[i]
-    d <- detail[detail$size == s, , drop = FALSE]
-    map_groups(sp$x, sp$weights[[i]], d$cluster, d$runner_up)$count
-  }, integer(1))
+  w <- sp$weights[[match(size, fit$params$sizes)]]
+  ok <- !is.na(cluster)
+  xs <- sp$x[ok, , drop = FALSE]
+  if (anyNA(xs)) {
+    miss <- which(is.na(xs), arr.ind = TRUE)
+    xs[miss] <- w[cbind(cluster[ok][miss[, 1]], miss[, 2])]
+  }
+  list(x = xs, cluster = cluster[ok], rows = which(ok), weights = w)
 }
 
-# The most frequent count (ties to the larger: a size too small for the groups shows fewer
-# than there are, never more).
-count_mode <- function(counts) {
-  counts <- counts[!is.na(counts)]
-  if (!length(counts)) return(NA_integer_)
-  tab <- tabulate(counts)
-  max(which(tab == max(tab)))
+# Each neuron's moments (rows, column sums, cross-products) over the rows of its cell.
+neuron_moments <- function(x, cluster, N) {
+  cells <- split(seq_len(nrow(x)), factor(cluster, levels = seq_len(N)))
+  lapply(cells, function(r) {
+    xr <- x[r, , drop = FALSE]
+    list(n = length(r), s = colSums(xr), q = crossprod(xr))
+  })
+}
+
+# Greedy agglomeration of the neurons' cells under a family: from a group per neuron with
+# rows, merge at each step the two groups whose union gives the highest classification
+# log-likelihood. Returns one entry per number of groups: the neurons' labels (0 for
+# neurons without rows), the groups' rows and the log-likelihood.
+agglomerate_cells <- function(moments, family, n, prior) {
+  N <- length(moments)
+  groups <- moments[vapply(moments, `[[`, 0, "n") > 0]
+  members <- as.list(which(vapply(moments, `[[`, 0, "n") > 0))
+  shared <- family_shared(family)
+  own <- if (!shared) vapply(groups, function(g) {
+    W <- moments_scatter(g)
+    gauss_loglik(W, g$n, family_cov(family, W, g$n, prior))
+  }, 0)
+  W_all <- if (shared) Reduce(`+`, lapply(groups, moments_scatter))
+  loglik <- partition_loglik(groups, n, family, prior)
+  path <- list()
+  repeat {
+    labels <- integer(N)
+    for (k in seq_along(members)) labels[members[[k]]] <- k
+    path[[length(path) + 1L]] <- list(labels = labels, rows = vapply(groups, `[[`, 0, "n"),
+                                      loglik = loglik)
+    K <- length(groups)
+    if (K < 2L) break
+    ns <- vapply(groups, `[[`, 0, "n")
+    best <- -Inf
+    for (i in seq_len(K - 1L)) for (j in (i + 1L):K) {
+      nm <- ns[i] + ns[j]
+      mix <- nm * log(nm) - ns[i] * log(ns[i]) - ns[j] * log(ns[j]) # the proportions' change
+      if (shared) { # the shared scatter gains the between-groups term of the pair
+        v <- groups[[i]]$s / ns[i] - groups[[j]]$s / ns[j]
+        W <- W_all + (ns[i] * ns[j] / nm) * tcrossprod(v)
+        gain <- mix + gauss_loglik(W, n, family_cov(family, W, n, prior)) -
+          (loglik - sum(ns * log(ns / n)))
+      } else {
+        W <- moments_scatter(moments_add(groups[[i]], groups[[j]]))
+        gain <- mix + gauss_loglik(W, nm, family_cov(family, W, nm, prior)) - own[i] - own[j]
+      }
+      if (is.finite(gain) && gain > best) {
+        best <- gain
+        pair <- c(i, j)
+      }
+    }
+    if (!is.finite(best)) break
+    i <- pair[1]
+    j <- pair[2]
+    if (shared) {
+      v <- groups[[i]]$s / ns[i] - groups[[j]]$s / ns[j]
+      W_all <- W_all + (ns[i] * ns[j] / (ns[i] + ns[j])) * tcrossprod(v)
+    }
+    groups[[i]] <- moments_add(groups[[i]], groups[[j]])
+    members[[i]] <- c(members[[i]], members[[j]])
+    groups[[j]] <- members[[j]] <- NULL
+    if (!shared) {
+      W <- moments_scatter(groups[[i]])
+      own[i] <- gauss_loglik(W, groups[[i]]$n, family_cov(family, W, groups[[i]]$n, prior))
+      own <- own[-j]
+    }
+    loglik <- loglik + best
+  }
+  path
+}
+
+# The groups of one map: rows x (training space, complete) with their winners `cluster` on
+# the map's N neurons. Every family's agglomeration gives candidates (partitions whose
+# groups all hold group_min_rows(n) rows); the best by partition_criterion() wins, or, with
+# `family` and `G` given, that family's partition into G groups. EM over the rows refines
+# it. Returns the family, the count, the criterion of every candidate (`scores`), the
+# mixture's parameters and each row's group, numbered in ring order (the group of the
+# lowest neuron first).
+map_grouping <- function(x, cluster, N, family = NULL, G = NULL) {
+  n <- nrow(x)
+  d <- ncol(x)
+  prior <- mixture_prior(x, group_prior_share)
+  moments <- neuron_moments(x, cluster, N)
+  least <- group_min_rows(n)
+  # the fewest-row neurons with fewer than `least` rows, up to group_aside_share of the rows
+  # (an outlier's neuron, a neuron between groups), are set aside: their rows count in no
+  # candidate and join their most probable group at the end
+  aside <- group_aside(vapply(moments, `[[`, 0, "n"), least, n)
+  for (j in aside) moments[[j]]$n <- 0
+  used <- !(cluster %in% aside)
+  n <- sum(used)
+  scores <- list()
+  best <- NULL
+  for (fam in if (is.null(family)) mixture_families else family) {
+    for (p in agglomerate_cells(moments, fam, n, prior)) {
+      K <- length(p$rows)
+      crit <- partition_criterion(p$loglik, fam, K, d, n)
+      if (!is.null(G)) { # the replicates' case: the family's partition into G groups
+        if (K == G) best <- c(p, family = fam, criterion = crit)
+        next
+      }
+      if (K > 1L && min(p$rows) < least) next
+      scores[[length(scores) + 1L]] <- data.frame(family = fam, groups = K, criterion = crit)
+      # a tie (within rounding: one group has the same criterion under every shape of the
+      # same covariance) goes to the earlier shape in mixture_families
+      if (is.finite(crit) && (is.null(best) || crit > best$criterion + 1e-9 * abs(best$criterion))) {
+        best <- c(p, family = fam, criterion = crit)
+      }
+    }
+  }
+  if (is.null(best)) return(NULL)
+  labels <- best$labels[cluster[used]]
+  K <- max(labels)
+  em <- if (K > 1L) mixture_em(x[used, , drop = FALSE], labels, best$family, prior)
+  par <- if (is.null(em)) { # one group, or EM lost a group: the cells' partition as it is
+    z <- matrix(0, n, K)
+    z[cbind(seq_len(n), labels)] <- 1
+    mixture_mstep(x[used, , drop = FALSE], z, best$family, prior)
+  } else {
+    em$par
+  }
+  # every row to its most probable group (as predict_groups() assigns new rows); the groups
+  # with rows, numbered along the ring (by the lowest neuron that sends them rows)
+  labels <- mixture_classify(x, par)
+  kept <- sort(unique(labels))
+  kept <- kept[order(vapply(kept, function(g) min(cluster[labels == g]), 0))]
+  par <- list(pro = par$pro[kept], mean = par$mean[kept, , drop = FALSE], cov = par$cov[kept])
+  list(family = best$family, groups = length(kept), criterion = best$criterion,
+       scores = if (length(scores)) `row.names<-`(do.call(rbind, scores), NULL), par = par,
+       labels = match(labels, kept))
+}
+
+# The grouping rule on a fit: on its largest map, with the rows x (data units: the fit's
+# training rows, or rows like them) and the map's prediction of them (predict(type =
+# "detail") at that size, or its clusters). Returns what map_grouping() returns, with
+# `size` (the map), `partition` (each row of x its group; NA for rows left out),
+# `neurons` (each neuron the group most of its rows join; NA without rows) and `occupied`
+# (the neurons holding group_min_rows() rows).
+fit_grouping <- function(fit, x, cluster, family = NULL, G = NULL) {
+  size <- max(fit$params$sizes)
+  rows <- grouping_rows(fit, x, size, cluster)
+  if (!length(rows$rows)) return(NULL)
+  out <- map_grouping(rows$x, rows$cluster, size, family, G)
+  if (is.null(out)) return(NULL)
+  out$size <- size
+  out$partition <- rep(NA_integer_, nrow(x))
+  out$partition[rows$rows] <- out$labels
+  out$labels <- NULL
+  out$neurons <- vapply(seq_len(size), function(j) {
+    g <- out$partition[rows$rows][rows$cluster == j]
+    if (length(g)) which.max(tabulate(g, out$groups)) else NA_integer_
+  }, 1L)
+  out$occupied <- sum(tabulate(rows$cluster, size) >= group_min_rows(length(rows$rows)))
+  out
+}
+
+# The groups of new rows under a grouping (fit_grouping()'s): each row in the fit's
+# training space, missing values from its winner on the grouping map, then the mixture's
+# most probable group.
+predict_groups <- function(grouping, fit, x, cluster) {
+  rows <- grouping_rows(fit, x, grouping$size, cluster)
+  out <- rep(NA_integer_, nrow(x))
+  if (length(rows$rows)) out[rows$rows] <- mixture_classify(rows$x, grouping$par)
+  out
 }

@@ -36,28 +36,28 @@ fit_data <- function(object, data, call) {
 #'
 #' One row per ring size with the kept restart's quantization error (`qe`), topographic
 #' error (`te`) and explained variance, the stability across restarts (mean adjusted Rand
-#' index between the restarts' clusterings; `NA` with one restart), the smallest and
-#' largest cluster, and the groups its map holds.
+#' index between the restarts' clusterings; `NA` with one restart), and the smallest and
+#' largest cluster.
 #'
-#' The suggested size follows [select_size()]'s rule on this one fit: each size's map
-#' counts the groups that the data show (neurons joined unless a valley of the data's
-#' density separates their cells; see [select_size()], "Groups"), the number of groups is
-#' the count seen most often over the sizes (ties to the larger), and the suggested size is
-#' that number when it was trained (else the smallest larger size); with one group (no
-#' group structure) there is none. The counts use the fit's data (`keep_data = TRUE`, the
-#' default; at most 50,000 rows, evenly spaced) or `data`. Without them, the suggestion is
-#' the elbow of qe against size, a rough guide: the size whose point lies farthest below
-#' the straight line from the smallest to the largest size, both axes scaled to \[0, 1\]
-#' (at least three sizes). [select_size()] checks its counts on bootstrap replicates, and
-#' trains with a schedule scaled to each ring.
+#' The suggested size is [select_size()]'s answer on this one fit: the groups found on its
+#' largest map (see [select_size()], "Groups"), and the size with a neuron per group; with
+#' one group (no group structure) there is none. A fit trained with the same arguments and
+#' seed as [select_size()]'s (with `sigma0 = "auto"`) gets the same groups, every row in
+#' the same one. The groups use the fit's data (`keep_data = TRUE`, the default; at most
+#' 50,000 rows, evenly spaced) or `data`. Without them, the suggestion is the elbow of qe
+#' against size, a rough guide: the size whose point lies farthest below the straight line
+#' from the smallest to the largest size, both axes scaled to \[0, 1\] (at least three
+#' sizes).
 #'
 #' @param object A `somgpu` fit from [train()].
 #' @param data The training rows, for a fit that keeps none (`keep_data = FALSE`).
 #' @param x A `summary.somgpu` object.
 #' @param ... Ignored.
 #' @return A list of class `summary.somgpu`: `table` (a data frame with columns `size`, `qe`,
-#'   `te`, `explained_var`, `stability`, `smallest`, `largest`, `groups`), `groups` (the
-#'   number of groups in the data; `NA` without data), `suggested` (a size or `NA`), `rule`
+#'   `te`, `explained_var`, `stability`, `smallest`, `largest`), `groups` (the number of
+#'   groups in the data; `NA` without data), `partition` (each row's group, for the rows
+#'   the groups were found on; `NULL` without data), `grouping` (how they were found, as
+#'   in [select_size()]'s result), `suggested` (a size or `NA`), `rule`
 #'   (`"groups"` or `"elbow"`), `reason`, and `dropped` (the number of rows left out for
 #'   missing values) of `n` rows.
 #' @seealso [train()], [plot.somgpu()], [select_size()]
@@ -74,29 +74,42 @@ summary.somgpu <- function(object, data = NULL, ...) {
   cl <- fit_clusters(object, call)
   counts <- lapply(seq_along(sizes),
                    function(i) tabulate(size_clusters(object, i, cl = cl), sizes[i]))
-  x <- if (!is.null(data) || !is.null(object$data)) fit_data(object, data, call)
-  groups <- rep(NA_integer_, length(sizes))
-  if (!is.null(x)) {
-    if (nrow(x) > 50000) x <- x[unique(round(seq(1, nrow(x), length.out = 50000))), , drop = FALSE]
-    groups <- fit_groups(object, x, stats::predict(object, x, type = "detail"))
-  }
   tab <- data.frame(size = q$size, qe = q$qe, te = q$te, explained_var = q$explained_var,
                     stability = object$stability$stability,
                     smallest = vapply(counts, min, integer(1)),
-                    largest = vapply(counts, max, integer(1)), groups = groups)
-  ord <- order(sizes)
-  pick <- if (!is.null(x)) {
-    recommend_size(matrix(groups[ord], ncol = 1), sizes[ord], "the fit's maps")
+                    largest = vapply(counts, max, integer(1)))
+  answer <- fit_answer(object, data, cl, call)
+  pick <- if (!is.null(answer)) {
+    recommend_size(answer$grouping, sort(sizes), "fit's ")
   } else {
     list(groups = NA_integer_, size = elbow(q$size, q$qe), reason = paste(
-      "The fit keeps no data to count groups (pass them as `data`): this is the elbow of qe, a rough guide;",
-      "select_size() counts the groups on bootstrap replicates."))
+      "The fit keeps no data to find groups in (pass them as `data`): this is the elbow of qe, a rough guide;",
+      "select_size() finds the groups and checks them on bootstrap replicates."))
   }
   structure(list(table = tab, groups = pick$groups, suggested = pick$size,
-                 rule = if (is.null(x)) "elbow" else "groups", reason = pick$reason,
+                 partition = answer$grouping$partition, grouping = answer$grouping,
+                 rule = if (is.null(answer)) "elbow" else "groups", reason = pick$reason,
                  restarts = object$params$restarts, algorithm = object$params$algorithm,
                  dropped = length(object$dropped), n = object$params$n),
             class = "summary.somgpu")
+}
+
+# The groups of a fit (fit_grouping() on its largest map), from its own data (at most
+# 50,000 rows, evenly spaced) or `data`: list(x, grouping), or NULL without data. cl: the
+# fit's clusters (fit_clusters()), the winners of its own rows.
+fit_answer <- function(object, data, cl, call) {
+  if (is.null(data) && is.null(object$data)) return(NULL)
+  x <- fit_data(object, data, call)
+  top <- which.max(object$params$sizes)
+  keep <- if (nrow(x) > 50000) unique(round(seq(1, nrow(x), length.out = 50000)))
+  if (!is.null(keep)) x <- x[keep, , drop = FALSE]
+  winners <- if (is.null(data)) {
+    w <- size_clusters(object, top, cl = cl)
+    if (is.null(keep)) w else w[keep]
+  } else {
+    stats::predict(object, x, sizes = object$params$sizes[top])[[1L]]
+  }
+  list(x = x, grouping = fit_grouping(object, x, winners))
 }
 
 #' @rdname summary.somgpu
@@ -112,8 +125,7 @@ print.summary.somgpu <- function(x, ...) {
   fmt <- data.frame(size = tab$size, qe = format_figure(tab$qe), te = sprintf("%.4f", tab$te),
                     explained = sprintf("%.3f", tab$explained_var),
                     stability = ifelse(is.na(tab$stability), "-", sprintf("%.3f", tab$stability)),
-                    smallest = tab$smallest, largest = tab$largest,
-                    groups = ifelse(is.na(tab$groups), "-", format(tab$groups)))
+                    smallest = tab$smallest, largest = tab$largest)
   print(fmt, row.names = FALSE, right = TRUE)
   rule <- if (identical(x$rule, "elbow")) "elbow of qe" else "groups in the data"
   cat(sprintf("suggested size (%s): %s\n", rule,

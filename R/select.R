@@ -1,61 +1,68 @@
-#' Choose the ring size: how many groups the data hold
+#' Choose the ring size: how many groups the data hold, and which rows are in each
 #'
-#' Trains the family of ring sizes on `bootstrap` replicates of the data, counts in every
-#' replicate's map of every size the groups that the data show, and recommends the size
-#' whose ring has one neuron per group; with it, the held-out error, the stability of the
-#' clusterings from one replicate to the next, and the stability of each cluster of the
-#' recommended map.
+#' Trains the family of ring sizes on all rows and on `bootstrap` replicates of them,
+#' finds the groups the data hold on the largest ring's map, gives every row its group, and
+#' recommends the size whose ring has one neuron per group; with it, the held-out error and
+#' the stability of the clusterings from one replicate to the next per size, and each
+#' group's bootstrap stability.
+#'
+#' @section Groups: The largest ring orders the data finely: its neurons' cells (the rows
+#'   each neuron wins) are the building blocks of the groups. For each of six covariance
+#'   shapes (mclust's `"VVV"`, `"EEE"`, `"VVI"`, `"EEI"`, `"VII"`, `"EII"`: a full,
+#'   diagonal or spherical covariance, each group its own or one shared), the cells are
+#'   joined greedily, at each step the two groups whose union keeps the classification
+#'   log-likelihood highest, from one group per neuron down to one group. Every partition
+#'   on the way whose groups all hold at least 1% of the rows (and 5) is a candidate,
+#'   scored by the BIC of its classification log-likelihood (each row counted in its own
+#'   group's Gaussian, the group's share of the rows its proportion; higher is better).
+#'   On hard partitions this criterion penalises groups that overlap, as the ICL does:
+#'   splitting one Gaussian or uniform cloud never pays, so one group, "no group
+#'   structure", is a possible answer. The best candidate gives the number of groups and
+#'   their shape; EM over the rows, started from it, fits the Gaussian mixture, and every
+#'   row joins its most probable group (`partition`; a group may span an arc of
+#'   neighbouring neurons, or cells the ring passed twice). The covariances carry a weak
+#'   prior, `d + 2` pseudo-rows with a tenth of the data's covariance (`d` columns), so that
+#'   a group of a few rows has a proper one. Rows with missing values take their winner's
+#'   weights in the missing columns. Measured on 24 real labelled data sets and 12 shaped
+#'   ones (`bench/bench_select_real.R`) and on 68 data sets with a known number of groups
+#'   (`bench/bench_select_accuracy.R`), beside mclust, the gap statistic and prediction
+#'   strength run on the same data: see the README.
 #'
 #' @section Schedule: By default the maps train with the ring-scaled schedule,
 #'   `sigma0 = "auto"` (each ring's neighbourhood starts at an eighth of its size; see
-#'   [train()], "Neighbourhood schedule"): with the original script's `sigma0 = 5` at every
-#'   size, a ring of as many neurons as there are groups often ends with one neuron between
-#'   two groups. Pass `sigma0 = 5` for the script's schedule.
+#'   [train()], "Neighbourhood schedule"). Pass `sigma0 = 5` for the script's schedule.
 #'
 #' @section Replicates: Each replicate leaves out a random share `holdout` of the rows and
 #'   trains on a bootstrap resample (rows drawn with replacement) of the others: one
 #'   [train()] call per replicate, for every size and restart at once. Per size and
 #'   replicate it records the kept restart's training quantization error (qe), its qe on the
-#'   rows left out (`heldout_qe`), its topographic error and explained variance, the
-#'   cluster of every row of `y`, and the groups its map holds. A last call trains on all
-#'   rows (`fit`); the Davies-Bouldin (lower is better) and Calinski-Harabasz (higher is
-#'   better) indices of its kept maps are reported too.
-#'
-#' @section Groups: A map's groups are counted on its neurons: two neurons whose cells touch
-#'   (a row has one as its winner and the other as its runner-up) belong to the same group
-#'   unless the rows of their two cells, projected on the segment between the neurons, thin
-#'   out towards the cells' border: fewer than half as many rows near the border (the middle
-#'   15% of the segment on either side) as near the emptier neuron. Neurons with fewer than
-#'   1% of the rows (and 5) count towards no group. A single cloud split among several
-#'   neurons is one group; groups apart are separated by a valley of the data's density.
-#'   The number of groups in the data (`groups`) is the count seen most often over every
-#'   replicate's maps of every size (ties to the larger: a ring with fewer neurons than
-#'   groups shows fewer): rings smaller than the number of groups show as many groups as
-#'   neurons, larger ones show the groups. Measured on 43 data sets with a known number of
-#'   groups (`bench/bench_select_accuracy.R`, with the gap statistic, mclust and
-#'   `fpc::nselectboot` on the same data: see the README).
+#'   rows left out (`heldout_qe`; `NA` with `holdout = 0`), its topographic error and
+#'   explained variance, and the cluster of every row of `y`; and the groups of its largest
+#'   map, found with the shape and number of groups of the fit on all rows (`fit`), for
+#'   every row of `y`. The Davies-Bouldin (lower is better) and Calinski-Harabasz (higher is
+#'   better) indices of `fit`'s kept maps are reported too.
 #'
 #' @section Recommendation: The recommended size is the number of groups when it is among
 #'   `sizes` (else the smallest larger size, whose map holds the groups with neurons to
-#'   spare). One group means no group structure: every map joins all its neurons, and
-#'   `recommended` is `NA` (the maps still summarise the data, no size better than another).
-#'   When the groups reach the largest size, the data may hold more: the reason says so and
-#'   suggests a wider range. The stability of a size is the adjusted Rand index between
-#'   the clusterings of two replicates, on the same rows, averaged over pairs of replicates
-#'   (every pair up to 50 replicates, else each with the next), with the 2.5% and 97.5%
-#'   quantiles over the pairs as an interval.
+#'   spare). One group means no group structure, and `recommended` is `NA` (the maps still
+#'   summarise the data, no size better than another). When every neuron of the largest
+#'   map is a group of its own, the groups reach the largest size: the data may hold more,
+#'   and the reason suggests a wider range. The stability of a size is the adjusted Rand
+#'   index between the clusterings of two replicates, on the same rows, averaged over
+#'   pairs of replicates (every pair up to 50 replicates, else each with the next), with the
+#'   2.5% and 97.5% quantiles over the pairs as an interval. [summary.somgpu()] gives the
+#'   same groups on a fit trained as `fit` is.
 #'
-#' @section Clusters: For the recommended size, `clusters` gives each cluster (neuron with
-#'   rows) of `fit` its bootstrap stability as `fpc::clusterboot` reports it: the mean, over
-#'   the replicates, of the Jaccard similarity between the cluster and its best match among
-#'   the replicate's clusters, both restricted to the rows the replicate trained on. The
-#'   usual reading: below 0.6 doubtful, 0.6 to 0.75 a pattern, 0.75 and over stable, 0.85
-#'   and over highly stable.
+#' @section Group stability: `group_table` gives each group its bootstrap stability as
+#'   `fpc::clusterboot` reports it: the mean, over the replicates, of the Jaccard
+#'   similarity between the group and its best match among the replicate's groups, both
+#'   restricted to the rows the replicate trained on. The usual reading: below 0.6
+#'   doubtful, 0.6 to 0.75 a pattern, 0.75 and over stable, 0.85 and over highly stable.
 #'
-#' @section Time: About `bootstrap + 1` times one [train()] call with the same arguments:
-#'   with the defaults, a few seconds for a few thousand rows on 2 threads. Replicates run
-#'   one after the other, each on all threads; with `parallel = "future"`, side by side on
-#'   the workers of the current [future::plan()], each on its own threads.
+#' @section Time: About `bootstrap + 1` times one [train()] call with the same arguments,
+#'   and the groups: a few seconds for a few thousand rows on 2 threads with the defaults.
+#'   Replicates run one after the other, each on all threads; with `parallel = "future"`,
+#'   side by side on the workers of the current [future::plan()], each on its own threads.
 #'
 #' @param y The data, as for [train()].
 #' @param sizes Ring sizes to compare (at least two); or give `nmin` and `nmax` in `...`.
@@ -77,16 +84,19 @@
 #' @param x A `somgpu_selection` (for print and plot).
 #' @return A list of class `somgpu_selection`: `criteria`, a data frame with one row per
 #'   size (`size`, `train_qe`, `heldout_qe`, `heldout_qe_se`, `te`, `explained_var` (means
-#'   over the replicates), `stability`, `stability_lo`, `stability_hi`, `groups` (the
-#'   count its replicates' maps show most often), `occupied` (neurons with rows in `fit`),
-#'   `davies_bouldin`, `calinski_harabasz`); `groups`, the number of groups in the data (1:
-#'   none); `recommended`, a size or `NA`; `reason`, what was found, in words; `clusters`,
-#'   a data frame for the recommended size (`cluster`, `rows`, `stability`, `reading`) or
-#'   `NULL`; `replicates`, a data frame with one row per replicate and size (`size`,
-#'   `replicate`, `train_qe`, `heldout_qe`, `stability`, `groups`); `fit`, the fit on all
-#'   rows (a [train()] result); `seed`, `bootstrap`, `holdout`, `sigma0`, `elapsed`
-#'   (seconds).
-#' @seealso [train()], [summary.somgpu()]
+#'   over the replicates), `stability`, `stability_lo`, `stability_hi`, `occupied`
+#'   (neurons with rows in `fit`), `davies_bouldin`, `calinski_harabasz`); `groups`, the
+#'   number of groups in the data (1: none); `recommended`, a size or `NA`; `reason`, what
+#'   was found, in words; `partition`, each row's group (`NA` for rows left out);
+#'   `group_table`, a data frame with a row per group (`group`, `rows`, `stability`,
+#'   `reading`); `grouping`, how the groups were found (`size`, the map; `family`, the
+#'   shape; `criterion`; `scores`, the criterion of every candidate by shape and number of
+#'   groups; `neurons`, each neuron's group; `par`, the mixture's proportions, means and
+#'   covariances in the space the maps trained in; `occupied`); `replicates`, a data frame
+#'   with one row per replicate and size (`size`, `replicate`, `train_qe`, `heldout_qe`,
+#'   `stability`); `fit`, the fit on all rows (a [train()] result); `seed`, `bootstrap`,
+#'   `holdout`, `sigma0`, `elapsed` (seconds).
+#' @seealso [train()], [summary.somgpu()], [tidy.somgpu_selection()]
 #' @examples
 #' set.seed(1)
 #' centres <- matrix(c(0, 0, 0, 4, 0, 0, 0, 4, 0, 4, 4, 0), ncol = 3, byrow = TRUE)
@@ -127,23 +137,30 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
   dots$keep_data <- NULL
   args <- c(list(sizes = sizes, restarts = restarts, sigma0 = sigma0, keep_data = FALSE,
                  progress = FALSE), dots)
+  # the fit on all rows first: its largest map gives the groups (fit_grouping()), whose
+  # shape and count every replicate then takes for the groups' stability
+  full <- do.call(train, c(list(x, seed = seed),
+                          utils::modifyList(args, list(keep_data = keep_data))))
+  grouping <- fit_grouping(full, x, full$clusters[[paste0("N", max(sizes))]])
+  same <- if (!is.null(grouping)) list(family = grouping$family, G = grouping$groups)
   # the replicates' rows, from the seed, leaving the session's generator alone
   work <- with_private_seed(seed, lapply(seq_len(bootstrap), function(b) {
     out <- if (n_out > 0L) sort(sample.int(n, n_out)) else integer(0)
     inside <- setdiff(seq_len(n), out)
     list(b = b, train = inside[sample.int(length(inside), length(inside), replace = TRUE)],
-         out = out, seed = (seed + b) %% int_max)
+         out = out, seed = (seed + b) %% int_max, same = same)
   }))
   reps <- run_replicates(work, x, args, parallel, progress, call)
-  args$keep_data <- keep_data
-  full <- do.call(train, c(list(x, seed = seed), args))
   found <- selection_criteria(reps, full, x)
-  pick <- recommend_size(found$counts, found$criteria$size)
-  clusters <- if (!is.na(pick$size)) cluster_stability(full, reps, work, pick$size)
+  pick <- recommend_size(grouping, found$criteria$size)
+  groups <- if (!is.null(grouping)) group_stability(grouping, reps, work)
   structure(list(criteria = found$criteria, groups = pick$groups, recommended = pick$size,
-                 reason = pick$reason, clusters = clusters, replicates = found$replicates,
-                 fit = full, seed = seed, bootstrap = bootstrap, holdout = holdout,
-                 sigma0 = sigma0, elapsed = proc.time()[["elapsed"]] - started),
+                 reason = pick$reason, partition = if (!is.null(grouping)) grouping$partition,
+                 group_table = groups,
+                 grouping = if (!is.null(grouping)) utils::modifyList(grouping, list(partition = NULL)),
+                 replicates = found$replicates, fit = full, seed = seed,
+                 bootstrap = bootstrap, holdout = holdout, sigma0 = sigma0,
+                 elapsed = proc.time()[["elapsed"]] - started),
             class = "somgpu_selection")
 }
 
@@ -173,12 +190,12 @@ select_args <- function(dots, call) {
   dots
 }
 
-# The sizes to compare: `sizes`, or nmin:nmax from `...` (not both).
+# The sizes to compare: `sizes` (its default 2:20 unless `nmin` or `nmax` is given), or
+# nmin:nmax from `...` (not both; nmin 2 and nmax 20 when one is left out).
 select_sizes <- function(sizes, given, dots, call) {
-  spec <- check_sizes(if (is.null(dots$nmin)) 2 else dots$nmin,
-                      if (is.null(dots$nmax)) 10 else dots$nmax, sizes,
-                      c(nmin = !is.null(dots$nmin), nmax = !is.null(dots$nmax), sizes = given),
-                      call)
+  ends <- c(nmin = !is.null(dots$nmin), nmax = !is.null(dots$nmax))
+  spec <- check_sizes(if (ends[["nmin"]]) dots$nmin else 2, if (ends[["nmax"]]) dots$nmax else 20,
+                      sizes, c(ends, sizes = given || !any(ends)), call)
   sizes <- family_sizes(spec)
   if (length(sizes) < 2L) {
     abort_input(sprintf("select_size() compares at least two ring sizes, not %s.",
@@ -230,7 +247,9 @@ replicate_worker <- function(work, x, args, threads, progress) {
 }
 
 # One replicate: train on its rows (work$train), then every row of x to its nearest neuron
-# per size: the clusters, the held-out error, and the groups each map holds.
+# per size: the clusters and the held-out error; and the groups by the full fit's rule
+# (work$same: its shape and number of groups, fit_grouping()) found on the replicate's
+# largest map from its own rows, every row of x then given its group.
 replicate_fit <- function(work, x, args) {
   fit <- do.call(train, c(list(x[work$train, , drop = FALSE], seed = work$seed), args))
   kept <- fit$quality[fit$quality$best, , drop = FALSE]
@@ -240,9 +259,15 @@ replicate_fit <- function(work, x, args) {
   held <- if (length(out)) {
     vapply(sizes, function(s) mean(d$distance[d$size == s][out], na.rm = TRUE), numeric(1))
   } else {
-    kept$qe
+    rep(NA_real_, length(sizes))
+  }
+  clusters <- lapply(sizes, function(s) d$cluster[d$size == s])
+  groups <- if (!is.null(work$same)) {
+    top <- clusters[[which.max(sizes)]]
+    g <- fit_grouping(fit, x[work$train, , drop = FALSE], top[work$train],
+                      work$same$family, work$same$G)
+    if (!is.null(g)) predict_groups(g, fit, x, top)
   }
   list(qe = kept$qe, heldout = held, te = kept$te, explained = kept$explained_var,
-       clusters = lapply(sizes, function(s) d$cluster[d$size == s]),
-       groups = fit_groups(fit, x, d))
+       clusters = clusters, groups = groups)
 }

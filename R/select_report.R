@@ -1,16 +1,14 @@
 # What select_size() makes of its replicates: the figures per size, the number of groups and
 # the recommended size with its reason, the clusters' stability; print and plot.
 
-# Per size, the replicates' figures summarised (see select_size()'s sections); the
-# replicates' own, one row per size and replicate; and the groups of every replicate's map
-# (sizes x replicates).
+# Per size, the replicates' figures summarised (see select_size()'s sections), and the
+# replicates' own, one row per size and replicate.
 selection_criteria <- function(reps, full, x) {
   sizes <- full$params$sizes
   k <- length(sizes)
   bootstrap <- length(reps)
   grab <- function(what, type = numeric(k)) matrix(vapply(reps, function(r) r[[what]], type), nrow = k)
   held <- grab("heldout")
-  counts <- grab("groups", integer(k))
   # stability: per size, the ARI of pairs of replicates over the rows of y both assigned;
   # every pair up to 50 replicates (1225 pairs), beyond each with the next
   pairs <- if (bootstrap <= 50L) utils::combn(bootstrap, 2) else
@@ -39,93 +37,95 @@ selection_criteria <- function(reps, full, x) {
     explained_var = rowMeans(grab("explained")), stability = colMeans(ari_pairs),
     stability_lo = apply(ari_pairs, 2, stats::quantile, 0.025, names = FALSE),
     stability_hi = apply(ari_pairs, 2, stats::quantile, 0.975, names = FALSE),
-    groups = apply(counts, 1, count_mode), occupied = unname(occupied),
-    davies_bouldin = indices$davies_bouldin, calinski_harabasz = indices$calinski_harabasz)
+    occupied = unname(occupied), davies_bouldin = indices$davies_bouldin,
+    calinski_harabasz = indices$calinski_harabasz)
   replicates <- data.frame(size = rep(sizes, bootstrap),
                            replicate = rep(seq_len(bootstrap), each = k),
                            train_qe = c(grab("qe")), heldout_qe = c(held),
-                           stability = c(per_rep), groups = c(counts))
+                           stability = c(per_rep))
   ord <- order(sizes)
   criteria <- criteria[ord, , drop = FALSE]
   row.names(criteria) <- NULL
   replicates <- replicates[order(replicates$replicate, match(replicates$size, sizes[ord])), ,
                            drop = FALSE]
   row.names(replicates) <- NULL
-  list(criteria = criteria, replicates = replicates, counts = counts[ord, , drop = FALSE])
+  list(criteria = criteria, replicates = replicates)
 }
 
-# The number of groups (the count seen most often over every replicate's map of every size;
-# see select_size()'s sections), the recommended size and the reason in words. counts:
-# sizes (sorted) x replicates; maps: what the counts come from, in words.
-recommend_size <- function(counts, sizes, maps = "the replicates' maps") {
-  g <- count_mode(counts)
+# The number of groups, the recommended size and the reason in words, from a grouping
+# (fit_grouping(); NULL when no map had rows to group) and the sizes compared; `maps`
+# names whose map it was, for the reason.
+recommend_size <- function(grouping, sizes, maps = "") {
   plural <- function(k, one, many = paste0(one, "s")) sprintf("%d %s", k, if (k == 1) one else many)
-  if (is.na(g)) {
+  if (is.null(grouping)) {
     return(list(groups = NA_integer_, size = NA_integer_, reason =
-      "No size's map has neurons with enough rows to count groups (each needs 1% of the rows, and 5): use more rows or smaller sizes."))
+      "No map has rows to group: every row was left out (see the fit's `dropped`)."))
   }
-  # how often the maps from N = g up show g groups
-  from <- sizes >= g
-  agree <- if (any(from)) mean(counts[from, ] == g, na.rm = TRUE) else NA_real_
-  seen <- sprintf("%.0f%% of %s of %s show %s", 100 * agree, maps,
-                  if (sum(from) == 1L) sprintf("N = %d", sizes[from]) else
-                    sprintf("N = %d to %d", min(sizes[from]), max(sizes)), plural(g, "group"))
+  g <- grouping$groups
+  on <- sprintf("the cells of the %sN = %d map", maps, grouping$size)
   if (g == 1L) {
-    return(list(groups = 1L, size = NA_integer_, reason = paste0(
-      "No group structure: the maps join their neurons, with no valley of the data's density between them (", seen,
-      "). The data form one cloud; a ring of any size summarises it, no size better than another.")))
+    return(list(groups = 1L, size = NA_integer_, reason = sprintf(
+      "No group structure: one Gaussian cloud fits the rows better than any grouping of %s. A ring of any size summarises the data, no size better than another.",
+      on)))
   }
   size <- if (g %in% sizes) g else if (g > max(sizes)) max(sizes) else min(sizes[sizes > g])
+  found <- sprintf("The data hold %s: joined from %s, %s with %s fit best (BIC of the classification)",
+                   plural(g, "group"), on, plural(g, "Gaussian group"),
+                   family_words[[grouping$family]])
   reason <- if (g == size) {
-    sprintf("The data hold %s: %s, and N = %d has a neuron for each.", plural(g, "group"),
-            seen, size)
-  } else if (size > g) {
-    sprintf("The data hold %s (%s); N = %d is the smallest size compared that holds them, with neurons to spare.",
-            plural(g, "group"), seen, size)
+    sprintf("%s; N = %d has a neuron for each.", found, size)
   } else {
-    sprintf("The maps of N = %d show %s", size, plural(g, "group"))
+    sprintf("%s; N = %d is the smallest size compared that holds them, with neurons to spare.",
+            found, size)
   }
-  if (g >= max(sizes)) {
+  if (g >= grouping$occupied) { # every neuron with rows a group of its own
     reason <- sprintf(
-      "%s N = %d is the largest size compared: the data may hold more groups; compare a wider range (e.g. sizes = %d:%d).",
-      reason, max(sizes), min(sizes), 2L * max(sizes))
+      "%s Every neuron of N = %d is a group of its own: the groups reach the largest size and the data may hold more; compare a wider range (e.g. sizes = %d:%d).",
+      reason, grouping$size, min(sizes), 2L * max(sizes))
   } else if (g < min(sizes)) {
-    reason <- sprintf("%s; smaller sizes were not compared (e.g. sizes = 2:%d).", reason,
+    reason <- sprintf("%s Smaller sizes were not compared (e.g. sizes = 2:%d).", reason,
                       max(sizes))
   }
   list(groups = g, size = as.integer(size), reason = reason)
 }
 
-# The bootstrap stability of each cluster of the fit's map of `size`, as fpc::clusterboot
-# reports it: per replicate, the Jaccard similarity of the cluster with its best match among
-# the replicate's clusters, both restricted to the rows the replicate trained on; the mean
-# over the replicates.
-cluster_stability <- function(fit, reps, work, size) {
-  i <- match(size, fit$params$sizes)
-  full <- fit$clusters[[paste0("N", size)]]
+# Each group's bootstrap stability, as fpc::clusterboot reports it: per replicate, the
+# Jaccard similarity of the group with its best match among the replicate's groups (found
+# by the same rule, shape and count, on the replicate's map; replicate_fit()), both
+# restricted to the rows the replicate trained on; the mean over the replicates. A table
+# with a row per group: its rows, stability and the usual reading of it.
+group_stability <- function(grouping, reps, work) {
+  G <- grouping$groups
+  full <- grouping$partition
   jac <- vapply(seq_along(reps), function(b) {
+    r <- reps[[b]]$groups
+    if (is.null(r)) return(rep(NA_real_, G))
     rows <- unique(work[[b]]$train)
-    a <- full[rows]
-    r <- reps[[b]]$clusters[[i]][rows]
-    ok <- !is.na(a) & !is.na(r)
-    a <- a[ok]
-    r <- r[ok]
-    both <- matrix(tabulate((a - 1L) * size + r, size * size), size, byrow = TRUE)
-    na <- tabulate(a, size)
-    nr <- tabulate(r, size)
-    vapply(seq_len(size), function(j) {
-      if (na[j] == 0) return(NA_real_)
-      max(both[j, ] / (na[j] + nr - both[j, ]))
-    }, numeric(1))
-  }, numeric(size))
-  jac <- matrix(jac, nrow = size)
-  rows <- tabulate(full, size)
+    jaccard_best(full[rows], r[rows], G)
+  }, numeric(G))
+  jac <- matrix(jac, nrow = G)
   stab <- rowMeans(jac, na.rm = TRUE)
-  used <- rows > 0
-  data.frame(cluster = seq_len(size)[used], rows = rows[used], stability = stab[used],
-             reading = as.character(cut(stab[used], c(-Inf, 0.6, 0.75, 0.85, Inf),
+  stab[is.nan(stab)] <- NA_real_
+  data.frame(group = seq_len(G), rows = tabulate(full, G), stability = stab,
+             reading = as.character(cut(stab, c(-Inf, 0.6, 0.75, 0.85, Inf),
                                         c("doubtful", "a pattern", "stable", "highly stable"),
                                         right = FALSE)))
+}
+
+# For each group 1..G of partition a: its best Jaccard similarity with a group of partition
+# r, over the rows both assign (NA for a group without such rows).
+jaccard_best <- function(a, r, G) {
+  ok <- !is.na(a) & !is.na(r)
+  a <- a[ok]
+  r <- r[ok]
+  K <- max(c(r, 1L))
+  both <- matrix(tabulate((a - 1L) * K + r, G * K), G, byrow = TRUE)
+  na <- tabulate(a, G)
+  nr <- tabulate(r, K)
+  vapply(seq_len(G), function(j) {
+    if (na[j] == 0) return(NA_real_)
+    max(both[j, ] / (na[j] + nr - both[j, ]))
+  }, numeric(1))
 }
 
 # Davies-Bouldin and Calinski-Harabasz indices of a fit's kept maps, on the rows of x (the
@@ -179,7 +179,7 @@ print.somgpu_selection <- function(x, ...) {
   tab <- data.frame(size = cr$size, heldout_qe = format_figure(cr$heldout_qe),
                     stability = sprintf("%.3f [%.2f, %.2f]", cr$stability,
                                         pmax(cr$stability_lo, 0), cr$stability_hi),
-                    groups = cr$groups, occupied = cr$occupied,
+                    occupied = cr$occupied,
                     DB = sprintf("%.3f", cr$davies_bouldin),
                     CH = ifelse(abs(cr$calinski_harabasz) < 1e6,
                                 sprintf("%.1f", cr$calinski_harabasz),
@@ -187,16 +187,16 @@ print.somgpu_selection <- function(x, ...) {
                     mark = ifelse(!is.na(x$recommended) & cr$size == x$recommended, "<-", ""))
   names(tab)[ncol(tab)] <- ""
   print(tab, row.names = FALSE, right = TRUE)
+  if (all(is.na(cr$heldout_qe))) cat("(heldout_qe: no rows held out, holdout = 0)\n")
   cat(strwrap(sprintf("groups in the data: %s. %s", format(x$groups), x$reason),
               width = getOption("width")), sep = "\n")
   cat(sprintf("recommended: %s\n", if (is.na(x$recommended)) "none" else
     sprintf("N = %d", x$recommended)))
-  if (!is.null(x$clusters)) {
-    cat(sprintf("clusters of N = %d, bootstrap stability (mean Jaccard, as fpc::clusterboot):\n",
-                x$recommended))
-    cl <- x$clusters
-    cl$stability <- sprintf("%.2f", cl$stability)
-    print(cl, row.names = FALSE, right = TRUE)
+  if (!is.null(x$group_table) && nrow(x$group_table) > 1L) {
+    cat("groups (each row's in `partition`), bootstrap stability (mean Jaccard, as fpc::clusterboot):\n")
+    gt <- x$group_table
+    gt$stability <- sprintf("%.2f", gt$stability)
+    print(gt, row.names = FALSE, right = TRUE)
   }
   invisible(x)
 }
@@ -211,32 +211,30 @@ plot.somgpu_selection <- function(x, ...) {
   op <- graphics::par(mfrow = c(1, 3), mar = c(4, 4, 2, 1),
                       oma = c(0, 0, if (is.null(main)) 0 else 2, 0))
   on.exit(graphics::par(op))
-  panel <- function(y, lo, hi, ylab, main, whole = FALSE) {
+  panel <- function(at, y, lo, hi, xlab, ylab, main, mark) {
     ylim <- range(lo, hi, y, na.rm = TRUE)
-    draw(graphics::plot, list(x = cr$size, y = y, type = "n", ylim = ylim,
-                              xlab = "ring size N", ylab = ylab, main = main,
-                              yaxt = if (whole) "n" else "s"), frame_dots(dots))
-    if (whole) { # counts: whole-number ticks
-      at <- unique(round(pretty(ylim)))
-      graphics::axis(2, at = at[at >= ylim[1] & at <= ylim[2]])
-    }
+    if (!all(is.finite(ylim))) ylim <- c(0, 1)
+    draw(graphics::plot, list(x = at, y = y, type = "n", ylim = ylim, xlab = xlab,
+                              ylab = ylab, main = main), frame_dots(dots))
     bar <- which(is.finite(lo) & is.finite(hi) & hi - lo > 1e-9 * max(1, abs(hi)))
     if (length(bar)) { # a zero-length arrow warns
-      graphics::arrows(cr$size[bar], lo[bar], cr$size[bar], hi[bar], angle = 90, code = 3,
+      graphics::arrows(at[bar], lo[bar], at[bar], hi[bar], angle = 90, code = 3,
                        length = 0.03, col = "grey50")
     }
-    draw(graphics::lines, list(x = cr$size, y = y, type = "b", pch = 19), mark_dots(dots))
-    if (!is.na(x$recommended)) graphics::abline(v = x$recommended, lty = 3)
+    draw(graphics::lines, list(x = at, y = y, type = "b", pch = 19), mark_dots(dots))
+    if (!is.na(mark)) graphics::abline(v = mark, lty = 3)
   }
-  panel(cr$heldout_qe, cr$heldout_qe - cr$heldout_qe_se, cr$heldout_qe + cr$heldout_qe_se,
-        "held-out qe", "held-out error (+- 1 SE)")
-  panel(cr$stability, cr$stability_lo, cr$stability_hi, "adjusted Rand index",
-        "stability (95% of pairs)")
-  counts <- x$replicates
-  lo <- vapply(cr$size, function(s) min(counts$groups[counts$size == s], na.rm = TRUE), 0)
-  hi <- vapply(cr$size, function(s) max(counts$groups[counts$size == s], na.rm = TRUE), 0)
-  panel(cr$groups, lo, hi, "groups its maps show", "groups (range over replicates)", TRUE)
-  if (!is.na(x$groups)) graphics::abline(h = x$groups, lty = 2, col = "grey50")
+  panel(cr$size, cr$heldout_qe, cr$heldout_qe - cr$heldout_qe_se,
+        cr$heldout_qe + cr$heldout_qe_se, "ring size N", "held-out qe",
+        "held-out error (+- 1 SE)", x$recommended)
+  panel(cr$size, cr$stability, cr$stability_lo, cr$stability_hi, "ring size N",
+        "adjusted Rand index", "stability (95% of pairs)", x$recommended)
+  sc <- x$grouping$scores
+  if (is.null(sc)) sc <- data.frame(groups = 1L, criterion = NA_real_)
+  best <- vapply(split(sc$criterion, sc$groups), max, 0)
+  at <- as.integer(names(best))
+  panel(at, best, best, best, "groups", "BIC of the classification",
+        "groups (best shape per count)", x$groups)
   if (!is.null(main)) graphics::mtext(main, outer = TRUE, font = 2)
   invisible(x)
 }

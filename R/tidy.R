@@ -30,7 +30,9 @@
 #'   size, with `size`, `qe`, `te` and `explained_var` of the kept restart, `stability`
 #'   (across restarts; `NA` with one) and `rows` (the rows used in training).
 #'   `augment()`: the rows (`data` or `newdata`, as a data frame or tibble) with `.cluster`,
-#'   a factor of the neurons of the chosen size (`NA` for rows left out), and with
+#'   a factor of the neurons of the chosen size (`NA` for rows left out); `.group`, each
+#'   row's group among those [summary.somgpu()] finds in the fit's data (a fit that keeps
+#'   its data; as [select_size()]'s groups, see [tidy.somgpu_selection()]); and with
 #'   `all_sizes = TRUE` a column per size.
 #' @seealso [summary.somgpu()]
 #' @examples
@@ -89,30 +91,36 @@ augment.somgpu <- function(x, data = NULL, newdata = NULL, size = NULL, all_size
     abort_input("augment() binds the rows to their clusters in memory; for file-backed rows use predict(x, newdata, clusters_file = ...).",
                 call)
   }
-  size <- report_size(x, size, "augment", call)
-  clusters <- if (is.null(rows)) {
+  # the groups in the data (summary()'s, from the rows the fit keeps), when it keeps them
+  s <- if (!is.null(x$data)) summary(x)
+  size <- report_size(x, size, "augment", call, s)
+  own <- is.null(rows)
+  clusters <- if (own) {
     rows <- fit_data(x, NULL, call) # the fit's own rows (or what to do without them)
     x$clusters
   } else {
     stats::predict(x, rows)
   }
-  out <- as.data.frame(rows, stringsAsFactors = FALSE, optional = TRUE)
-  if (.row_names_info(out) > 0L) { # row names as a column, as broom keeps them
-    out <- cbind(data.frame(.rownames = row.names(out), stringsAsFactors = FALSE), out)
-  }
+  out <- rows_frame(rows)
   out$.cluster <- factor(clusters[[paste0("N", size)]], levels = seq_len(size))
+  g <- s$grouping
+  if (!is.null(g)) {
+    groups <- if (own && nrow(rows) <= 50000) s$partition else
+      predict_groups(g, x, newdata_matrix(rows, x, call), clusters[[paste0("N", g$size)]])
+    out$.group <- factor(groups, levels = seq_len(g$groups))
+  }
   if (all_sizes) for (nm in names(clusters)) out[[paste0(".cluster_", nm)]] <- clusters[[nm]]
   as_table(out)
 }
 
 # The one size tidy() and augment() describe: given (a trained size), else summary()'s
-# suggested size (else the largest), said in a message.
-report_size <- function(x, size, what, call) {
+# suggested size (else the largest), said in a message. s: the fit's summary, if made.
+report_size <- function(x, size, what, call, s = NULL) {
   if (!is.null(size)) {
     if (length(size) != 1L) abort_input("`size` must be one trained size.", call)
     return(check_fit_sizes(x, size, call))
   }
-  s <- summary(x)
+  if (is.null(s)) s <- summary(x)
   pick <- if (is.na(s$suggested)) max(x$params$sizes) else s$suggested
   message(sprintf("%s(): ring size N = %d, %s; choose another with `size =`.", what, pick,
                   if (!is.na(s$suggested)) sprintf("the size summary() suggests (%s)",
@@ -121,7 +129,88 @@ report_size <- function(x, size, what, call) {
   pick
 }
 
+# The rows augment() returns, as a data frame: row names as a column, as broom keeps them;
+# columns without a name (a matrix's) named V1, V2, ... as data.frame() names them.
+rows_frame <- function(rows) {
+  out <- as.data.frame(rows, stringsAsFactors = FALSE, optional = TRUE)
+  nm <- names(out)
+  if (is.null(nm)) nm <- character(length(out))
+  blank <- is.na(nm) | !nzchar(nm)
+  nm[blank] <- paste0("V", seq_along(out))[blank]
+  names(out) <- nm
+  if (.row_names_info(out) > 0L) {
+    out <- cbind(data.frame(.rownames = row.names(out), stringsAsFactors = FALSE), out)
+  }
+  out
+}
+
 # A tibble when the tibble package is installed, else the data frame.
 as_table <- function(df) {
   if (requireNamespace("tibble", quietly = TRUE)) tibble::as_tibble(df) else df
+}
+
+#' Tidy tables of a size selection
+#'
+#' `tidy()` gives a row per group that [select_size()] found: `group` (a factor), `rows`,
+#' `stability` (the mean bootstrap Jaccard similarity, as `fpc::clusterboot` reports it)
+#' and its `reading`, and the group's mean in the data's units (one column per variable;
+#' `NA` for a column of weight 0). `augment()` gives rows with `.group`, their group (a
+#' factor; `NA` for rows left out): the selection's own rows (when its fit keeps them,
+#' `keep_data = TRUE`, or `data` is the data it was run on) or new rows, each in the group
+#' of highest posterior under the groups' Gaussian mixture (see [select_size()],
+#' "Groups"), which gives the selection's rows their own groups. Tibbles when the tibble
+#' package is installed.
+#'
+#' @param x A `somgpu_selection` from [select_size()].
+#' @param data,newdata For `augment()`: the rows (all their columns kept; default: the
+#'   rows the selection's fit keeps). `newdata` is the same as `data`, for broom's habit.
+#' @param ... Ignored.
+#' @return A tibble or data frame (see Description).
+#' @seealso [select_size()], [tidy.somgpu()]
+#' @examples
+#' if (requireNamespace("generics", quietly = TRUE)) {
+#'   sel <- select_size(iris[1:4], sizes = 2:6, restarts = 2, bootstrap = 4, iter_max = 30,
+#'                      scale = TRUE, seed = 1, threads = 2)
+#'   generics::tidy(sel)
+#'   head(generics::augment(sel, iris))
+#' }
+#' @name tidy.somgpu_selection
+#' @exportS3Method generics::tidy
+tidy.somgpu_selection <- function(x, ...) {
+  g <- x$grouping
+  gt <- x$group_table
+  if (is.null(g) || is.null(gt)) {
+    return(as_table(data.frame(group = factor(integer(0)), rows = integer(0))))
+  }
+  fit <- x$fit
+  mu <- g$par$mean
+  if (!is.null(fit$var_weights)) mu <- sweep(mu, 2, sqrt(fit$var_weights), "/")
+  mu[!is.finite(mu)] <- NA_real_
+  mu <- unscale_weights(mu, fit$scaling)
+  names <- colnames(fit$weights[[1L]])
+  out <- data.frame(group = factor(gt$group), rows = gt$rows, stability = gt$stability,
+                    reading = gt$reading)
+  means <- as.data.frame(unname(mu))
+  names(means) <- if (is.null(names)) paste0("x", seq_len(ncol(mu))) else names
+  as_table(cbind(out, means))
+}
+
+#' @rdname tidy.somgpu_selection
+#' @exportS3Method generics::augment
+augment.somgpu_selection <- function(x, data = NULL, newdata = NULL, ...) {
+  call <- compact_call(sys.call(), "augment")
+  rows <- if (!is.null(newdata)) newdata else data
+  if (is_file_data(rows)) {
+    abort_input("augment() binds the rows to their groups in memory; pass rows in memory.", call)
+  }
+  fit <- x$fit
+  if (is.null(rows)) rows <- fit_data(fit, NULL, call)
+  groups <- if (is.null(x$grouping)) rep(NA_integer_, NROW(rows)) else {
+    xm <- newdata_matrix(rows, fit, call)
+    winners <- stats::predict(fit, xm, sizes = x$grouping$size)[[1L]]
+    predict_groups(x$grouping, fit, xm, winners)
+  }
+  out <- rows_frame(rows)
+  out$.group <- factor(groups, levels = seq_len(max(1L, x$groups, na.rm = TRUE)))
+  as_table(out)
 }

@@ -167,7 +167,7 @@ test_that("summary: a table per size, the groups and the elbow of qe", {
   s <- summary(fit)
   expect_s3_class(s, "summary.somgpu")
   expect_identical(names(s$table), c("size", "qe", "te", "explained_var", "stability",
-                                     "smallest", "largest", "groups"))
+                                     "smallest", "largest"))
   expect_identical(s$table$size, 2:7)
   expect_identical(s$table$smallest[1] + s$table$largest[1], 300L)
   expect_identical(s$suggested, 2L) # two blobs

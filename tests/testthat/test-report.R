@@ -69,9 +69,11 @@ test_that("tidy, glance and augment give report-ready data frames", {
   expect_identical(gl$stability, fit$stability$stability)
   expect_identical(gl$rows, rep(150L, 3))
   au <- generics::augment(fit, iris, size = 5, all_sizes = TRUE)
-  expect_identical(names(au), c(names(iris), ".cluster", ".cluster_N8", ".cluster_N3",
-                                ".cluster_N5"))
+  expect_identical(names(au), c(names(iris), ".cluster", ".group", ".cluster_N8",
+                                ".cluster_N3", ".cluster_N5"))
   expect_identical(au$.cluster_N5, fit$clusters$N5)
+  # .group: summary()'s groups of the fit's own rows (iris here)
+  expect_identical(as.integer(au$.group), summary(fit)$partition)
   expect_identical(au$Species, iris$Species)
   expect_identical(generics::augment(fit, size = 3)$.cluster, factor(fit$clusters$N3, levels = 1:3))
   skip_if_not_installed("knitr")

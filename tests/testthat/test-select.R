@@ -1,6 +1,7 @@
-# select_size(): the groups the data hold (counted on every replicate's maps), the
-# recommended size, held-out error and bootstrap stability per ring size, the clusters'
-# stability; and summary()'s suggestion by the same rule on one fit.
+# select_size(): the groups the data hold (found on the largest map, every row given its
+# group), the recommended size, held-out error and bootstrap stability per ring size, the
+# groups' stability; and summary()'s suggestion by the same rule on one fit. The rule is
+# checked against a slow reference written from its documentation (helper-groups.R).
 
 # k groups of n_per rows around the vertices of a regular simplex in 5 dimensions (every
 # two centres `sep` apart), unit spread
@@ -32,21 +33,24 @@ quick <- function(y, ...) {
               progress = FALSE)
 }
 
-test_that("on k separated groups it counts k groups and recommends k", {
+test_that("on k separated groups it finds the k groups, every row in its own", {
   for (k in 3:6) {
     sel <- quick(simplex_blobs(k, seed = k), sizes = 2:9)
     expect_identical(sel$groups, as.integer(k), label = sprintf("simplex, k = %d", k))
     expect_identical(sel$recommended, as.integer(k))
     expect_match(sel$reason, sprintf("The data hold %d groups", k))
+    truth <- rep(seq_len(k), each = 50)
+    expect_identical(somgpu:::ari(sel$partition, truth), 1)
     y <- random_blobs(k, m = c(2, 3, 8, 12)[k - 2], seed = 10 + k)
     sel <- quick(y, sizes = 2:10)
     expect_identical(sel$groups, as.integer(k), label = sprintf("unequal groups, k = %d", k))
     expect_identical(sel$recommended, as.integer(k))
-    # the recommended map's clusters are the groups, each highly stable
-    expect_identical(sum(sel$clusters$rows), nrow(y))
-    expect_identical(nrow(sel$clusters), as.integer(k))
-    expect_true(all(sel$clusters$stability > 0.9))
-    expect_true(all(sel$clusters$reading == "highly stable"))
+    # the groups: every row in one, each highly stable over the replicates
+    expect_identical(length(sel$partition), nrow(y))
+    expect_identical(sum(sel$group_table$rows), nrow(y))
+    expect_identical(sel$group_table$rows, tabulate(sel$partition, k))
+    expect_true(all(sel$group_table$stability > 0.9))
+    expect_true(all(sel$group_table$reading == "highly stable"))
   }
 })
 
@@ -57,93 +61,68 @@ test_that("data without groups: one group, no recommended size, said plainly", {
     sel <- quick(y, sizes = 2:8)
     expect_identical(sel$groups, 1L)
     expect_identical(sel$recommended, NA_integer_)
-    expect_null(sel$clusters)
+    expect_identical(sel$partition, rep(1L, nrow(y)))
     expect_match(sel$reason, "^No group structure")
     out <- capture.output(print(sel))
     expect_true(any(grepl("recommended: none", out)))
   }
 })
 
-test_that("more groups than the largest size: it says so and suggests a wider range", {
-  sel <- quick(simplex_blobs(6, seed = 2), sizes = 2:4)
-  expect_identical(sel$groups, 4L)
-  expect_identical(sel$recommended, 4L)
-  expect_match(sel$reason, "largest size compared: the data may hold more groups; compare a wider range \\(e.g. sizes = 2:8\\)")
+test_that("many groups: as many as the largest size allows, small rings outvote nothing", {
+  # 12 round groups on a 4 x 3 grid (spacing 10, sd 1, 40 rows each)
+  centres <- as.matrix(expand.grid(x = (0:3) * 10, y = (0:2) * 10))
+  y <- withr::with_seed(1, centres[rep(1:12, each = 40), ] + matrix(rnorm(960), ncol = 2))
+  sel <- select_size(y, sizes = 2:16, bootstrap = 5, seed = 1, progress = FALSE)
+  expect_identical(sel$groups, 12L)
+  expect_identical(sel$recommended, 12L)
+  expect_identical(somgpu:::ari(sel$partition, rep(1:12, each = 40)), 1)
+  # with rings of at most 8 neurons: every neuron a group, said with a wider range
+  sel <- select_size(y, sizes = 2:8, bootstrap = 5, seed = 1, progress = FALSE)
+  expect_identical(sel$groups, 8L)
+  expect_identical(sel$recommended, 8L)
+  expect_match(sel$reason, "the groups reach the largest size and the data may hold more; compare a wider range \\(e.g. sizes = 2:16\\)")
   # fewer groups than the smallest size: the smallest size, with neurons to spare
   sel <- quick(simplex_blobs(2, seed = 3), sizes = c(3, 5, 6))
   expect_identical(sel$groups, 2L)
   expect_identical(sel$recommended, 3L)
-  expect_match(sel$reason, "smaller sizes were not compared")
+  expect_match(sel$reason, "smallest size compared that holds them, with neurons to spare")
+  expect_match(sel$reason, "Smaller sizes were not compared")
 })
 
-# The documented rule, written out with loops (an independent reference of map_groups):
-# touching cells from each row's two nearest neurons; the band counts on the segment; the
-# groups as the connected parts over the neurons with enough rows.
-ref_groups <- function(x, w) {
-  n <- nrow(x)
-  N <- nrow(w)
-  first <- second <- integer(n)
-  for (r in seq_len(n)) {
-    d <- vapply(seq_len(N), function(j) sum((x[r, ] - w[j, ])^2), 0)
-    o <- order(d)
-    first[r] <- o[1]
-    second[r] <- o[2]
-  }
-  big <- which(tabulate(first, N) >= max(5, 0.01 * n))
-  parent <- seq_len(N)
-  root <- function(i) { while (parent[i] != i) i <- parent[i]; i }
-  for (i in big) for (j in big) {
-    if (i >= j) next
-    touch <- any((first == i & second == j) | (first == j & second == i))
-    if (!touch) next
-    rows <- which(first == i | first == j)
-    t <- vapply(rows, function(r) sum((x[r, ] - w[i, ]) * (w[j, ] - w[i, ])), 0) /
-      sum((w[j, ] - w[i, ])^2)
-    ends <- min(sum(abs(t) < 0.15), sum(abs(t - 1) < 0.15))
-    if (ends < 5 || sum(abs(t - 0.5) < 0.15) >= 0.5 * ends) parent[root(j)] <- root(i)
-  }
-  length(unique(vapply(big, root, 0)))
-}
+test_that("one column with two modes: two groups, each mode one", {
+  v <- withr::with_seed(4, c(rnorm(150, 0, 1), rnorm(100, 5, 1)))
+  sel <- quick(v, sizes = 2:12)
+  expect_identical(sel$groups, 2L)
+  expect_gt(somgpu:::ari(sel$partition, rep(1:2, c(150, 100))), 0.95)
+  # a data frame's one column, with a gap and an extra row far out: still the two modes
+  df <- data.frame(v = c(v, NA, 30))
+  sel <- quick(df, sizes = 2:12)
+  expect_identical(sel$groups, 2L)
+  expect_identical(sel$partition[251], NA_integer_) # nothing observed: left out
+})
 
-test_that("the groups of a map follow the documented rule", {
-  set.seed(5)
-  # two clouds, four neurons in each: two groups; the neurons of one cloud: one group
-  a <- matrix(rnorm(400, sd = 0.5), ncol = 2)
-  b <- sweep(matrix(rnorm(400, sd = 0.5), ncol = 2), 2, c(6, 0), "+")
-  x <- rbind(a, b)
-  w <- rbind(kmeans(a, 4, nstart = 5)$centers, kmeans(b, 4, nstart = 5)$centers)
-  d <- as.matrix(dist(rbind(w, x)))[-(1:8), 1:8]
-  c1 <- max.col(-d, "first")
-  d2 <- d
-  d2[cbind(seq_len(nrow(d)), c1)] <- Inf
-  got <- somgpu:::map_groups(x, w, c1, max.col(-d2, "first"))
-  expect_identical(got$count, 2L)
-  expect_identical(length(unique(got$group[1:4])), 1L)
-  expect_false(got$group[1] == got$group[5])
-  expect_identical(got$count, as.integer(ref_groups(x, w)))
-  # a neuron with too few rows belongs to no group; a missing value counts as the winner's
-  w3 <- rbind(w, c(3, 40))
-  xa <- rbind(x, c(3, 39))
-  xa[1, 2] <- NA
-  d <- as.matrix(dist(rbind(w3, replace(xa, is.na(xa), 0))))[-(1:9), 1:9]
-  c1 <- max.col(-d, "first")
-  c1[1] <- 1L
-  d[cbind(seq_len(nrow(d)), c1)] <- Inf
-  got <- somgpu:::map_groups(xa, w3, c1, max.col(-d, "first"))
-  expect_identical(got$count, 2L)
-  expect_true(is.na(got$group[9]))
-  # on fitted maps of random data, the reference's count for every size
-  for (seed in 1:3) {
-    y <- random_blobs(3 + seed, m = 2 + seed, seed = 20 + seed)
-    fit <- train(y, sizes = c(2, 4, 7, 11), sigma0 = "auto", restarts = 2, seed = seed,
-                 backend = "cpu")
-    got <- somgpu:::fit_groups(fit, y, predict(fit, y, type = "detail"))
-    want <- vapply(fit$weights, function(w) as.integer(ref_groups(y, unname(w))), 0L)
-    expect_identical(got, unname(want))
+test_that("the groups of a map follow the documented rule (a slow reference)", {
+  for (case in 1:4) {
+    y <- switch(case,
+                random_blobs(3, m = 2, seed = 41),
+                simplex_blobs(4, sep = 5, n_per = 30, seed = 42)[, 1:3],
+                withr::with_seed(43, matrix(runif(400), ncol = 2)),
+                as.matrix(scale(iris[1:4])))
+    N <- c(6L, 7L, 5L, 8L)[case]
+    fit <- train(y, sizes = N, restarts = 2, seed = case, sigma0 = "auto", backend = "cpu")
+    cl <- fit$clusters[[1L]]
+    got <- somgpu:::map_grouping(unname(y), cl, N)
+    want <- ref_grouping(unname(y), cl, N)
+    expect_identical(got$family, want$family, label = sprintf("case %d family", case))
+    expect_identical(got$groups, want$groups, label = sprintf("case %d groups", case))
+    expect_equal(got$criterion, want$criterion, tolerance = 1e-8)
+    expect_equal(got$scores, want$scores, tolerance = 1e-8)
+    # EM from the chosen cells gives every row its group
+    expect_identical(somgpu:::ari(got$labels, want$labels), 1)
   }
 })
 
-test_that("the criteria and the number of groups follow from the replicates", {
+test_that("the criteria follow from the replicates, the groups from the fit on all rows", {
   y <- random_blobs(4, seed = 3)
   sel <- select_size(y, sizes = c(6, 2, 4, 3, 5), restarts = 2, bootstrap = 7, seed = 2,
                      iter_max = 60, backend = "cpu", threads = 2)
@@ -153,12 +132,6 @@ test_that("the criteria and the number of groups follow from the replicates", {
   expect_identical(cr$size, 2:6)
   expect_identical(nrow(rp), 7L * 5L)
   by_size <- split(rp, rp$size)
-  mode_larger <- function(v) {
-    tab <- table(v)
-    max(as.integer(names(tab)[tab == max(tab)]))
-  }
-  expect_identical(cr$groups, unname(vapply(by_size, function(d) mode_larger(d$groups), 1L)))
-  expect_identical(sel$groups, mode_larger(rp$groups))
   expect_equal(cr$heldout_qe, unname(vapply(by_size, function(d) mean(d$heldout_qe), 1)))
   expect_equal(cr$train_qe, unname(vapply(by_size, function(d) mean(d$train_qe), 1)))
   expect_true(all(cr$stability_lo <= cr$stability + 1e-12 & cr$stability <= cr$stability_hi + 1e-12))
@@ -170,6 +143,15 @@ test_that("the criteria and the number of groups follow from the replicates", {
   expect_identical(sel$fit$weights, direct$weights)
   expect_identical(sel$fit$clusters, direct$clusters)
   expect_identical(sel$sigma0, "auto")
+  # its groups are those of its largest map, and summary() of it says the same
+  g <- somgpu:::map_grouping(y, direct$clusters$N6, 6L)
+  expect_identical(sel$partition, g$labels)
+  expect_identical(sel$grouping$family, g$family)
+  s <- summary(direct, data = y)
+  expect_identical(s$groups, sel$groups)
+  expect_identical(s$suggested, sel$recommended)
+  expect_identical(s$partition, sel$partition)
+  expect_identical(s$reason, sub("the cells of the N", "the cells of the fit's N", sel$reason))
   # the script's schedule on request
   s5 <- select_size(y, sizes = 2:4, restarts = 1, bootstrap = 2, seed = 2, iter_max = 20,
                     sigma0 = 5, backend = "cpu", threads = 2)
@@ -177,22 +159,21 @@ test_that("the criteria and the number of groups follow from the replicates", {
   expect_match(capture.output(print(s5))[1], "sigma0 = 5;")
 })
 
-test_that("each cluster's stability is its mean best Jaccard over the replicates", {
-  # two replicates' clusterings of 10 rows, of which each trained on some rows
-  fit <- list(params = list(sizes = c(2L, 3L)),
-              clusters = list(N2 = c(1, 1, 2, 2, 2, 1, 1, 2, 2, 2),
-                              N3 = c(1, 1, 1, 2, 2, 2, 3, 3, 3, 3)))
-  reps <- list(list(clusters = list(NULL, c(2, 2, 1, 1, 1, 1, 3, 3, 3, NA))),
-               list(clusters = list(NULL, c(3, 3, 3, 3, 2, 2, 1, 1, 1, 1))))
+test_that("each group's stability is its mean best Jaccard over the replicates", {
+  # the groups of 10 rows, and two replicates' groups of them, each trained on some rows
+  grouping <- list(groups = 3L, partition = c(1, 1, 1, 2, 2, 2, 3, 3, 3, 3))
+  reps <- list(list(groups = c(2, 2, 1, 1, 1, 1, 3, 3, 3, NA)),
+               list(groups = c(3, 3, 3, 3, 2, 2, 1, 1, 1, 1)),
+               list(groups = NULL)) # a replicate whose map could not hold the groups
   work <- list(list(train = c(1, 2, 2, 3, 4, 5, 6, 7, 8, 9, 10)),
-               list(train = c(1, 3, 5, 7, 9, 9)))
-  got <- somgpu:::cluster_stability(fit, reps, work, 3L)
+               list(train = c(1, 3, 5, 7, 9, 9)), list(train = 1:10))
+  got <- somgpu:::group_stability(grouping, reps, work)
   jaccard <- function(a, b) length(intersect(a, b)) / length(union(a, b))
   want <- vapply(1:3, function(j) mean(vapply(1:2, function(b) {
     rows <- unique(work[[b]]$train)
-    r <- reps[[b]]$clusters[[2]]
+    r <- reps[[b]]$groups
     rows <- rows[!is.na(r[rows])]
-    mine <- rows[fit$clusters$N3[rows] == j]
+    mine <- rows[grouping$partition[rows] == j]
     max(vapply(unique(r[rows]), function(c) jaccard(mine, rows[r[rows] == c]), 0))
   }, 0)), 0)
   expect_equal(got$stability, want)
@@ -252,10 +233,11 @@ test_that("it is reproducible, leaves R's generator alone and handles real data"
                     backend = "cpu", threads = 2)
   expect_identical(c1$criteria, c2$criteria)
   expect_identical(c1$seed, c2$seed)
-  # holdout = 0: the training qe stands in for the held-out one
+  # holdout = 0: no held-out error (NA), said in print
   h0 <- select_size(iris[1:4], sizes = 2:4, restarts = 1, bootstrap = 3, holdout = 0,
                     iter_max = 20, seed = 1, backend = "cpu", threads = 2)
-  expect_identical(h0$criteria$heldout_qe, h0$criteria$train_qe)
+  expect_true(all(is.na(h0$criteria$heldout_qe)))
+  expect_output(print(h0), "no rows held out, holdout = 0")
 })
 
 test_that("replicates on future workers give the same selection", {
@@ -268,7 +250,8 @@ test_that("replicates on future workers give the same selection", {
   b <- do.call(select_size, c(args, parallel = "future"))
   expect_identical(b$criteria, a$criteria)
   expect_identical(b$replicates, a$replicates)
-  expect_identical(b$clusters, a$clusters)
+  expect_identical(b$partition, a$partition)
+  expect_identical(b$group_table, a$group_table)
 })
 
 test_that("print and plot show the selection and take graphical parameters", {
@@ -277,7 +260,7 @@ test_that("print and plot show the selection and take graphical parameters", {
   expect_match(out[1], "8 replicates .* sigma0 = \"auto\" \\(ring-scaled; the original script's: sigma0 = 5\\)")
   expect_true(any(grepl("recommended: N = 3", out)))
   expect_true(any(grepl("<-", out)))
-  expect_true(any(grepl("clusters of N = 3, bootstrap stability", out)))
+  expect_true(any(grepl("groups \\(each row's in `partition`\\), bootstrap stability", out)))
   expect_true(any(grepl("highly stable", out)))
   png(tempfile(fileext = ".png"))
   on.exit(dev.off())
@@ -317,8 +300,7 @@ test_that("summary() suggests the number of groups from its own maps", {
   expect_identical(s$groups, 4L)
   expect_identical(s$suggested, 4L)
   expect_identical(s$rule, "groups")
-  expect_identical(s$table$groups,
-                   somgpu:::fit_groups(fit, y, predict(fit, y, type = "detail")))
+  expect_identical(s$partition, somgpu:::map_grouping(y, fit$clusters$N9, 9L)$labels)
   out <- capture.output(print(s))
   expect_true(any(grepl("suggested size \\(groups in the data\\): 4", out)))
   # without the data: the elbow of qe, said to be a rough guide
@@ -333,4 +315,32 @@ test_that("summary() suggests the number of groups from its own maps", {
   su <- summary(train(u, nmax = 6, seed = 1, threads = 2))
   expect_identical(su$groups, 1L)
   expect_identical(su$suggested, NA_integer_)
+})
+
+test_that("one answer: summary(), tidy() and augment() describe select_size()'s groups", {
+  # four groups at the corners of a square (the issue's case): both say 4
+  corners <- rbind(c(0, 0), c(6, 0), c(0, 6), c(6, 6))
+  g4 <- withr::with_seed(2, corners[rep(1:4, each = 60), ] + matrix(rnorm(480, sd = 0.6), ncol = 2))
+  sel <- select_size(g4, sizes = 2:7, bootstrap = 6, seed = 1, progress = FALSE)
+  fit <- train(g4, sizes = 2:7, restarts = 4, seed = 1, sigma0 = "auto")
+  s <- summary(fit)
+  expect_identical(sel$groups, 4L)
+  expect_identical(s$suggested, sel$recommended)
+  expect_identical(s$partition, sel$partition)
+  skip_if_not_installed("generics")
+  aug <- suppressMessages(generics::augment(fit))
+  expect_identical(as.integer(aug$.group), sel$partition)
+  expect_identical(nlevels(aug$.cluster), 4L) # the suggested size
+  td <- generics::tidy(sel)
+  expect_identical(nrow(td), 4L)
+  expect_identical(td$rows, tabulate(sel$partition, 4))
+  expect_equal(as.matrix(td[c("x1", "x2")]),
+               unname(t(sapply(1:4, function(k) colMeans(g4[sel$partition == k, ])))),
+               tolerance = 0.05, ignore_attr = TRUE)
+  sa <- generics::augment(sel, g4)
+  expect_identical(as.integer(sa$.group), sel$partition)
+  # new rows near each corner join that corner's group
+  near <- generics::augment(sel, newdata = corners + 0.1)
+  expect_identical(as.integer(near$.group),
+                   vapply(1:4, function(k) sel$partition[(k - 1) * 60 + 1], 1L))
 })

@@ -415,7 +415,7 @@ test_that("the small things: escaped percent signs, long numbers, one group, rea
                collapse = " ")
   txt <- gsub("\\s+", " ", txt)
   expect_match(txt, "2.5% and 97.5% quantiles", fixed = TRUE)
-  expect_match(txt, "middle 15% of the segment", fixed = TRUE)
+  expect_match(txt, "at least 1% of the rows (and 5)", fixed = TRUE)
   fit <- train(iris[, 1:4], nmax = 3, iter_max = 5, seed = 1, var_weights = c(1e300, 1, 1, 1))
   out <- c(capture.output(print(fit)), capture.output(print(summary(fit))))
   expect_true(all(nchar(out) < 120))
@@ -424,7 +424,11 @@ test_that("the small things: escaped percent signs, long numbers, one group, rea
   sel <- select_size(u, sizes = 2:4, restarts = 1, bootstrap = 3, iter_max = 20, seed = 1,
                      progress = FALSE)
   expect_false(grepl("1 groups", sel$reason))
-  expect_match(sel$reason, "show 1 group\\)")
+  expect_match(sel$reason, "one Gaussian cloud fits the rows better")
+  two <- rbind(u, u + 3)
+  r2 <- select_size(two, sizes = 2:4, restarts = 1, bootstrap = 3, iter_max = 20, seed = 1,
+                    progress = FALSE)$reason
+  expect_match(r2, "The data hold 2 groups: .* 2 Gaussian groups with")
   # the neuron numbers of the codes plot: bold and full size
   seen <- new.env()
   suppressMessages(trace("text.default", where = asNamespace("graphics"), print = FALSE,
