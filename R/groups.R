@@ -76,12 +76,12 @@ agglomerate_cells <- function(moments, family, n, prior) {
   members <- as.list(which(vapply(moments, `[[`, 0, "n") > 0))
   shared <- family_shared(family)
   own <- if (!shared) vapply(groups, function(g) {
-    W <- moments_scatter(g)
-    gauss_loglik(W, g$n, family_cov(family, W, g$n, prior))
+    scatter_loglik(family, moments_scatter(g), g$n, prior)
   }, 0)
   W_all <- if (shared) Reduce(`+`, lapply(groups, moments_scatter))
   loglik <- partition_loglik(groups, n, family, prior)
   path <- list()
+  gains <- NULL
   repeat {
     labels <- integer(N)
     for (k in seq_along(members)) labels[members[[k]]] <- k
@@ -90,24 +90,32 @@ agglomerate_cells <- function(moments, family, n, prior) {
     K <- length(groups)
     if (K < 2L) break
     ns <- vapply(groups, `[[`, 0, "n")
-    best <- -Inf
-    for (i in seq_len(K - 1L)) for (j in (i + 1L):K) {
+    gain_of <- function(i, j) { # the log-likelihood's change when groups i and j join
       nm <- ns[i] + ns[j]
       mix <- nm * log(nm) - ns[i] * log(ns[i]) - ns[j] * log(ns[j]) # the proportions' change
-      if (shared) { # the shared scatter gains the between-groups term of the pair
+      gain <- if (shared) { # the shared scatter gains the between-groups term of the pair
         v <- groups[[i]]$s / ns[i] - groups[[j]]$s / ns[j]
         W <- W_all + (ns[i] * ns[j] / nm) * tcrossprod(v)
-        gain <- mix + gauss_loglik(W, n, family_cov(family, W, n, prior)) -
-          (loglik - sum(ns * log(ns / n)))
+        mix + scatter_loglik(family, W, n, prior) - (loglik - sum(ns * log(ns / n)))
       } else {
         W <- moments_scatter(moments_add(groups[[i]], groups[[j]]))
-        gain <- mix + gauss_loglik(W, nm, family_cov(family, W, nm, prior)) - own[i] - own[j]
+        mix + scatter_loglik(family, W, nm, prior) - own[i] - own[j]
       }
-      if (is.finite(gain) && gain > best) {
-        best <- gain
-        pair <- c(i, j)
+      if (is.finite(gain)) gain else -Inf
+    }
+    # every pair's gain; with a covariance per group, only the pairs of the group made at
+    # the last step change (the others are kept)
+    if (shared || is.null(gains)) {
+      gains <- matrix(-Inf, K, K)
+      for (i in seq_len(K - 1L)) for (j in (i + 1L):K) gains[i, j] <- gain_of(i, j)
+    } else {
+      for (k in seq_len(K)[-made]) {
+        gains[min(k, made), max(k, made)] <- gain_of(min(k, made), max(k, made))
       }
     }
+    top <- which.max(t(gains)) - 1L # the first best pair, i before j (ties to the lower)
+    pair <- c(top %/% K + 1L, top %% K + 1L)
+    best <- gains[pair[1], pair[2]]
     if (!is.finite(best)) break
     i <- pair[1]
     j <- pair[2]
@@ -119,9 +127,10 @@ agglomerate_cells <- function(moments, family, n, prior) {
     members[[i]] <- c(members[[i]], members[[j]])
     groups[[j]] <- members[[j]] <- NULL
     if (!shared) {
-      W <- moments_scatter(groups[[i]])
-      own[i] <- gauss_loglik(W, groups[[i]]$n, family_cov(family, W, groups[[i]]$n, prior))
+      own[i] <- scatter_loglik(family, moments_scatter(groups[[i]]), groups[[i]]$n, prior)
       own <- own[-j]
+      gains <- gains[-j, -j, drop = FALSE]
+      made <- i
     }
     loglik <- loglik + best
   }

@@ -5,7 +5,9 @@ check_fit_sizes <- function(object, sizes, call) {
     all(sizes %in% object$params$sizes)
   if (!ok) {
     abort_input(sprintf("`sizes` must be trained sizes of this fit (%s), not %s.",
-                        paste(object$params$sizes, collapse = ", "), describe(sizes)), call)
+                        paste(object$params$sizes, collapse = ", "),
+                        if (is.numeric(sizes)) describe_bad(sizes, sizes %in% object$params$sizes)
+                        else describe(sizes)), call)
   }
   as.integer(sizes)
 }
@@ -131,6 +133,6 @@ print.summary.somgpu <- function(x, ...) {
   cat(sprintf("suggested size (%s): %s\n", rule,
               if (!is.na(x$suggested)) x$suggested else if (identical(x$rule, "elbow"))
                 "none (fewer than 3 sizes)" else "none"))
-  if (!is.null(x$reason)) cat(strwrap(x$reason, width = getOption("width")), sep = "\n")
+  if (!is.null(x$reason)) cat(wrap_text(x$reason), sep = "\n")
   invisible(x)
 }

@@ -36,12 +36,20 @@ family_cov <- function(family, W, n, prior) {
          II = diag((sum(diag(W)) + sum(diag(prior$psi))) / ((n + prior$nu) * d), d))
 }
 
-# log N(rows with scatter W about their mean | covariance S), summed over the n rows:
-# -(n d log(2 pi) + n log det S + tr(S^-1 W)) / 2; -Inf when S is not positive definite.
-gauss_loglik <- function(W, n, S) {
-  ch <- tryCatch(chol(S), error = function(e) NULL)
+# The log-likelihood of n rows with scatter W about their mean under the family's covariance
+# estimate S (family_cov()): -(n d log(2 pi) + n log det S + tr(S^-1 W)) / 2. Diagonal and
+# spherical shapes in closed form; a full one through its Cholesky factor (-Inf should it
+# not be positive definite, which the prior prevents but rounding might not).
+scatter_loglik <- function(family, W, n, prior) {
+  d <- nrow(W)
+  shape <- substr(family, 2L, 3L)
+  if (shape %in% c("VI", "EI", "II")) {
+    v <- family_cov(family, W, n, prior)[cbind(seq_len(d), seq_len(d))]
+    return(-0.5 * (n * d * log(2 * pi) + n * sum(log(v)) + sum(diag(W) / v)))
+  }
+  ch <- tryCatch(chol(family_cov(family, W, n, prior)), error = function(e) NULL)
   if (is.null(ch)) return(-Inf)
-  -0.5 * (n * nrow(W) * log(2 * pi) + n * 2 * sum(log(diag(ch))) + sum(chol2inv(ch) * W))
+  -0.5 * (n * d * log(2 * pi) + n * 2 * sum(log(diag(ch))) + sum(chol2inv(ch) * W))
 }
 
 # A group's moments: rows n, column sums s, cross-products q; its scatter about its mean.
@@ -55,11 +63,10 @@ partition_loglik <- function(groups, n, family, prior) {
   mix <- sum(ns * log(ns / n))
   if (family_shared(family)) {
     W <- Reduce(`+`, lapply(groups, moments_scatter))
-    return(mix + gauss_loglik(W, n, family_cov(family, W, n, prior)))
+    return(mix + scatter_loglik(family, W, n, prior))
   }
   mix + sum(vapply(groups, function(g) {
-    W <- moments_scatter(g)
-    gauss_loglik(W, g$n, family_cov(family, W, g$n, prior))
+    scatter_loglik(family, moments_scatter(g), g$n, prior)
   }, 0))
 }
 

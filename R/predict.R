@@ -115,7 +115,10 @@ newdata_matrix <- function(newdata, object, call, name = "newdata") {
       ((!is.null(names(newdata)) && !is.null(names)) || (m > 1L && length(newdata) == m))) {
     newdata <- matrix(newdata, nrow = 1L, dimnames = list(NULL, names(newdata)))
   }
-  have <- if (is.data.frame(newdata)) names(newdata) else colnames(newdata)
+  have <- usable_names(if (is.data.frame(newdata)) names(newdata) else colnames(newdata))
+  if (!is.null(have) && !inherits(newdata, "somgpu_file")) { # named as training names them
+    if (is.data.frame(newdata)) names(newdata) <- have else colnames(newdata) <- have
+  }
   if (!is.null(names) && !is.null(have)) {
     absent <- setdiff(names, have)
     if (length(absent)) {

@@ -85,6 +85,17 @@ check_scale <- function(scale, x, call) {
     center <- column_means(x, call)
     stats <- column_stats(x, center, call)
     spread <- sqrt(stats$ss / pmax(1, stats$count - 1))
+    # values so small or large that their squares under- or overflow (near 1e-160 or 1e160
+    # and beyond): the spread of the column divided by its largest absolute value, scaled back
+    odd <- which(spread == 0 | !is.finite(spread))
+    if (length(odd) && !inherits(x, "somgpu_file")) {
+      spread[odd] <- vapply(odd, function(k) {
+        v <- x[!is.na(x[, k]), k]
+        top <- max(abs(v), 0)
+        if (length(v) < 2L || !is.finite(top) || top == 0) return(0)
+        top * stats::sd(v / top)
+      }, 0)
+    }
     spread[!is.finite(spread) | spread == 0] <- 1
     center[!is.finite(center)] <- 0
     return(list(center = stats::setNames(as.double(center), colnames(x)),
@@ -114,7 +125,9 @@ check_var_weights <- function(var_weights, x, call) {
 # of them) or of length ncol(x) in column order.
 column_values <- function(v, name, x, call, positive = FALSE, nonnegative = FALSE) {
   m <- ncol(x)
-  ok <- is.numeric(v) && !is.object(v) && is.null(dim(v)) && !anyNA(v) && all(is.finite(v))
+  kind <- if (positive) "positive finite" else if (nonnegative) "non-negative finite" else "finite"
+  numeric <- is.numeric(v) && !is.object(v) && is.null(dim(v))
+  ok <- numeric && !anyNA(v) && all(is.finite(v))
   if (ok && !is.null(names(v)) && !is.null(colnames(x))) {
     missing <- setdiff(colnames(x), names(v))
     if (length(missing)) {
@@ -124,12 +137,16 @@ column_values <- function(v, name, x, call, positive = FALSE, nonnegative = FALS
     }
     v <- v[colnames(x)]
   }
-  ok <- ok && length(v) == m && (!positive || all(v > 0)) && (!nonnegative || all(v >= 0))
-  if (!ok) {
+  good <- if (numeric) is.finite(v) & (!positive | v > 0) & (!nonnegative | v >= 0)
+  if (!numeric || length(v) != m || !all(good)) {
+    what <- if (!numeric) describe(v) else if (length(v) != m) {
+      sprintf("%s (the data have %d column%s)", describe(v), m, if (m == 1L) "" else "s")
+    } else {
+      describe_bad(stats::setNames(v, NULL), good)
+    }
     abort_input(sprintf(
-      "`%s` must be %s finite number%s, one per column of the data (%d, by name or in column order), not %s.",
-      name, if (positive) "positive" else if (nonnegative) "non-negative" else "",
-      if (m == 1L) "" else "s", m, describe(v)), call)
+      "`%s` must be %s number%s, one per column of the data (%d, by name or in column order), not %s.",
+      name, kind, if (m == 1L) "" else "s", m, what), call)
   }
   stats::setNames(as.double(v), colnames(x))
 }

@@ -11,7 +11,10 @@
 #'   shapes (mclust's `"VVV"`, `"EEE"`, `"VVI"`, `"EEI"`, `"VII"`, `"EII"`: a full,
 #'   diagonal or spherical covariance, each group its own or one shared), the cells are
 #'   joined greedily, at each step the two groups whose union keeps the classification
-#'   log-likelihood highest, from one group per neuron down to one group. Every partition
+#'   log-likelihood highest, from one group per neuron down to one group (the neurons with
+#'   fewer than 1% of the rows and 5, the smallest first and up to 5% of the rows in all,
+#'   are set aside: an outlier's neuron or one between groups; their rows count in no
+#'   candidate and join their most probable group at the end). Every partition
 #'   on the way whose groups all hold at least 1% of the rows (and 5) is a candidate,
 #'   scored by the BIC of its classification log-likelihood (each row counted in its own
 #'   group's Gaussian, the group's share of the rows its proportion; higher is better).
@@ -173,7 +176,8 @@ select_args <- function(dots, call) {
     abort_input("Arguments in `...` go to train() and must be named (e.g. `iter_max = 50`).",
                 call)
   }
-  own <- c("sizes", "restarts", "seed", "sigma0", "progress", "parallel")
+  own <- c("sizes", "restarts", "bootstrap", "holdout", "seed", "sigma0", "progress",
+           "parallel")
   known <- setdiff(names(formals(train)), c("y", own))
   bad <- setdiff(nm, known)
   if (length(bad)) {

@@ -188,8 +188,7 @@ print.somgpu_selection <- function(x, ...) {
   names(tab)[ncol(tab)] <- ""
   print(tab, row.names = FALSE, right = TRUE)
   if (all(is.na(cr$heldout_qe))) cat("(heldout_qe: no rows held out, holdout = 0)\n")
-  cat(strwrap(sprintf("groups in the data: %s. %s", format(x$groups), x$reason),
-              width = getOption("width")), sep = "\n")
+  cat(wrap_text(sprintf("groups in the data: %s. %s", format(x$groups), x$reason)), sep = "\n")
   cat(sprintf("recommended: %s\n", if (is.na(x$recommended)) "none" else
     sprintf("N = %d", x$recommended)))
   if (!is.null(x$group_table) && nrow(x$group_table) > 1L) {

@@ -66,7 +66,9 @@
 #' @section Interrupting: A long run stops within about a second of an interrupt (Ctrl-C or
 #'   the Stop button), releases everything it held (OpenCL buffers included), signals a
 #'   condition of class `somgpu_interrupt` and `interrupt`, and returns to the top level as
-#'   an interrupt does.
+#'   an interrupt does. R's own interrupts and limits outside a run, and a time limit set
+#'   with [setTimeLimit()], pass through unchanged, as R's conditions (not
+#'   `somgpu_error`s): the limit stops a run within about a second, releasing everything.
 #'
 #' @section Backends: `backend = "cpu"` trains on the CPU with `threads` threads (OpenMP:
 #'   online, the maps in parallel, largest first, rings of up to 48 neurons side by side in
@@ -128,7 +130,11 @@
 #'
 #' @param y A numeric matrix, a data frame (or tibble) of numeric columns, or a numeric vector
 #'   (one column). Rows are points. Missing values (`NA`, `NaN`) are allowed, infinite
-#'   values are not; it is never modified. For data beyond memory, a file-backed
+#'   values are not, nor a column without any observed value (drop it); it is never
+#'   modified. Columns without a name, or with a name repeated, are named as
+#'   [data.frame()] would (`V2`; `a.1`), with a message, so that [predict.somgpu()] finds
+#'   them by name. `integer64` columns (bit64) are taken as doubles when bit64 is
+#'   installed. For data beyond memory, a file-backed
 #'   `bigmemory::big.matrix` (or its descriptor) of type `"double"` or `"integer"`: see the
 #'   section "Data beyond memory".
 #' @param nmax,nmin The largest and smallest ring size: sizes `nmin:nmax` are trained.

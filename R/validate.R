@@ -16,10 +16,22 @@ describe <- function(x) {
   if (is.data.frame(x)) return(sprintf("a data frame of %d x %d", nrow(x), ncol(x)))
   if (is.list(x)) return(sprintf("a list of length %d", length(x)))
   if (length(x) == 0L) return(sprintf("an empty %s vector", typeof(x)))
-  if (length(x) > 1L) return(sprintf("a %s vector of length %d", typeof(x), length(x)))
+  if (length(x) > 1L) {
+    return(sprintf("%s %s vector of length %d", if (typeof(x) == "integer") "an" else "a",
+                   typeof(x), length(x)))
+  }
   if (is.factor(x)) return("a factor")
   if (is.character(x)) return(sprintf("\"%s\"", x))
   format(x)
+}
+
+# A vector described by its first element that fails `good` (a logical vector), for
+# messages that name what is wrong: "a double vector of length 4 with NA (element 2)"; a
+# single value as describe() gives it.
+describe_bad <- function(x, good) {
+  if (length(x) <= 1L || all(good %in% TRUE)) return(describe(x))
+  k <- which(!good | is.na(good))[1L]
+  sprintf("%s with %s (element %d)", describe(x), format(x[[k]]), k)
 }
 
 check_flag <- function(x, name, call) {
@@ -55,12 +67,13 @@ check_positive <- function(x, name, max = Inf, call) {
 # size (count sizes); checked before the sizes exist, matched to them by sigma0_sizes().
 check_sigma0 <- function(x, count, call) {
   if (identical(x, "auto")) return(x)
-  ok <- is.numeric(x) && !is.object(x) && length(x) %in% unique(c(1, count)) &&
-    !anyNA(x) && all(is.finite(x)) && all(x > 0)
-  if (!ok) {
+  shape <- is.numeric(x) && !is.object(x) && length(x) %in% unique(c(1, count))
+  good <- if (shape) is.finite(x) & x > 0
+  if (!shape || !all(good)) {
     abort_input(sprintf(
       "`sigma0` must be \"auto\" (a width scaled to each ring), a single number that is finite and > 0, or one such number per size (%d), not %s.",
-      as.integer(min(count, int_max)), describe(x)), call)
+      as.integer(min(count, int_max)),
+      if (shape) describe_bad(x, good) else describe(x)), call)
   }
   as.double(x)
 }
@@ -121,6 +134,7 @@ as_data_matrix <- function(y, call, min_rows = 2L, name = "y") {
     y <- unclass(y)
     attr(y, "tsp") <- NULL
   }
+  if (inherits(y, "integer64") && is.null(dim(y))) y <- int64_double(y, sprintf("`%s`", name), call)
   if (is.numeric(y) && !is.object(y) && length(dim(y)) == 1L) y <- as.vector(y)
   if (is.data.frame(y)) {
     cols <- as.list(y)
@@ -142,6 +156,13 @@ as_data_matrix <- function(y, call, min_rows = 2L, name = "y") {
         name, paste(listed, collapse = ", ")), call)
     }
     n <- nrow(y)
+    cols <- lapply(seq_along(cols), function(k) {
+      if (inherits(cols[[k]], "integer64")) {
+        int64_double(cols[[k]], sprintf("`%s`'s column `%s`", name, names(y)[k]), call)
+      } else {
+        cols[[k]]
+      }
+    })
     x <- matrix(as.double(unlist(lapply(cols, as.double), use.names = FALSE)), nrow = n,
                 ncol = length(cols))
     rn <- if (.row_names_info(y) > 0L) row.names(y) else NULL
@@ -165,12 +186,43 @@ as_data_matrix <- function(y, call, min_rows = 2L, name = "y") {
   }
   n <- nrow(x)
   if (ncol(x) < 1L) abort_input(sprintf("`%s` has no columns.", name), call)
+  fixed <- usable_names(colnames(x))
+  if (!identical(fixed, colnames(x))) {
+    if (name == "y") {
+      was <- colnames(x)[fixed != colnames(x) | is.na(colnames(x))]
+      message(sprintf("somgpu: columns of `y` without a name or with a repeated one are named as data.frame() names them, so that predict() finds them by name: %s.",
+                      paste(sprintf("\"%s\" -> %s", ifelse(is.na(was), "NA", was),
+                                    fixed[fixed != colnames(x) | is.na(colnames(x))]),
+                            collapse = ", ")))
+    }
+    colnames(x) <- fixed
+  }
   if (n < min_rows) {
     abort_input(sprintf("`%s` has %d row%s; at least %d %s needed.", name, n,
                         if (n == 1L) "" else "s", min_rows,
                         if (min_rows == 1L) "is" else "are"), call)
   }
   x
+}
+
+# Column names by which predict() can find a column: a missing or empty name becomes V<k>
+# (as data.frame() names column k), a repeated one gets .1, .2, ... (make.unique()).
+usable_names <- function(nm) {
+  if (is.null(nm)) return(NULL)
+  blank <- is.na(nm) | !nzchar(nm)
+  nm[blank] <- paste0("V", seq_along(nm))[blank]
+  make.unique(nm)
+}
+
+# A bit64 integer64 vector as doubles, through bit64's own conversion (a plain as.double()
+# without bit64 would read its bits as doubles); without bit64, an error saying what to do.
+int64_double <- function(v, what, call) {
+  if (!requireNamespace("bit64", quietly = TRUE)) {
+    abort_input(sprintf("%s is integer64 (from bit64, which is not installed): install bit64 or convert it to double first.",
+                        what), call)
+  }
+  attr(v, "dim") <- NULL
+  as.double(v) # bit64's method, registered with its namespace
 }
 
 # The one pass over the values of a data matrix (in C: no temporary as large as the data):
@@ -234,17 +286,24 @@ check_magnitude <- function(data_max, m, weights, precision, call, name = "y",
     hi <- sqrt(3.4e38 / (4 * m))
     lo <- 1e-15
   }
+  # advice that works: a power of ten brings the values near 1 (scale() itself would over- or
+  # underflow on such values), or train()'s own scaling, which guards against that
+  fix <- function(op, power) {
+    sprintf("%s `%s` by 1e%d%s", op, name, power,
+            if (trained) " (and train on data so rescaled)" else ", or pass scale = TRUE")
+  }
   if (scale > hi) {
     abort_input(sprintf(
-      "`%s` (or %s) has values up to %.3g in absolute value: squared distances would overflow in %s precision. Rescale the data, e.g. with scale(%s)%s.",
-      name, if (trained) "the weights" else "`init`", scale, precision, name,
+      "`%s` (or %s) has values up to %.3g in absolute value: squared distances would overflow in %s precision. %s%s.",
+      name, if (trained) "the weights" else "`init`", scale, precision,
+      fix("Divide", floor(log10(scale))),
       if (precision == "single") ", or use precision = \"double\"" else ""),
       call)
   }
   if (tiny > 0 && tiny < lo) {
     abort_input(sprintf(
-      "All values of `%s` are below %.3g in absolute value: squared distances would underflow in %s precision. Rescale the data, e.g. with scale(%s).",
-      name, lo, precision, name), call)
+      "All values of `%s` are below %.3g in absolute value: squared distances would underflow in %s precision. %s.",
+      name, lo, precision, fix("Multiply", -floor(log10(tiny)))), call)
   }
   invisible(scale)
 }
@@ -261,9 +320,8 @@ check_sizes <- function(nmin, nmax, sizes, given, call) {
       !anyNA(sizes) && all(is.finite(sizes))
     if (ok) ok <- all(sizes == round(sizes)) && all(sizes >= 2) && all(sizes <= int_max)
     if (!ok) {
-      what <- if (is.numeric(sizes) && anyNA(sizes)) {
-        sprintf("%s with NA (element %s)", describe(sizes),
-                paste(which(is.na(sizes)), collapse = ", "))
+      what <- if (is.numeric(sizes)) {
+        describe_bad(sizes, is.finite(sizes) & sizes == round(sizes) & sizes >= 2 & sizes <= int_max)
       } else {
         describe(sizes)
       }

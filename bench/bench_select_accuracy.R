@@ -13,19 +13,20 @@
 # constants were not tuned on (9 or 10 groups, uneven sizes and widths, other elongations,
 # touching t(5) groups and balls in more columns, cluster::xclara).
 #
-#   Rscript bench/bench_select_accuracy.R [shift] [--heldout]   (shift: another draw)
+# `--methods=select_size,mclust` runs only those (the others' figures do not change when
+# only select_size() does).
+#
+#   Rscript bench/bench_select_accuracy.R [shift] [--heldout] [--methods=a,b]
 args <- commandArgs(trailingOnly = TRUE)
 script <- sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))
 here <- if (length(script)) dirname(script) else "bench"
 source(file.path(here, "helpers.R"))
 source(file.path(here, "select_suite.R"))
-for (p in c("cluster", "mclust", "fpc")) {
-  if (!requireNamespace(p, quietly = TRUE)) stop("this benchmark needs the package ", p)
-}
-suppressPackageStartupMessages(library(mclust)) # Mclust() looks up mclustBIC() on the search path
-options(width = 200)
+source(file.path(here, "select_methods.R"))
+select_bench_setup()
 heldout <- "--heldout" %in% args
-args <- setdiff(args, "--heldout")
+only <- sub("^--methods=", "", grep("^--methods=", args, value = TRUE))
+args <- setdiff(args, c("--heldout", grep("^--methods=", args, value = TRUE)))
 shift <- if (length(args)) as.integer(args[1]) else 0L
 suite <- if (heldout) select_suite_heldout(shift) else select_suite(shift)
 
@@ -41,20 +42,15 @@ methods <- list(
   `select_size sigma0=5` = function(x) {
     select_size(x, sizes = 2:12, seed = 1, threads = 2, sigma0 = 5, progress = FALSE)$groups
   },
-  gap = function(x) {
-    set.seed(1)
-    g <- cluster::clusGap(x, FUNcluster = function(x, k) stats::kmeans(x, k, nstart = 10, iter.max = 50),
-                          K.max = 12, B = 50, verbose = FALSE)
-    cluster::maxSE(g$Tab[, "gap"], g$Tab[, "SE.sim"], method = "firstSEmax")
-  },
-  mclust = function(x) {
-    suppressMessages(mclust::Mclust(x, G = 1:12, verbose = FALSE))$G
-  },
+  gap = function(x) alt_methods$gap(x, 12L)$k,
+  mclust = function(x) alt_methods$mclust(x, 12L)$k,
   nselectboot = function(x) {
     set.seed(1)
     fpc::nselectboot(x, B = 50, clustermethod = fpc::kmeansCBI, classification = "centroid",
                      krange = 2:12, runs = 10)$kopt
   })
+
+if (length(only)) methods <- methods[intersect(names(methods), strsplit(only, ",")[[1]])]
 
 cat(machine_line(), "\n\n")
 rows <- list()

@@ -19,11 +19,7 @@ source(file.path(here, "helpers.R"))
 source(file.path(here, "select_suite.R"))
 source(file.path(here, "real_suite.R"))
 source(file.path(here, "select_methods.R"))
-for (p in c("cluster", "mclust", "fpc")) {
-  if (!requireNamespace(p, quietly = TRUE)) stop("this benchmark needs the package ", p)
-}
-suppressPackageStartupMessages(library(mclust)) # Mclust() looks up mclustBIC() on the search path
-options(width = 200)
+select_bench_setup()
 kmax <- 20L
 suite <- c(if (!"shaped" %in% args) real_suite(), if (!"real" %in% args) shaped_suite())
 

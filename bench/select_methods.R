@@ -4,6 +4,16 @@
 # rows it gives. Every method chooses among 1..kmax groups (prediction strength: 1 when no
 # k in 2..kmax reaches its cutoff).
 
+# What these benchmarks need: the packages of the methods, mclust attached (Mclust() looks
+# up mclustBIC() on the search path), wide printing.
+select_bench_setup <- function() {
+  for (p in c("cluster", "mclust", "fpc")) {
+    if (!requireNamespace(p, quietly = TRUE)) stop("this benchmark needs the package ", p)
+  }
+  suppressPackageStartupMessages(library(mclust))
+  options(width = 200)
+}
+
 # k-means with k groups, as the gap statistic and prediction strength use it (10 starts);
 # one group for k = 1.
 kmeans_groups <- function(x, k) {

@@ -166,7 +166,7 @@ test_that("allocation failures in compiled code become somgpu_memory_error", {
 
 test_that("data whose squared distances would overflow or vanish are refused", {
   big <- y0 * 1e200
-  expect_input_error(train(big, nmax = 3), "values up to 9.9[0-9]e\\+199 .* would overflow .* scale\\(y\\)")
+  expect_input_error(train(big, nmax = 3), "values up to 9.9[0-9]e\\+199 .* would overflow .* Divide `y` by 1e199, or pass scale = TRUE")
   expect_input_error(train(y0, sizes = 2, init = list(matrix(1e300, 2, 3))), "would overflow")
   expect_input_error(train(y0 * 1e-150, nmax = 3), "below 1e-140 .* would underflow")
   # zeros are fine: a constant column, or all-zero data

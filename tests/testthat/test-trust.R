@@ -305,8 +305,11 @@ test_that("a column without any observed value is refused, double or logical", {
   aq$flag <- TRUE # a logical column with values stays refused as not numeric
   expect_error(train(aq, nmax = 3), "not numeric: `flag` \\(logical\\)",
                class = "somgpu_input_error")
-  m <- cbind(as.matrix(iris[, 1:4]), NA)
+  m <- unname(cbind(as.matrix(iris[, 1:4]), NA))
   expect_error(train(m, nmax = 3, iter_max = 5), "column 5 of `y` has no observed value .*y\\[, -5L\\]",
+               class = "somgpu_input_error")
+  m <- cbind(as.matrix(iris[, 1:4]), NA) # its fifth column without a name: named V5
+  expect_error(suppressMessages(train(m, nmax = 3, iter_max = 5)), "`V5` of `y` has no observed value",
                class = "somgpu_input_error")
   # observed only in rows left out (na_max) is no better
   y <- as.matrix(iris[, 1:4])
