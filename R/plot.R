@@ -2,17 +2,23 @@
 #'
 #' Base graphics for reports; every type passes `...` to the graphics calls, so that `main`,
 #' `xlab`, `ylab`, `col`, `pch`, `cex`, `lwd` and `lty` (and other graphical parameters)
-#' override the defaults.
+#' override the defaults. Every figure carries a legend for each kind of mark it draws and
+#' labels its reference lines. [autoplot.somgpu()] draws the same figures with ggplot2.
 #'
 #' * `"quality"` (the default): quantization and topographic error against ring size,
-#'   every restart as a point and the kept restarts joined in order of size (`main` may
-#'   give a title per panel).
+#'   the kept restart of each size as a filled point, joined in order of size, the others as
+#'   open circles, and the size [summary.somgpu()] suggests marked (`main` may give a title
+#'   per panel).
 #' * `"trace"`: quantization error after every pass, one line per size coloured along a
 #'   ramp over the sizes (fits trained with `trace = TRUE`).
 #' * `"codes"`: the data on their first two principal components (at most `max_points`
-#'   rows, sampled reproducibly) with the ring of one `size` drawn through its neurons,
-#'   numbered; in the space the maps trained in (scaled, for a fit with `scale`), a row's
-#'   missing values drawn at their column's mean.
+#'   rows, sampled reproducibly), coloured by their neuron, with the ring of one `size`
+#'   drawn through its neurons, numbered; in the space the maps trained in (scaled, for a
+#'   fit with `scale`), a row's missing values drawn at their column's mean. Points grow
+#'   fainter and smaller as there are more of them.
+#' * `"groups"`: the groups view: the data as in `"codes"`, coloured by the group
+#'   [summary.somgpu()] finds for each row (as [select_size()] does), with the largest ring
+#'   (the one the groups were found on) drawn through its neurons.
 #' * `"neighbours"`: the ring's U-matrix, the distance between each pair of adjacent
 #'   neurons around the ring (in the fit's distance: scaled and weighted as in training);
 #'   high bars mark borders between groups of the data.
@@ -24,17 +30,19 @@
 #' @param type One of the types above; partial matching (`"cod"` is `"codes"`).
 #' @param size For the one-size types: the ring size to draw (default: the suggested size,
 #'   else the largest).
-#' @param data For `type = "codes"` when the fit does not keep its data: the training rows.
-#' @param max_points For `type = "codes"`: most rows drawn.
+#' @param data For `"codes"` and `"groups"` when the fit does not keep its data: the
+#'   training rows.
+#' @param max_points For `"codes"` and `"groups"`: most rows drawn.
 #' @param ... Graphical parameters that override the defaults.
 #' @return `x`, invisibly.
-#' @seealso [summary.somgpu()]
+#' @seealso [summary.somgpu()], [autoplot.somgpu()]
 #' @examples
 #' set.seed(1)
 #' y <- rbind(matrix(rnorm(300, 0, 0.1), ncol = 3), matrix(rnorm(300, 1, 0.1), ncol = 3))
 #' fit <- train(y, nmax = 6, iter_max = 20, restarts = 2, seed = 1, threads = 2)
 #' plot(fit)
 #' plot(fit, type = "codes", size = 4, main = "four neurons", pch = 1)
+#' plot(fit, type = "groups")
 #' plot(fit, type = "neighbours", size = 6)
 #' plot(fit, type = "profiles", size = 4)
 #' plot(fit, type = "counts", size = 4, col = "steelblue")
@@ -42,19 +50,21 @@
 plot.somgpu <- function(x, type = "quality", size = NULL, data = NULL, max_points = 5000,
                         ...) {
   call <- compact_call(sys.call(), "plot")
-  types <- c("quality", "trace", "codes", "neighbours", "profiles", "counts")
-  type <- check_choice(type, "type", types, call)
+  type <- check_choice(type, "type", fit_plot_types, call)
   dots <- list(...)
   if (type %in% c("codes", "neighbours", "profiles", "counts")) size <- plot_size(x, size, call)
   switch(type,
          quality = plot_quality(x, dots),
          trace = plot_trace(x, dots, call),
-         codes = plot_codes(x, size, fit_data(x, data, call), max_points, dots),
+         codes = plot_codes(codes_data(x, size, fit_data(x, data, call), max_points), dots),
+         groups = plot_groups(fit_groups_view(x, data, max_points, call), dots),
          neighbours = plot_neighbours(x, size, dots),
          profiles = plot_profiles(x, size, dots),
          counts = plot_counts(x, size, dots))
   invisible(x)
 }
+
+fit_plot_types <- c("quality", "trace", "codes", "groups", "neighbours", "profiles", "counts")
 
 # The one ring size a plot draws: given, else the suggested size, else the largest.
 plot_size <- function(x, size, call) {
@@ -84,39 +94,54 @@ mark_dots <- function(dots) dots[intersect(names(dots), mark_args)]
 area_dots <- function(dots) dots[setdiff(names(dots), c("pch", "type", "cex", "bg", "lwd", "lty"))]
 
 plot_quality <- function(x, dots) {
-  q <- x$quality
-  kept <- q[q$best, , drop = FALSE]
+  qd <- quality_data(x)
+  q <- qd$points
+  kept <- q[q$kept, , drop = FALSE]
   kept <- kept[order(kept$size), , drop = FALSE] # joined in order of size
-  op <- graphics::par(mfrow = c(1, 2), mar = c(4, 4, 2, 1))
+  op <- graphics::par(mfrow = c(1, 2), mar = c(4, 4, 3, 1))
   on.exit(graphics::par(op))
   titles <- c(qe = "quantization error", te = "topographic error")
-  # the size summary() suggests (the groups its maps show), marked on both panels
-  suggested <- tryCatch(summary(x)$suggested, error = function(e) NA_integer_)
   for (what in c("qe", "te")) {
     frame <- frame_dots(dots)
     if (length(frame$main) == 2L) frame$main <- frame$main[[match(what, names(titles))]]
     draw(graphics::plot, list(x = q$size, y = q[[what]], type = "n", xlab = "ring size N",
                               ylab = what, main = titles[[what]], xaxt = "n"), frame)
     graphics::axis(1, at = kept$size)
-    graphics::points(q$size[!q$best], q[[what]][!q$best], pch = 1, col = "grey50")
+    graphics::points(q$size[!q$kept], q[[what]][!q$kept], pch = 1, col = "grey50")
     draw(graphics::lines, list(x = kept$size, y = kept[[what]], type = "b", pch = 19),
          mark_dots(dots))
-    if (!is.na(suggested)) {
-      graphics::abline(v = suggested, lty = 3, col = "grey40")
-      graphics::mtext("suggested", side = 3, at = suggested, line = 0.1, cex = 0.7,
-                      col = "grey40")
+    mark_size(qd$suggested, "suggested")
+    if (what == "qe") {
+      graphics::legend("topright", bty = "n", cex = 0.85,
+                       legend = c("kept restart (lowest qe)",
+                                  if (any(!q$kept)) "other restarts"),
+                       pch = c(19, if (any(!q$kept)) 1),
+                       col = c(if (is.null(dots$col)) "black" else dots$col[1],
+                               if (any(!q$kept)) "grey50"),
+                       lty = c(1, if (any(!q$kept)) NA))
     }
   }
   invisible(kept)
 }
 
+# A size marked on a panel: a dotted line, its label in readable text above the panel.
+mark_size <- function(at, what) {
+  if (!is.na(at)) mark_at(at, sprintf("%s N = %d", what, at))
+}
+
+# A dotted line at x = at, labelled above the panel, the text running away from the nearer
+# side so that it stays over its panel.
+mark_at <- function(at, label) {
+  graphics::abline(v = at, lty = 3, col = "grey30")
+  usr <- graphics::par("usr")
+  graphics::mtext(label, side = 3, at = at, line = 0.3, cex = 0.85, font = 2, col = "grey20",
+                  adj = if (at < mean(usr[1:2])) 0 else 1)
+}
+
 plot_trace <- function(x, dots, call) {
-  if (is.null(x$trace)) {
-    abort_input("This fit has no trace: train with trace = TRUE.", call)
-  }
-  kept <- x$quality$best
-  tr <- x$trace[, kept, drop = FALSE]
-  sizes <- x$quality$size[kept]
+  td <- trace_data(x, call)
+  sizes <- unique(td$size)
+  tr <- matrix(td$qe, ncol = length(sizes))
   # a colour ramp over the sizes, small to large
   pal <- grDevices::hcl.colors(length(sizes), "viridis")[rank(sizes, ties.method = "first")]
   draw(graphics::matplot, list(x = seq_len(nrow(tr)), y = tr, type = "l", lty = 1, col = pal,
@@ -132,36 +157,72 @@ plot_trace <- function(x, dots, call) {
   invisible(tr)
 }
 
-plot_codes <- function(x, size, data, max_points, dots) {
-  # in the space the maps trained in: scaled data and weights
-  data <- prepared_matrix(data, NULL, x$scaling)
-  codes <- (if (is.null(x$scaling)) x$weights else x$scaled_weights)[[paste0("N", size)]]
-  basis <- pca_basis(data)
-  k <- min(2L, ncol(data))
-  keep <- if (nrow(data) > max_points) {
-    sample_keeping_seed(nrow(data), max_points)
-  } else {
-    seq_len(nrow(data))
-  }
-  project <- function(m) {
-    m <- sweep(m, 2, basis$center)
-    m[is.na(m)] <- 0 # a missing value drawn at its column's mean
-    p <- m %*% basis$rotation[, seq_len(k), drop = FALSE]
-    if (k == 1L) cbind(p, 0) else p
-  }
-  pts <- project(data[keep, , drop = FALSE])
-  w <- project(codes)
-  cl <- size_clusters(x, paste0("N", size))[keep]
+plot_codes <- function(cd, dots) {
+  size <- nrow(cd$neurons)
   pal <- grDevices::hcl.colors(size, "Dark 3")
-  draw(graphics::plot, list(x = pts, type = "n", xlab = "PC1",
-                            ylab = if (k == 2L) "PC2" else "", asp = 1,
-                            main = sprintf("ring of %d neurons", size)), frame_dots(dots))
-  draw(graphics::points, list(x = pts, col = grDevices::adjustcolor(pal[cl], 0.5), pch = 16,
-                              cex = 0.6), mark_dots(dots))
-  graphics::polygon(w, border = "black", lwd = 2)
-  graphics::points(w, pch = 21, bg = pal, cex = 3.2)
-  graphics::text(w, labels = seq_len(size), cex = 1, font = 2, col = "white")
-  invisible(list(points = pts, neurons = w))
+  ring_frame(cd, sprintf("ring of %d neurons", size), dots)
+  st <- point_style(cd$shown)
+  draw(graphics::points, list(x = cd$points$PC1, y = cd$points$PC2, pch = 16, cex = st$cex,
+                              col = grDevices::adjustcolor(pal[cd$points$cluster], st$alpha)),
+       mark_dots(dots))
+  ring_neurons(cd$neurons, pal)
+  graphics::legend("topright", bty = "n", cex = 0.85, pch = c(16, 21), pt.cex = c(1, 1.8),
+                   col = c("grey40", "black"), pt.bg = c(NA, "grey70"),
+                   legend = c(shown_label(cd, "their neuron's colour"),
+                              "neuron (numbered round the ring)"))
+  invisible(cd)
+}
+
+# The groups view: the rows coloured by their group, the grouping ring through its neurons
+# (each filled with its group's colour), a legend naming every group.
+plot_groups <- function(gd, dots) {
+  pal <- group_palette(gd$groups)
+  ring_frame(gd, sprintf("%d group%s, found on the ring of %d", gd$groups,
+                         if (gd$groups == 1) "" else "s", nrow(gd$neurons)), dots)
+  st <- point_style(gd$shown)
+  g <- gd$points$group
+  draw(graphics::points, list(x = gd$points$PC1, y = gd$points$PC2, pch = 16, cex = st$cex,
+                              col = ifelse(is.na(g), "grey70",
+                                           grDevices::adjustcolor(pal[pmax(g, 1L)], st$alpha))),
+       mark_dots(dots))
+  fill <- ifelse(is.na(gd$neurons$group), "white", pal[pmax(gd$neurons$group, 1L)])
+  ring_neurons(gd$neurons, fill, numbers = FALSE, cex = 1.6)
+  graphics::legend("topright", bty = "n", cex = 0.8, pch = c(rep(16, gd$groups), 21),
+                   col = c(pal, "black"), pt.bg = c(rep(NA, gd$groups), "white"),
+                   pt.cex = c(rep(1.2, gd$groups), 1.4),
+                   legend = c(gd$labels, sprintf("neuron of the ring of %d", nrow(gd$neurons))),
+                   title = shown_label(gd, "their group's colour"))
+  invisible(gd)
+}
+
+# Colours of G groups, distinct and readable on white.
+group_palette <- function(G) grDevices::hcl.colors(max(G, 1L), "Dark 3")
+
+# The empty frame of a principal-components view, room at the top right for its legend.
+ring_frame <- function(cd, main, dots) {
+  xr <- range(cd$points$PC1, cd$neurons$PC1)
+  yr <- range(cd$points$PC2, cd$neurons$PC2)
+  yr[2] <- yr[2] + 0.35 * diff(yr) # the legend's room
+  draw(graphics::plot, list(x = xr, y = yr, type = "n", xlab = "PC1",
+                            ylab = if (cd$one_column) "" else "PC2", asp = 1, main = main),
+       frame_dots(dots))
+}
+
+# The ring through its neurons, closed, each neuron a filled circle (numbered).
+ring_neurons <- function(neurons, fill, numbers = TRUE, cex = 3.2) {
+  graphics::polygon(neurons$PC1, neurons$PC2, border = "black", lwd = 2)
+  graphics::points(neurons$PC1, neurons$PC2, pch = 21, bg = fill, cex = cex)
+  if (numbers) {
+    graphics::text(neurons$PC1, neurons$PC2, labels = neurons$neuron, cex = 1, font = 2,
+                   col = "white")
+  }
+}
+
+# "rows (colour: ...)", with how many of them are drawn.
+shown_label <- function(cd, colour) {
+  sprintf("rows, in %s%s", colour,
+          if (cd$shown < cd$n) sprintf(" (%s of %s drawn)", format(cd$shown, big.mark = ","),
+                                       format(cd$n, big.mark = ",")) else "")
 }
 
 # The distance between neurons j and j + 1 around the ring (N and 1 last), in the fit's
@@ -175,8 +236,7 @@ ring_gaps <- function(x, size) {
 
 plot_neighbours <- function(x, size, dots) {
   gaps <- ring_gaps(x, size)
-  labels <- sprintf("%d-%d", seq_len(size), c(seq_len(size)[-1L], 1L))
-  bars(gaps, labels, list(xlab = "neighbouring neurons", ylab = "distance",
+  bars(gaps, ring_pairs(size), list(xlab = "neighbouring neurons", ylab = "distance",
                           main = sprintf("neighbour distances, N = %d", size)),
        dots)
   invisible(gaps)
@@ -194,10 +254,9 @@ bars <- function(height, labels, defaults, dots) {
 plot_profiles <- function(x, size, dots) {
   w <- x$weights[[paste0("N", size)]]
   m <- ncol(w)
-  vars <- if (is.null(colnames(w))) paste0("V", seq_len(m)) else colnames(w)
-  # colours per variable: each column from its own minimum to its maximum
-  span <- apply(w, 2, function(v) if (diff(range(v)) > 0) (v - min(v)) / diff(range(v)) else v * 0 + 0.5)
-  span <- matrix(span, nrow = size)
+  pd <- profiles_data(w) # colours per variable: each column from its minimum to its maximum
+  vars <- pd$vars
+  span <- pd$span
   old <- graphics::par(mar = c(4, max(4, 0.6 * max(nchar(vars)) + 1), 3, 1))
   on.exit(graphics::par(old))
   graphics::par(mar = c(4, max(4, 0.6 * max(nchar(vars)) + 1), 5, 1)) # room for the key
@@ -215,7 +274,7 @@ plot_profiles <- function(x, size, dots) {
                    fill = key, legend = c("lowest", "middle", "highest"), cex = 0.8,
                    border = "grey40", title = "within each variable")
   # the values in the cells, where they fit (cells are one unit wide and high)
-  labels <- formatC(signif(as.vector(w), 3), format = "g")
+  labels <- pd$labels
   fits <- max(graphics::strwidth(labels, cex = 0.8)) < 0.95 &&
     graphics::strheight("0", cex = 0.8) < 0.8
   if (fits) {
@@ -235,3 +294,91 @@ plot_counts <- function(x, size, dots) {
 # A reproducible subsample of k of n rows (seed 1) that leaves the session's random number
 # stream as it was.
 sample_keeping_seed <- function(n, k) with_private_seed(1L, sort(sample.int(n, k)))
+
+#' Plot a size selection
+#'
+#' `type = "criteria"` (the default): three panels, the held-out error per size (mean over
+#' the replicates, +- 1 standard error), the stability between replicates per size (the
+#' mean adjusted Rand index, with the 95% interval over pairs of replicates), and the
+#' criterion of the best grouping per number of groups (see [select_size()], "Groups");
+#' the recommended size and the number of groups marked and labelled, and "no group
+#' structure" said in the figure when there is none. `type = "groups"`: the groups view,
+#' the rows on their first two principal components coloured by their group, the ring the
+#' groups were found on drawn through its neurons, each group's rows and bootstrap
+#' stability in the legend. [autoplot.somgpu_selection()] draws both with ggplot2.
+#'
+#' @param x A `somgpu_selection` from [select_size()].
+#' @param type `"criteria"` or `"groups"`.
+#' @param data For `type = "groups"`: the rows the selection was made on (unless its fit
+#'   keeps them, `keep_data = TRUE`).
+#' @param max_points For `type = "groups"`: most rows drawn.
+#' @param ... Graphical parameters (`main`, a title over the panels; `col`, `pch`, `cex`,
+#'   `lwd`, `lty`, `xlab`, ...).
+#' @return `x`, invisibly.
+#' @seealso [select_size()]
+#' @examples
+#' set.seed(1)
+#' y <- rbind(matrix(rnorm(200, 0, 0.3), ncol = 2), matrix(rnorm(200, 2, 0.3), ncol = 2))
+#' sel <- select_size(y, sizes = 2:5, restarts = 2, bootstrap = 4, iter_max = 30, seed = 1,
+#'                    threads = 2)
+#' plot(sel)
+#' plot(sel, type = "groups", data = y)
+#' @export
+plot.somgpu_selection <- function(x, type = "criteria", data = NULL, max_points = 5000, ...) {
+  call <- compact_call(sys.call(), "plot")
+  type <- check_choice(type, "type", c("criteria", "groups"), call)
+  dots <- list(...)
+  if (type == "groups") {
+    plot_groups(selection_groups_view(x, data, max_points, call), dots)
+    return(invisible(x))
+  }
+  sd <- selection_data(x)
+  main <- dots$main # one title over the three panels
+  dots$main <- NULL
+  op <- graphics::par(mfrow = c(1, 3), mar = c(4, 4, 4.5, 1), cex = 0.9, mgp = c(2.5, 0.8, 0),
+                      oma = c(0, 0, if (is.null(main)) 0 else 2, 0))
+  on.exit(graphics::par(op))
+  xlabs <- c("ring size N", "ring size N", "groups")
+  ylabs <- c("held-out qe", "adjusted Rand index", "BIC of the classification")
+  for (i in seq_along(sd$panels)) {
+    d <- sd$long[sd$long$panel == sd$panels[i], , drop = FALSE]
+    ylim <- range(d$lo, d$hi, d$y, na.rm = TRUE)
+    if (!all(is.finite(ylim))) ylim <- c(0, 1)
+    draw(graphics::plot, list(x = d$x, y = d$y, type = "n", ylim = ylim, xlab = xlabs[i],
+                              ylab = ylabs[i]), frame_dots(dots))
+    graphics::title(main = sd$panels[i], line = 2.2, cex.main = 0.95)
+    bar <- which(is.finite(d$lo) & is.finite(d$hi) & d$hi - d$lo > 1e-9 * max(1, abs(d$hi)))
+    if (length(bar)) { # a zero-length arrow warns
+      graphics::arrows(d$x[bar], d$lo[bar], d$x[bar], d$hi[bar], angle = 90, code = 3,
+                       length = 0.03, col = "grey50")
+    }
+    draw(graphics::lines, list(x = d$x, y = d$y, type = "b", pch = 19), mark_dots(dots))
+    m <- sd$marks[i, ]
+    if (!is.na(m$x)) mark_at(m$x, m$label)
+    if (!is.null(sd$none) && i < 3L) {
+      graphics::mtext(sd$none, side = 3, line = 0.3, cex = 0.85, font = 2, col = "firebrick")
+    }
+    if (i == 1L) {
+      graphics::legend("topright", bty = "n", cex = 0.85, pch = c(19, NA), lty = c(1, 1),
+                       col = c("black", "grey50"), legend = c("mean over replicates", "+- 1 SE"))
+    }
+  }
+  if (!is.null(main)) graphics::mtext(main, outer = TRUE, font = 2)
+  invisible(x)
+}
+
+# A selection's groups view (groups_data()), on `data` or the rows its fit keeps.
+selection_groups_view <- function(x, data, max_points, call) {
+  if (is.null(x$grouping)) abort_input("This selection found no groups to draw.", call)
+  rows <- if (!is.null(data)) data else x$fit$data
+  if (is.null(rows)) {
+    abort_input("The groups view draws the rows: pass the data the selection was made on as `data` (or run select_size() with keep_data = TRUE).",
+                call)
+  }
+  xm <- newdata_matrix(rows, x$fit, call, name = "data")
+  if (nrow(xm) != length(x$partition)) {
+    abort_input(sprintf("`data` has %d rows; the selection was made on %d.", nrow(xm),
+                        length(x$partition)), call)
+  }
+  groups_data(x$fit, x$grouping, x$partition, xm, max_points, x$group_table)
+}

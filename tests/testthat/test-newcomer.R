@@ -91,8 +91,9 @@ test_that("plots: the suggested size marked, every size in the trace's legend, a
   plot(fit, "trace")
   plot(fit, "profiles", size = 4)
   grDevices::dev.off()
-  expect_identical(seen$v, c(2L, 2L)) # summary() suggests 2 (two blobs), on both panels
-  expect_identical(seen$legend[[1]]$legend, paste0("N", 2:10))
-  expect_gte(seen$legend[[1]]$cex, 0.9)
-  expect_identical(seen$legend[[2]]$legend, c("lowest", "middle", "highest"))
+  expect_equal(seen$v, c(2, 2)) # summary() suggests 2 (two blobs), on both panels
+  expect_identical(seen$legend[[1]]$legend, "kept restart (lowest qe)") # one restart: no others
+  expect_identical(seen$legend[[2]]$legend, paste0("N", 2:10))
+  expect_gte(seen$legend[[2]]$cex, 0.9)
+  expect_identical(seen$legend[[3]]$legend, c("lowest", "middle", "highest"))
 })

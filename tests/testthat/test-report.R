@@ -12,8 +12,8 @@ test_that("every plot type takes main, labels and marks from ..., without a warn
               lwd = 2, lty = 2)
   png(tempfile(fileext = ".png"))
   on.exit(dev.off())
-  for (type in c("quality", "trace", "codes", "neighbours", "profiles", "counts")) {
-    size <- if (type %in% c("quality", "trace")) NULL else 5
+  for (type in c("quality", "trace", "codes", "groups", "neighbours", "profiles", "counts")) {
+    size <- if (type %in% c("quality", "trace", "groups")) NULL else 5
     expect_silent(do.call(plot, c(list(fit, type = type, size = size), all)))
     expect_silent(plot(fit, type = type, size = size))
     for (one in names(all)) {

@@ -434,9 +434,11 @@ test_that("the small things: escaped percent signs, long numbers, one group, rea
   expect_match(r2, "The data hold 2 groups: .* 2 Gaussian groups with")
   # the neuron numbers of the codes plot: bold and full size
   seen <- new.env()
+  seen$args <- NULL # the first text drawn: the neurons' numbers (the legend's come after)
   suppressMessages(trace("text.default", where = asNamespace("graphics"), print = FALSE,
-                         tracer = bquote(assign("args", list(cex = cex, font = font),
-                                                envir = .(seen)))))
+                         tracer = bquote(if (is.null(get("args", .(seen)))) {
+                           assign("args", list(cex = cex, font = font), envir = .(seen))
+                         })))
   on.exit(suppressMessages(untrace("text.default", where = asNamespace("graphics"))), add = TRUE)
   grDevices::pdf(NULL)
   plot(fit, "codes", size = 3)

@@ -1,0 +1,206 @@
+#' ggplot2 figures of a fit and of a size selection
+#'
+#' Every figure [plot.somgpu()] and [plot.somgpu_selection()] draw with base graphics, as
+#' a ggplot object (ggplot2 is a suggested package) to theme, facet, annotate or combine:
+#' `ggplot2::autoplot(fit, type)` for the types of [plot.somgpu()] (`"quality"`,
+#' `"trace"`, `"codes"`, `"groups"`, `"neighbours"`, `"profiles"`, `"counts"`) and
+#' `ggplot2::autoplot(sel, type)` for a selection (`"criteria"`, `"groups"`). The figures
+#' are the same, from the same numbers: legends for every kind of mark, the suggested or
+#' recommended size marked and labelled, "no group structure" said in the figure, points
+#' fainter and smaller as there are more of them.
+#'
+#' @param object A `somgpu` fit from [train()] or a `somgpu_selection` from
+#'   [select_size()].
+#' @param type The figure (see Description); partial matching.
+#' @param size,data,max_points As for [plot.somgpu()] and [plot.somgpu_selection()].
+#' @param ... Ignored.
+#' @return A ggplot object.
+#' @seealso [plot.somgpu()], [plot.somgpu_selection()]
+#' @examples
+#' if (requireNamespace("ggplot2", quietly = TRUE)) {
+#'   fit <- train(iris[, 1:4], nmax = 6, scale = TRUE, restarts = 2, iter_max = 30,
+#'                seed = 1, threads = 2)
+#'   ggplot2::autoplot(fit)
+#'   ggplot2::autoplot(fit, "groups") + ggplot2::theme_minimal()
+#'   sel <- select_size(iris[, 1:4], sizes = 2:6, restarts = 2, bootstrap = 4,
+#'                      iter_max = 30, scale = TRUE, seed = 1, threads = 2)
+#'   ggplot2::autoplot(sel)
+#'   ggplot2::autoplot(sel, "groups", data = iris)
+#' }
+#' @name autoplot.somgpu
+#' @exportS3Method ggplot2::autoplot
+autoplot.somgpu <- function(object, type = "quality", size = NULL, data = NULL,
+                            max_points = 5000, ...) {
+  call <- compact_call(sys.call(), "autoplot")
+  need_packages("ggplot2", "autoplot()", call)
+  x <- object
+  type <- check_choice(type, "type", fit_plot_types, call)
+  if (type %in% c("codes", "neighbours", "profiles", "counts")) size <- plot_size(x, size, call)
+  switch(type,
+         quality = gg_quality(quality_data(x)),
+         trace = gg_trace(trace_data(x, call)),
+         codes = gg_codes(codes_data(x, size, fit_data(x, data, call), max_points)),
+         groups = gg_groups(fit_groups_view(x, data, max_points, call)),
+         neighbours = gg_bars(data.frame(at = factor(ring_pairs(size), ring_pairs(size)),
+                                         value = ring_gaps(x, size)),
+                              "neighbouring neurons", "distance",
+                              sprintf("neighbour distances, N = %d", size)),
+         profiles = gg_profiles(x$weights[[paste0("N", size)]], size),
+         counts = gg_bars(data.frame(at = factor(seq_len(size)),
+                                     value = tabulate(size_clusters(x, paste0("N", size)), size)),
+                          "neuron", "rows", sprintf("rows per neuron, N = %d", size)))
+}
+
+#' @rdname autoplot.somgpu
+#' @exportS3Method ggplot2::autoplot
+autoplot.somgpu_selection <- function(object, type = "criteria", data = NULL,
+                                      max_points = 5000, ...) {
+  call <- compact_call(sys.call(), "autoplot")
+  need_packages("ggplot2", "autoplot()", call)
+  type <- check_choice(type, "type", c("criteria", "groups"), call)
+  if (type == "groups") return(gg_groups(selection_groups_view(object, data, max_points, call)))
+  gg_criteria(selection_data(object))
+}
+
+# The column names the figures map, for R CMD check (ggplot2's aes() takes them unquoted).
+utils::globalVariables(c("PC1", "PC2", "value", "measure", "status", "pass", "qe", "lo",
+                         "hi", "label", "neuron", "variable", "span", "text", "at", "colour",
+                         "fill", "panel", "y", "group_f", "cluster_f", "side"))
+
+gg_quality <- function(qd) {
+  q <- qd$points
+  long <- data.frame(size = rep(q$size, 2), measure = rep(c("quantization error", "topographic error"),
+                                                          each = nrow(q)),
+                     value = c(q$qe, q$te),
+                     status = rep(ifelse(q$kept, "kept restart (lowest qe)", "other restarts"), 2))
+  kept <- long[long$status == "kept restart (lowest qe)", , drop = FALSE]
+  kept <- kept[order(kept$measure, kept$size), , drop = FALSE]
+  p <- ggplot2::ggplot(long, ggplot2::aes(size, value)) +
+    ggplot2::geom_line(data = kept, colour = "grey20") +
+    ggplot2::geom_point(ggplot2::aes(shape = status, colour = status), size = 2.2) +
+    ggplot2::scale_shape_manual(values = c(`kept restart (lowest qe)` = 19, `other restarts` = 1),
+                                name = NULL) +
+    ggplot2::scale_colour_manual(values = c(`kept restart (lowest qe)` = "black",
+                                            `other restarts` = "grey50"), name = NULL) +
+    ggplot2::scale_x_continuous(breaks = sort(unique(q$size))) +
+    ggplot2::facet_wrap(~measure, scales = "free_y") +
+    ggplot2::labs(x = "ring size N", y = NULL, title = "quality by ring size") +
+    ggplot2::theme(legend.position = "bottom")
+  at <- qd$suggested
+  if (is.na(at)) return(p)
+  p + ggplot2::geom_vline(xintercept = at, linetype = "dashed", colour = "grey30") +
+    ggplot2::annotate("label", x = at, y = Inf, label = sprintf(" suggested N = %d ", at),
+                      vjust = 1.2, hjust = if (at <= mean(range(q$size))) 0 else 1,
+                      size = 3.8, fontface = "bold", label.size = 0, fill = "white")
+}
+
+gg_trace <- function(td) {
+  ggplot2::ggplot(td, ggplot2::aes(pass, qe, colour = size, group = size)) +
+    ggplot2::geom_line() +
+    ggplot2::scale_colour_viridis_c(name = "ring size N") +
+    ggplot2::labs(x = "pass", y = "quantization error", title = "training trace")
+}
+
+gg_codes <- function(cd) {
+  size <- nrow(cd$neurons)
+  st <- point_style(cd$shown)
+  cd$points$cluster_f <- factor(cd$points$cluster, levels = seq_len(size))
+  gg_ring(cd) +
+    ggplot2::geom_point(data = cd$points, ggplot2::aes(PC1, PC2, colour = cluster_f),
+                        alpha = st$alpha, size = 1.6 * st$cex) +
+    ggplot2::scale_colour_manual(values = grDevices::hcl.colors(size, "Dark 3"),
+                                 name = shown_label(cd, "their neuron's colour"), drop = FALSE) +
+    gg_neurons(cd$neurons, grDevices::hcl.colors(size, "Dark 3"), numbers = TRUE) +
+    ggplot2::labs(title = sprintf("ring of %d neurons", size),
+                  caption = "circles: the ring's neurons, numbered")
+}
+
+gg_groups <- function(gd) {
+  st <- point_style(gd$shown)
+  pal <- group_palette(gd$groups)
+  gd$points$group_f <- factor(gd$points$group, levels = seq_len(gd$groups), labels = gd$labels)
+  fill <- ifelse(is.na(gd$neurons$group), "white", pal[pmax(gd$neurons$group, 1L)])
+  gg_ring(gd) +
+    ggplot2::geom_point(data = gd$points, ggplot2::aes(PC1, PC2, colour = group_f),
+                        alpha = st$alpha, size = 1.6 * st$cex) +
+    ggplot2::scale_colour_manual(values = stats::setNames(pal, gd$labels),
+                                 name = shown_label(gd, "their group's colour"),
+                                 na.value = "grey70") +
+    ggplot2::guides(colour = ggplot2::guide_legend(override.aes = list(alpha = 1, size = 3))) +
+    gg_neurons(gd$neurons, fill, numbers = FALSE) +
+    ggplot2::labs(title = sprintf("%d group%s, found on the ring of %d", gd$groups,
+                                  if (gd$groups == 1) "" else "s", nrow(gd$neurons)),
+                  caption = "circles: the ring's neurons, in their group's colour") +
+    ggplot2::theme(legend.position = "bottom", legend.direction = "vertical")
+}
+
+# The frame of a principal-components view.
+gg_ring <- function(cd) {
+  ggplot2::ggplot() +
+    ggplot2::coord_equal() +
+    ggplot2::labs(x = "PC1", y = if (cd$one_column) NULL else "PC2")
+}
+
+gg_neurons <- function(neurons, fill, numbers) {
+  ring <- rbind(neurons, neurons[1, , drop = FALSE])
+  list(ggplot2::geom_path(data = ring, ggplot2::aes(PC1, PC2), linewidth = 0.8),
+       ggplot2::geom_point(data = neurons, ggplot2::aes(PC1, PC2), shape = 21,
+                           fill = fill, size = if (numbers) 7 else 3.5, stroke = 0.8),
+       if (numbers) {
+         ggplot2::geom_text(data = neurons, ggplot2::aes(PC1, PC2, label = neuron),
+                            colour = "white", fontface = "bold")
+       })
+}
+
+gg_bars <- function(d, xlab, ylab, title) {
+  ggplot2::ggplot(d, ggplot2::aes(at, value)) +
+    ggplot2::geom_col(fill = "grey60", width = 0.6) +
+    ggplot2::labs(x = xlab, y = ylab, title = title)
+}
+
+gg_profiles <- function(w, size) {
+  pd <- profiles_data(w)
+  d <- data.frame(neuron = factor(rep(seq_len(size), ncol(w)), seq_len(size)),
+                  variable = factor(rep(pd$vars, each = size), rev(pd$vars)),
+                  span = as.vector(pd$span), text = pd$labels)
+  ggplot2::ggplot(d, ggplot2::aes(neuron, variable, fill = span)) +
+    ggplot2::geom_tile(colour = "white") +
+    ggplot2::geom_text(ggplot2::aes(label = text, colour = span > 0.6), size = 3,
+                       show.legend = FALSE) +
+    ggplot2::scale_colour_manual(values = c(`TRUE` = "white", `FALSE` = "black")) +
+    ggplot2::scale_fill_gradientn(colours = grDevices::hcl.colors(32, "Blues 3", rev = TRUE),
+                                  limits = c(0, 1), breaks = c(0, 0.5, 1),
+                                  labels = c("lowest", "middle", "highest"),
+                                  name = "within each\nvariable") +
+    ggplot2::labs(x = "neuron (ring order)", y = NULL, title = sprintf("profiles, N = %d", size))
+}
+
+gg_criteria <- function(sd) {
+  d <- sd$long
+  marks <- sd$marks[!is.na(sd$marks$x), , drop = FALSE]
+  p <- ggplot2::ggplot(d, ggplot2::aes(x, y)) +
+    ggplot2::geom_errorbar(ggplot2::aes(ymin = lo, ymax = hi, linetype = "interval"),
+                           width = 0.25, colour = "grey50") +
+    ggplot2::geom_line() +
+    ggplot2::geom_point(ggplot2::aes(shape = "mean over replicates (criterion: best shape)")) +
+    ggplot2::scale_linetype_manual(values = c(interval = "solid"), name = NULL,
+                                   labels = "+- 1 SE; 95% of replicate pairs") +
+    ggplot2::scale_shape_manual(values = 19, name = NULL) +
+    ggplot2::facet_wrap(~panel, scales = "free") +
+    ggplot2::labs(x = "ring size N (criterion: number of groups)", y = NULL,
+                  title = "choosing the ring size",
+                  subtitle = sd$none) +
+    ggplot2::theme(legend.position = "bottom")
+  if (nrow(marks)) {
+    p <- p + ggplot2::geom_vline(data = marks, ggplot2::aes(xintercept = x),
+                                 linetype = "dashed", colour = "grey30") +
+      ggplot2::geom_label(data = marks, ggplot2::aes(x = x, y = Inf, label = paste0(" ", label, " "),
+                                                     hjust = side),
+                          vjust = 1.2, size = 3.6, fontface = "bold", label.size = 0)
+  }
+  if (!is.null(sd$none)) p <- p + ggplot2::theme(plot.subtitle = ggplot2::element_text(colour = "firebrick", face = "bold"))
+  p
+}
+
+# "1-2", "2-3", ..., "N-1": the pairs of adjacent neurons round a ring of `size`.
+ring_pairs <- function(size) sprintf("%d-%d", seq_len(size), c(seq_len(size)[-1L], 1L))
