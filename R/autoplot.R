@@ -202,5 +202,3 @@ gg_criteria <- function(sd) {
   p
 }
 
-# "1-2", "2-3", ..., "N-1": the pairs of adjacent neurons round a ring of `size`.
-ring_pairs <- function(size) sprintf("%d-%d", seq_len(size), c(seq_len(size)[-1L], 1L))

@@ -1,9 +1,5 @@
-# Backends and threads: what this build offers and which one a call uses.
-
-build_info <- function() .Call(C_build_info)
-
-# The compiled code's constants: status codes, default block sizes, kernel kinds.
-constants <- function() .Call(C_constants)
+# Backends: what this build offers (backends()) and which one a call uses (resolve_backend(),
+# choose_device(); "auto" weighs the work).
 
 #' Backends available in this build of somgpu
 #'
@@ -35,71 +31,6 @@ backends <- function() {
                ocl),
     stringsAsFactors = FALSE
   )
-}
-
-#' Number of threads the CPU backend uses
-#'
-#' The default for `train(threads = NULL)`: the option `somgpu.threads`, else the
-#' environment variable `SOMGPU_NUM_THREADS`, else every processor OpenMP offers (which
-#' honours `OMP_NUM_THREADS` and `OMP_THREAD_LIMIT`) less those busy with other work when
-#' the call starts (on Linux, the tasks that `/proc/loadavg` counts as running, besides
-#' this R session; at least 1). On a shared machine more threads than idle processors
-#' make a run much slower, not faster: each round of work waits for its slowest thread, and
-#' a thread that shares a processor with another program is slow (`bench/bench_load.R`:
-#' the seed case with a trace took 17 times as long on 2 threads as on 1 beside one busy
-#' process, on 2 cores). Under `R CMD check` with `_R_CHECK_LIMIT_CORES_` set, at most 2.
-#' Never more than OpenMP offers; 1 in a build without OpenMP.
-#'
-#' @return A single integer.
-#' @examples
-#' somgpu_threads()
-#' @export
-somgpu_threads <- function() {
-  call <- sys.call()
-  max <- build_info()$max_threads
-  n <- option_value("somgpu.threads", NULL,
-                    function(v, name) check_whole(v, name, 1, call = call))
-  if (is.null(n)) {
-    env <- Sys.getenv("SOMGPU_NUM_THREADS")
-    if (nzchar(env)) {
-      n <- suppressWarnings(as.numeric(env))
-      if (is.na(n)) n <- env
-      n <- check_whole(n, "Sys.getenv(\"SOMGPU_NUM_THREADS\")", 1, call = sys.call())
-    }
-  }
-  if (is.null(n)) n <- min(max, idle_processors(build_info()$processors))
-  limit <- Sys.getenv("_R_CHECK_LIMIT_CORES_")
-  if (nzchar(limit) && !identical(toupper(limit), "FALSE")) n <- min(n, 2L)
-  as.integer(min(n, max))
-}
-
-# Processors not busy with other work now (at least 1; all of them where it cannot be
-# told): on Linux, the processors less the tasks /proc/loadavg counts as running besides
-# this one. In a container limited to some of the machine's processors, /proc/loadavg
-# counts the whole machine: its running tasks are shared out over all its processors
-# (those /proc/stat lists), and this process's processors get their share.
-idle_processors <- function(all, proc = "/proc") {
-  read <- function(f) tryCatch(readLines(f, warn = FALSE), error = function(e) NULL,
-                               warning = function(w) NULL)
-  load <- read(file.path(proc, "loadavg"))
-  if (!length(load)) return(all)
-  running <- suppressWarnings(as.integer(sub("/.*", "", strsplit(load[1L], " ")[[1]][4L])))
-  if (is.na(running)) return(all)
-  # this process's own running threads (the R thread, OpenMP workers still spinning after
-  # an earlier call) are not other work
-  own <- sum(vapply(list.files(file.path(proc, "self", "task"), full.names = TRUE), function(t) {
-    st <- read(file.path(t, "stat"))
-    length(st) > 0L && grepl("^[0-9]+ \\(.*\\) R ", st[1L])
-  }, logical(1)))
-  machine <- length(grep("^cpu[0-9]", read(file.path(proc, "stat"))))
-  others <- max(0, running - max(1L, own)) * all / max(all, machine)
-  max(1L, as.integer(all - round(others)))
-}
-
-resolve_threads <- function(threads, call) {
-  if (is.null(threads)) return(somgpu_threads())
-  threads <- check_whole(threads, "threads", 1, call = call)
-  min(threads, build_info()$max_threads)
 }
 
 # Device preference when none is named: GPUs, then accelerators, then CPUs.
@@ -144,7 +75,7 @@ gpu_pays_off <- function(work, call = NULL) {
 # The checks of backend, device and precision that need no device: train() makes them
 # before shipping a call to future workers, which resolve the backend on their own machines.
 check_backend_args <- function(backend, device, precision, call) {
-  backend <- check_choice(backend, "backend", c("auto", "cpu", "opencl"), call)
+  backend <- check_choice(backend, "backend", c("auto", constants()$backends), call)
   precision <- check_choice(precision, "precision", c("double", "single"), call)
   if (!is.null(device)) {
     ok <- (is.numeric(device) && !is.object(device) && length(device) == 1L &&
@@ -229,57 +160,3 @@ choose_device <- function(table, built, backend, device, precision, call, work =
   list(name = "opencl", precision = precision, device = dev)
 }
 
-# The settings of a resolved backend as C_train and C_memory_plan read them: threads, the
-# CPU's work per round between interrupt checks, or the OpenCL context (built here on
-# first use) and the OpenCL options; `options` from backend_options(). here: the maps train
-# in this process (FALSE: on future workers; for memory plans).
-backend_spec <- function(be, threads, options, call, here = TRUE) {
-  if (be$name == "cpu") {
-    return(list(name = "cpu", threads = threads, round_units = options$round_units,
-                precision = if (is.null(be$precision)) "double" else be$precision,
-                here = here))
-  }
-  c(list(name = "opencl", threads = threads, here = here,
-         context = opencl_context(be$device$index, be$precision, call)),
-    options$opencl)
-}
-
-# The somgpu.* options the backends run with, checked: the CPU's round units and the
-# OpenCL options.
-backend_options <- function(call) {
-  list(round_units = cpu_round_units(call), opencl = opencl_options(call))
-}
-
-# What ran, for fit$backend.
-backend_record <- function(be, threads, kernels) {
-  if (be$name == "cpu") {
-    return(list(name = "cpu", device = cpu_device_name(threads), precision = be$precision,
-                threads = threads))
-  }
-  list(name = "opencl",
-       device = sprintf("%s (%s, %s)", be$device$name, be$device$platform, be$device$type),
-       precision = be$precision, threads = threads, index = be$device$index,
-       kernels = kernels)
-}
-
-# The CPU backend's work per round between interrupt checks (0 = the default; tests make it
-# tiny).
-cpu_round_units <- function(call = NULL) {
-  option_value("somgpu.cpu_round_units", 0, function(v, name) {
-    check_number(v, name, 0, 1e15, call = call)
-  })
-}
-
-# Rows per block of the batch sums (option somgpu.batch_block; the default comes from the
-# compiled code): the sums of each block are taken in row order and the blocks added
-# pairwise in block order (src/core/som_math.h), so it is part of what defines a batch result;
-# tests make it small to exercise many blocks.
-batch_block_size <- function(call) {
-  option_value("somgpu.batch_block", constants()$batch_block,
-               function(v, name) check_whole(v, name, 1, call = call))
-}
-
-cpu_device_name <- function(threads) {
-  sprintf("CPU (%s, %d thread%s)", if (build_info()$openmp) "OpenMP" else "serial", threads,
-          if (threads == 1L) "" else "s")
-}

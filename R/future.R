@@ -25,15 +25,6 @@ chunk_steps <- function(chunks, size) {
   diff(c(0L, as.integer(round(1000 * cumsum(cost) / sum(cost)))))
 }
 
-# How many chunks: one per worker of the current plan (a job scheduler's plan has its
-# `workers`: 100 by default for future.batchtools), and no more than the maps; a plan that
-# reports no limit gets one chunk per map.
-future_workers <- function(nmaps) {
-  n <- future::nbrOfWorkers()
-  if (!is.finite(n)) n <- nmaps
-  max(1L, as.integer(min(n, nmaps)))
-}
-
 # Train the maps of `problem` (see new_problem()) on future workers: list(weights, trace,
 # record) as train_on_backend() plus backend_record() give for one process. `args`:
 # backend, device and precision as the user gave them (checked); `threads`: the user's
@@ -56,11 +47,12 @@ train_future <- function(x, problem, args, threads, options, progress, call) {
   problem$size <- problem$restart <- problem$sigma0 <- problem$init_w <- NULL
   plan <- plan_name()
   # shipping the data is the point: let future send them whatever their size
-  res <- on_workers(work, "train_chunk", x = x, problem = problem, args = args,
+  ran <- on_workers(work, "train_chunk", x = x, problem = problem, args = args,
                     threads = threads, options = options, progress = p,
                     globals = as.numeric(utils::object.size(x)) +
                       as.numeric(utils::object.size(work)),
-                    lost = function(e) workers_lost(e, chunks, sizes, plan, call))
+                    lost = function(e, k) workers_lost(e, k, chunks, sizes, plan, call))
+  res <- ran$results
   if (length(failed_workers(res))) worker_failed(res, chunks, sizes, call)
   weights <- vector("list", nmaps)
   trace <- if (problem$trace) matrix(NA_real_, max(problem$iter_max - 1L, 0L), nmaps)
@@ -68,7 +60,9 @@ train_future <- function(x, problem, args, threads, options, progress, call) {
     weights[chunks[[k]]] <- res[[k]]$weights
     if (problem$trace) trace[, chunks[[k]]] <- res[[k]]$trace
   }
-  list(weights = weights, trace = trace, record = future_record(res, chunks, sizes, plan))
+  ran$reruns$sizes <- vapply(chunks[ran$reruns$piece], function(i) sizes_text(sizes, i), "")
+  list(weights = weights, trace = trace,
+       record = future_record(res, chunks, sizes, plan, ran$reruns))
 }
 
 # One future: train the maps of `work` (one chunk: k, size, restart, sigma0, init_w, steps) on
@@ -104,10 +98,6 @@ chunk_progress <- function(p, steps) {
       done <<- now
     }
   }
-}
-
-sizes_text <- function(sizes, idx) {
-  paste(sort(unique(sizes[idx])), collapse = ", ")
 }
 
 # What the chunks that finished trained: a list with a matrix per map, NULL for the maps of
@@ -153,24 +143,21 @@ worker_failed <- function(res, chunks, sizes, call) {
         weights = finished_maps(res, chunks))
 }
 
-# An error future itself raised (a worker that died, a package missing on a worker, data
-# future would not send): which chunk, when its future's label says. future returns no
-# result then, so no maps come with it.
-workers_lost <- function(e, chunks, sizes, plan, call) {
-  label <- tryCatch(e$future$label, error = function(e) NULL)
-  k <- if (is.character(label) && length(label) == 1L && grepl("^somgpu-[0-9]+$", label)) {
-    as.integer(sub("^somgpu-", "", label))
-  }
-  known <- !is.null(k) && k <= length(chunks)
-  where <- if (known) worker_text(k, chunks, sizes, sprintf("plan %s", plan)) else
-    sprintf("the future workers (plan %s)", plan)
-  abort(sprintf("somgpu: %s failed: %s", where, conditionMessage(e)), "somgpu_worker_error",
-        call, parent = e, worker = if (known) k,
-        sizes = if (known) sort(unique(sizes[chunks[[k]]])))
+# An error future itself raised for chunk k (its worker died, its job failed, a package
+# missing on a worker, data future would not send), its retries spent (on_workers()). No
+# maps come with it: the chunks not yet finished never ran.
+workers_lost <- function(e, k, chunks, sizes, plan, call) {
+  abort(sprintf("somgpu: %s failed %s: %s",
+                worker_text(k, chunks, sizes, sprintf("plan %s", plan)), retried_text(),
+                conditionMessage(e)),
+        "somgpu_worker_error", call, parent = e, worker = k,
+        sizes = sort(unique(sizes[chunks[[k]]])))
 }
 
-# fit$backend for a future run: a row per worker (what ran there), and a summary.
-future_record <- function(res, chunks, sizes, plan) {
+# fit$backend for a future run: a row per worker (what ran there), the pieces of work run
+# again after their worker was lost (`reruns`: piece, attempt, reason, sizes), and a
+# summary.
+future_record <- function(res, chunks, sizes, plan, reruns) {
   rec <- lapply(res, function(r) r$record)
   workers <- data.frame(
     worker = seq_along(rec),
@@ -191,5 +178,5 @@ future_record <- function(res, chunks, sizes, plan) {
                         paste(sprintf("%d x %s", as.integer(where), names(where)),
                               collapse = "; ")),
        precision = paste(unique(workers$precision), collapse = "/"),
-       threads = sum(workers$threads), plan = plan, workers = workers)
+       threads = sum(workers$threads), plan = plan, workers = workers, reruns = reruns)
 }

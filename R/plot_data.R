@@ -132,3 +132,62 @@ selection_data <- function(x) {
          if (identical(x$groups, 1L)) "no group structure: no size recommended" else "no size recommended"
        })
 }
+
+# "1-2", "2-3", ..., "N-1": the pairs of adjacent neurons round a ring of `size`.
+ring_pairs <- function(size) sprintf("%d-%d", seq_len(size), c(seq_len(size)[-1L], 1L))
+
+# A reproducible subsample of k of n rows (seed 1) that leaves the session's random number
+# stream as it was.
+sample_keeping_seed <- function(n, k) with_private_seed(1L, sort(sample.int(n, k)))
+
+fit_plot_types <- c("quality", "trace", "codes", "groups", "neighbours", "profiles", "counts")
+
+# The one ring size a plot draws: given, else the suggested size, else the largest.
+plot_size <- function(x, size, call) {
+  sizes <- x$params$sizes
+  if (is.null(size)) {
+    s <- summary(x)$suggested
+    return(if (is.na(s)) max(sizes) else s)
+  }
+  ok <- is.numeric(size) && length(size) == 1L && !is.na(size) && size %in% sizes
+  if (!ok) {
+    abort_input(sprintf("`size` must be one trained size of this fit (%s), not %s.",
+                        paste(sizes, collapse = ", "), describe(size)), call)
+  }
+  as.integer(size)
+}
+
+# The distance between neurons j and j + 1 around the ring (N and 1 last), in the fit's
+# distance: the trained (scaled) weights, each column's term times its weight.
+ring_gaps <- function(x, size) {
+  w <- (if (is.null(x$scaling)) x$weights else x$scaled_weights)[[paste0("N", size)]]
+  v <- if (is.null(x$var_weights)) rep(1, ncol(w)) else x$var_weights
+  nxt <- c(seq_len(size)[-1L], 1L)
+  sqrt(colSums(v * t((w - w[nxt, , drop = FALSE])^2)))
+}
+
+# "rows (colour: ...)", with how many of them are drawn.
+shown_label <- function(cd, colour) {
+  sprintf("rows, in %s%s", colour,
+          if (cd$shown < cd$n) sprintf(" (%s of %s drawn)", format(cd$shown, big.mark = ","),
+                                       format(cd$n, big.mark = ",")) else "")
+}
+
+# Colours of G groups, distinct and readable on white.
+group_palette <- function(G) grDevices::hcl.colors(max(G, 1L), "Dark 3")
+
+# A selection's groups view (groups_data()), on `data` or the rows its fit keeps.
+selection_groups_view <- function(x, data, max_points, call) {
+  if (is.null(x$grouping)) abort_input("This selection found no groups to draw.", call)
+  rows <- if (!is.null(data)) data else x$fit$data
+  if (is.null(rows)) {
+    abort_input("The groups view draws the rows: pass the data the selection was made on as `data` (or run select_size() with keep_data = TRUE).",
+                call)
+  }
+  xm <- newdata_matrix(rows, x$fit, call, name = "data")
+  if (nrow(xm) != length(x$partition)) {
+    abort_input(sprintf("`data` has %d rows; the selection was made on %d.", nrow(xm),
+                        length(x$partition)), call)
+  }
+  groups_data(x$fit, x$grouping, x$partition, xm, max_points, x$group_table)
+}

@@ -138,3 +138,37 @@ newdata_matrix <- function(newdata, object, call, name = "newdata") {
   }
   x
 }
+
+check_fit_sizes <- function(object, sizes, call) {
+  ok <- is.numeric(sizes) && length(sizes) >= 1L && !anyNA(sizes) &&
+    all(sizes %in% object$params$sizes)
+  if (!ok) {
+    abort_input(sprintf("`sizes` must be trained sizes of this fit (%s), not %s.",
+                        paste(object$params$sizes, collapse = ", "),
+                        if (is.numeric(sizes)) describe_bad(sizes, sizes %in% object$params$sizes)
+                        else describe(sizes)), call)
+  }
+  as.integer(sizes)
+}
+
+# The rows the fit was trained on: kept in the fit (keep_data = TRUE) or given (columns
+# taken by name, as in predict()).
+fit_data <- function(object, data, call) {
+  if (!is.null(data)) {
+    if (is_file_data(data)) {
+      abort_input("`data` is file-backed; this needs the rows in memory (e.g. `data = y[, ]` when they fit).",
+                  call)
+    }
+    x <- newdata_matrix(data, object, call, name = "data")
+    scan_data(x, call, name = "data")
+    return(x)
+  }
+  if (is.null(object$data)) {
+    abort_input(if (isTRUE(object$params$file_backed)) {
+      "The fit was trained on file-backed data and keeps none: pass the training rows, in memory, as `data`."
+    } else {
+      "The fit does not keep its data (keep_data = FALSE): pass the training data as `data`."
+    }, call)
+  }
+  object$data
+}

@@ -201,3 +201,20 @@ data_rows <- function(x, scan, na_max, var_weights, call, read_all = FALSE) {
 prepared_max <- function(xt, scan, scaling, keep, call, name = "y") {
   if (is.null(scaling) && is.null(keep)) scan$max_abs else scan_data(xt, call, name)$max_abs
 }
+
+# The one pass over the values of a data matrix (in C: no temporary as large as the data):
+# refuses infinite values, and returns list(max_abs, the largest absolute value; missing,
+# the number of missing values (NA, NaN); row_missing, each row's, NULL when none;
+# column_observed, each column's observed values).
+scan_data <- function(x, call, name = "y") {
+  scan <- call_core("read the data", call, function() .Call(C_data_scan, x, NULL))
+  if (scan$infinite > 0) {
+    abort_input(sprintf(
+      "`%s` has %.0f infinite value%s (Inf or -Inf); the first is in row %.0f. Replace %s by NA (missing values are allowed) or drop the row%s.",
+      name, scan$infinite, if (scan$infinite == 1) "" else "s", scan$first_row,
+      if (scan$infinite == 1) "it" else "them", if (scan$infinite == 1) "" else "s"),
+      call)
+  }
+  list(max_abs = scan$max_abs, missing = scan$missing, row_missing = scan$row_missing,
+       column_observed = scan$column_observed)
+}

@@ -97,7 +97,9 @@
 #'   groups; `neurons`, each neuron's group; `par`, the mixture's proportions, means and
 #'   covariances in the space the maps trained in; `occupied`); `replicates`, a data frame
 #'   with one row per replicate and size (`size`, `replicate`, `train_qe`, `heldout_qe`,
-#'   `stability`); `fit`, the fit on all rows (a [train()] result); `seed`, `bootstrap`,
+#'   `stability`); `reruns`, with `parallel = "future"`, the replicates run again after
+#'   their worker was lost (`replicate`, `attempt`, `reason`; see [train()], "Parallel
+#'   computing with future"); `fit`, the fit on all rows (a [train()] result); `seed`, `bootstrap`,
 #'   `holdout`, `sigma0`, `elapsed` (seconds).
 #' @seealso [train()], [summary.somgpu()], [tidy.somgpu_selection()]
 #' @examples
@@ -153,7 +155,8 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
     list(b = b, train = inside[sample.int(length(inside), length(inside), replace = TRUE)],
          out = out, seed = (seed + b) %% int_max, same = same)
   }))
-  reps <- run_replicates(work, x, args, parallel, progress, call)
+  ran <- run_replicates(work, x, args, parallel, progress, call)
+  reps <- ran$results
   found <- selection_criteria(reps, full, x)
   pick <- recommend_size(grouping, found$criteria$size)
   groups <- if (!is.null(grouping)) group_stability(grouping, reps, work)
@@ -161,7 +164,7 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
                  reason = pick$reason, partition = if (!is.null(grouping)) grouping$partition,
                  group_table = groups,
                  grouping = if (!is.null(grouping)) utils::modifyList(grouping, list(partition = NULL)),
-                 replicates = found$replicates, fit = full, seed = seed,
+                 replicates = found$replicates, reruns = ran$reruns, fit = full, seed = seed,
                  bootstrap = bootstrap, holdout = holdout, sigma0 = sigma0,
                  elapsed = proc.time()[["elapsed"]] - started),
             class = "somgpu_selection")
@@ -209,7 +212,8 @@ select_sizes <- function(sizes, given, dots, call) {
 }
 
 # Every replicate (see replicate_fit()), one after the other with a progress bar, or on the
-# future workers side by side.
+# future workers side by side: list(results, reruns), the replicates run again after
+# their worker was lost (NULL in this process).
 run_replicates <- function(work, x, args, parallel, progress, call) {
   if (parallel == "none") {
     if (progress) cli::cli_progress_bar("select_size: bootstrap replicates", total = length(work))
@@ -218,7 +222,7 @@ run_replicates <- function(work, x, args, parallel, progress, call) {
       out[[i]] <- replicate_fit(work[[i]], x, args)
       if (progress) cli::cli_progress_update()
     }
-    return(out)
+    return(list(results = out, reruns = NULL))
   }
   p <- if (progress && requireNamespace("progressr", quietly = TRUE)) {
     progressr::progressor(steps = length(work))
@@ -226,10 +230,15 @@ run_replicates <- function(work, x, args, parallel, progress, call) {
   threads <- args$threads
   args$threads <- NULL
   plan <- plan_name()
-  res <- on_workers(work, "replicate_worker", x = x, args = args, threads = threads,
+  ran <- on_workers(work, "replicate_worker", x = x, args = args, threads = threads,
                     progress = p, globals = as.numeric(utils::object.size(x)),
                     label = "somgpu-select-%d",
-                    lost = function(e) plan_failed(e, plan, call))
+                    lost = function(e, k) {
+                      abort(sprintf("somgpu: the future worker (plan %s) of replicate %d failed %s: %s",
+                                    plan, k, retried_text(), conditionMessage(e)),
+                            "somgpu_worker_error", call, parent = e, worker = k)
+                    })
+  res <- ran$results
   failed <- failed_workers(res)
   if (length(failed)) {
     k <- failed[1L]
@@ -237,7 +246,8 @@ run_replicates <- function(work, x, args, parallel, progress, call) {
                   res[[k]]$host, res[[k]]$pid, k, conditionMessage(res[[k]]$error)),
           "somgpu_worker_error", call, parent = res[[k]]$error, worker = k)
   }
-  res
+  names(ran$reruns)[names(ran$reruns) == "piece"] <- "replicate"
+  ran
 }
 
 # One replicate on a future worker, on its own threads (the cores future grants it).

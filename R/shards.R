@@ -11,13 +11,16 @@
 # run the CPU backend); `threads`: the user's count or NULL (each worker's own);
 # `main_threads`: this process's (the trace); `progress`: a cli bar over the passes.
 train_shards <- function(x, problem, args, threads, options, main_threads, progress, call) {
-  if (identical(args$backend, "opencl")) {
-    abort_input(
-      "Data-parallel batch training (`parallel = \"future\"` with file-backed data) runs on the workers' CPU backend; use `backend = \"auto\"` or `\"cpu\"`.",
-      call)
+  # the backends that run the data-parallel batch (src/r/r_backend.c's registry)
+  able <- constants()$shard_backends
+  if (!args$backend %in% c("auto", able)) {
+    abort_input(sprintf(
+      "Data-parallel batch training (`parallel = \"future\"` with file-backed data) runs on the workers' %s backend; use `backend = \"auto\"` or %s.",
+      paste(toupper(able), collapse = " or "),
+      paste0("`\"", able, "\"`", collapse = " or ")), call)
   }
   precision <- args$precision
-  here <- backend_spec(list(name = "cpu", precision = precision), main_threads, options, call)
+  here <- backend_spec(list(name = able[1L], precision = precision), main_threads, options, call)
   block_rows <- min(problem$batch_block, x$n)
   nblocks <- ceiling(x$n / block_rows)
   ranges <- shard_ranges(nblocks, future_workers(nblocks))
@@ -40,17 +43,22 @@ train_shards <- function(x, problem, args, threads, options, main_threads, progr
   }
   seconds <- numeric(length(ranges))
   res <- NULL
+  reruns <- list()
   for (t in seq_len(passes)) {
     step$init_w <- weights
     # the file travels as its description; the weights are small
-    res <- on_workers(ranges, "shard_sums", x = x, problem = step, threads = threads,
+    ran <- on_workers(ranges, "shard_sums", x = x, problem = step, threads = threads,
                       options = options, precision = precision,
                       globals = as.numeric(utils::object.size(step)),
-                      lost = function(e) plan_failed(e, plan, call))
+                      lost = function(e, k) shards_lost(e, k, ranges, t, plan, call))
+    res <- ran$results
+    if (nrow(ran$reruns)) reruns[[length(reruns) + 1L]] <- cbind(pass = t, ran$reruns)
     failed <- failed_workers(res)
     if (length(failed)) shards_failed(res, ranges, failed, call)
     seconds <- seconds + vapply(res, function(r) r$seconds, numeric(1))
     sums <- do.call(cbind, lapply(res, function(r) r$sums))
+    moved <- c(out = as.numeric(utils::object.size(step)) * length(ranges),
+               back = as.numeric(utils::object.size(sums)))
     weights <- call_core("train the maps", call, function() {
       .Call(C_batch_apply, x, step, here, sums, as.double(unlist(ranges)), t)
     })
@@ -60,10 +68,17 @@ train_shards <- function(x, problem, args, threads, options, main_threads, progr
     }
     if (progress) cli::cli_progress_update(.envir = environment())
   }
-  list(weights = weights, trace = trace,
-       record = shards_record(res, ranges, seconds, block_rows, x$n, problem$size, precision,
-                              plan))
+  reruns <- if (length(reruns)) do.call(rbind, reruns) else
+    data.frame(pass = integer(0), piece = integer(0), attempt = integer(0), reason = character(0))
+  reruns$blocks <- vapply(ranges[reruns$piece], blocks_text, "")
+  record <- shards_record(res, ranges, seconds, block_rows, x$n, problem$size, precision, plan)
+  record$reruns <- reruns
+  record$bytes_per_pass <- if (passes > 0) moved # what a pass sends to the workers and gets back
+  list(weights = weights, trace = trace, record = record)
 }
+
+# "blocks 1 to 40": a range of blocks, numbered from 1.
+blocks_text <- function(range) sprintf("blocks %d to %d", range[1L] + 1L, range[2L])
 
 # Blocks 0 .. nblocks - 1 as k contiguous ranges c(first, end) of equal length to within a
 # block.
@@ -88,10 +103,18 @@ shard_sums <- function(range, x, problem, threads, options, precision) {
 
 shards_failed <- function(res, ranges, bad, call) {
   k <- bad[1L]
-  abort(sprintf("somgpu: future worker %d of %d (%s, pid %d), summing blocks %d to %d, failed: %s",
-                k, length(ranges), res[[k]]$host, res[[k]]$pid, ranges[[k]][1L] + 1L,
-                ranges[[k]][2L], conditionMessage(res[[k]]$error)),
+  abort(sprintf("somgpu: future worker %d of %d (%s, pid %d), summing %s, failed: %s",
+                k, length(ranges), res[[k]]$host, res[[k]]$pid, blocks_text(ranges[[k]]),
+                conditionMessage(res[[k]]$error)),
         "somgpu_worker_error", call, parent = res[[k]]$error, worker = k)
+}
+
+# A range of rows whose future failed every time it ran (on_workers()), at pass t.
+shards_lost <- function(e, k, ranges, t, plan, call) {
+  abort(sprintf("somgpu: future worker %d of %d (plan %s), summing %s at pass %d, failed %s: %s",
+                k, length(ranges), plan, blocks_text(ranges[[k]]), t, retried_text(),
+                conditionMessage(e)),
+        "somgpu_worker_error", call, parent = e, worker = k)
 }
 
 # fit$backend for a data-parallel run: a row per worker (its rows and seconds over all

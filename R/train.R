@@ -102,8 +102,8 @@
 #'
 #' @section Parallel computing with future: With `parallel = "future"` the maps (one per
 #'   size and restart) are split into one chunk per worker of the current [future::plan()],
-#'   balanced by size (a map costs about its number of neurons), and trained with
-#'   [future.apply::future_lapply()]: `plan(multisession)` on this machine,
+#'   balanced by size (a map costs about its number of neurons), and trained as a future
+#'   each, as many at a time as the plan has workers: `plan(multisession)` on this machine,
 #'   `plan(cluster, workers = c("host1", "host2"))` on several hosts, or a job scheduler
 #'   through future.batchtools (one chunk per worker of the plan: for
 #'   `batchtools_slurm`, its `workers`, 100 by default, each chunk one job). Each future
@@ -118,8 +118,16 @@
 #'   `fit$backend$workers` lists what ran where. A worker that fails gives one
 #'   `somgpu_worker_error` naming the sizes it held, with the worker's own error as
 #'   `parent`, every failure in `failures` and the maps the other workers finished in
-#'   `weights` (a list in the order of `fit$quality`, `NULL` for maps not trained); an error
-#'   of future itself (a worker process that died) names the worker when it can. Progress is
+#'   `weights` (a list in the order of `fit$quality`, `NULL` for maps not trained), and no
+#'   chunk not yet started starts. A chunk whose worker is lost (a process that died, a
+#'   scheduler's job cancelled or killed) runs again on a live worker, up to
+#'   `getOption("somgpu.future_retries", 2)` times (a multisession or cluster plan's
+#'   workers are started anew first: future does not replace a dead one); every map has its
+#'   own random streams, so the maps are the same bits, and `fit$backend$reruns` lists what
+#'   ran again (piece, attempt, reason, sizes). When the retries are spent, a
+#'   `somgpu_worker_error` names the sizes lost. Leaving early (an error, an interrupt)
+#'   cancels a scheduler's jobs still queued or running (future.batchtools); a
+#'   multisession worker finishes its chunk, whose result is dropped. Progress is
 #'   signalled through progressr (when it is installed; shown where progressr's handlers
 #'   are enabled, e.g. by [progressr::with_progress()]) unless `progress = FALSE`.
 #'
@@ -248,8 +256,10 @@
 #'   about twice the logarithm of its blocks; `size x (ncol(y) + 1)` numbers per map and
 #'   node, `size x 2 ncol(y)` with missing values or `var_weights`); the main process adds
 #'   them as one process adds its blocks and ends the pass. The data never travel: a pass
-#'   costs one round trip to the workers. The maps are those of one process, bit for bit,
-#'   whatever the number of workers. Workers run the CPU backend.
+#'   costs one round trip to the workers (`fit$backend$bytes_per_pass`: what it sends and
+#'   gets back). The maps are those of one process, bit for bit, whatever the number of
+#'   workers; a range whose worker is lost is summed again at the same pass
+#'   (`fit$backend$reruns` names the pass and the blocks). Workers run the CPU backend.
 #'
 #' @return An object of class `somgpu`, a list with
 #'   \describe{
@@ -465,12 +475,3 @@ new_problem <- function(sizes, restarts, iter_max, sigma0, eta0, init, seed, alg
     dist)
 }
 
-# Train the maps of `problem` on the resolved backend `be` (its C settings in `spec`, from
-# backend_spec()): list(weights, one matrix per map; trace, passes x maps or NULL; kernels,
-# the names of the OpenCL kernels that ran). `progress`: TRUE / FALSE (cli's bar) or a
-# function of the share done.
-train_on_backend <- function(x, problem, be, spec, progress, call) {
-  withCallingHandlers(
-    call_core("train the maps", call, function() .Call(C_train, x, problem, spec, progress)),
-    somgpu_opencl_error = function(e) opencl_forget(be$device$index, be$precision))
-}

@@ -2,38 +2,6 @@
 # that names the argument, says what was wrong and what is expected. Nothing here modifies
 # the caller's objects.
 
-int_max <- .Machine$integer.max
-
-# A short description of a value for error messages.
-describe <- function(x) {
-  if (is.null(x)) return("NULL")
-  if (is.function(x)) return("a function")
-  if (isS4(x)) { # a bigmemory big.matrix or its descriptor, among others
-    d <- tryCatch(dim(x), error = function(e) NULL)
-    return(sprintf("a %s%s", class(x)[1L],
-                   if (length(d) == 2L) sprintf(" of %.0f x %.0f", d[1L], d[2L]) else ""))
-  }
-  if (is.data.frame(x)) return(sprintf("a data frame of %d x %d", nrow(x), ncol(x)))
-  if (is.list(x)) return(sprintf("a list of length %d", length(x)))
-  if (length(x) == 0L) return(sprintf("an empty %s vector", typeof(x)))
-  if (length(x) > 1L) {
-    return(sprintf("%s %s vector of length %d", if (typeof(x) == "integer") "an" else "a",
-                   typeof(x), length(x)))
-  }
-  if (is.factor(x)) return("a factor")
-  if (is.character(x)) return(sprintf("\"%s\"", x))
-  format(x)
-}
-
-# A vector described by its first element that fails `good` (a logical vector), for
-# messages that name what is wrong: "a double vector of length 4 with NA (element 2)"; a
-# single value as describe() gives it.
-describe_bad <- function(x, good) {
-  if (length(x) <= 1L || all(good %in% TRUE)) return(describe(x))
-  k <- which(!good | is.na(good))[1L]
-  sprintf("%s with %s (element %d)", describe(x), format(x[[k]]), k)
-}
-
 check_flag <- function(x, name, call) {
   if (!is.logical(x) || length(x) != 1L || is.na(x)) {
     abort_input(sprintf("`%s` must be TRUE or FALSE, not %s.", name, describe(x)), call)
@@ -223,23 +191,6 @@ int64_double <- function(v, what, call) {
   }
   attr(v, "dim") <- NULL
   as.double(v) # bit64's method, registered with its namespace
-}
-
-# The one pass over the values of a data matrix (in C: no temporary as large as the data):
-# refuses infinite values, and returns list(max_abs, the largest absolute value; missing,
-# the number of missing values (NA, NaN); row_missing, each row's, NULL when none;
-# column_observed, each column's observed values).
-scan_data <- function(x, call, name = "y") {
-  scan <- call_core("read the data", call, function() .Call(C_data_scan, x, NULL))
-  if (scan$infinite > 0) {
-    abort_input(sprintf(
-      "`%s` has %.0f infinite value%s (Inf or -Inf); the first is in row %.0f. Replace %s by NA (missing values are allowed) or drop the row%s.",
-      name, scan$infinite, if (scan$infinite == 1) "" else "s", scan$first_row,
-      if (scan$infinite == 1) "it" else "them", if (scan$infinite == 1) "" else "s"),
-      call)
-  }
-  list(max_abs = scan$max_abs, missing = scan$missing, row_missing = scan$row_missing,
-       column_observed = scan$column_observed)
 }
 
 # init = a fit from train(): its weights (in the data's units, columns matched by name)

@@ -7,17 +7,115 @@
 plan_name <- function() setdiff(class(future::plan()), c("FutureStrategy", "tweaked"))[1L]
 
 # fun(piece, ...) (the name of a function of somgpu's) on every piece of `work`, over the
-# future workers, one piece per future: the results in order. globals: bytes of the
-# arguments the futures carry (the data: let future send them whatever their size);
-# lost(e): what to do with an error of future itself (a worker that died).
+# future workers, a future per piece, as many at a time as the plan has workers (a wave):
+# list(results in order, reruns). A piece whose future fails (its worker died, its job was
+# cancelled or killed) runs again, on a live worker, up to future_retries() times: every
+# piece is deterministic, so its re-run gives what its first run would have. `reruns` has a
+# row per re-run (piece, attempt, reason). lost(e, i): what to do when piece i's retries are
+# spent (it raises the caller's error). A piece whose body failed (an error returned as a
+# value, on_worker()) stops the launching of the pieces still to come. globals: bytes of
+# the arguments the futures carry (the data: let future send them whatever their size).
+# Leaving early (an error, an interrupt) cancels the jobs of a scheduler still queued or
+# running (cancel_futures()).
 on_workers <- function(work, fun, ..., globals = 0, label = "somgpu-%d", lost) {
   old <- options(future.globals.maxSize = max(2 * globals + 50 * 1024^2,
                                               getOption("future.globals.maxSize", 500 * 1024^2)))
   on.exit(options(old), add = TRUE)
-  tryCatch(
-    future.apply::future_lapply(work, worker_entry(fun), ..., future.packages = "somgpu",
-                                future.scheduling = 1, future.label = label),
-    error = lost)
+  entry <- worker_entry(fun)
+  rest <- list(...)
+  retries <- future_retries()
+  # for the tests and benchmarks, a fault on purpose: list(piece, times, kind): the worker
+  # of `piece` dies (kind "die", its process killed) or its body fails ("error") the first
+  # `times` times it runs
+  fault <- getOption("somgpu.future_fault")
+  main <- Sys.getpid()
+  scheduler <- inherits(future::plan(), "batchtools")
+  tries <- integer(length(work))
+  launch <- function(i) {
+    hit <- !is.null(fault) && i == fault$piece && tries[i] < fault$times
+    die <- hit && !identical(fault$kind, "error")
+    piece <- work[[i]]
+    if (hit && identical(fault$kind, "error")) attr(piece, "somgpu_fault") <- "error"
+    future::future(quote({
+      if (die && Sys.getpid() != main) tools::pskill(Sys.getpid(), tools::SIGKILL)
+      do.call(entry, c(list(piece), rest))
+    }), substitute = FALSE, packages = "somgpu", label = sprintf(label, i), seed = NULL,
+    globals = list(entry = entry, piece = piece, rest = rest, die = die, main = main))
+  }
+  out <- vector("list", length(work))
+  reruns <- list()
+  running <- list()
+  on.exit(cancel_futures(running), add = TRUE)
+  queue <- seq_along(work)
+  width <- future_workers(length(work))
+  while (length(queue)) {
+    wave <- queue[seq_len(min(width, length(queue)))]
+    queue <- queue[-seq_along(wave)]
+    running <- vector("list", length(wave))
+    for (j in seq_along(wave)) {
+      # a scheduler's job is submitted and recorded at once, an interrupt held until both
+      # are done, so that leaving cancels every job submitted (a submission takes a
+      # moment; the workers of other plans finish on their own)
+      record <- quote(running[j] <- list(tryCatch(launch(wave[j]), FutureError = function(e) e)))
+      if (scheduler) suspendInterrupts(eval(record)) else eval(record)
+    }
+    died <- FALSE
+    for (j in seq_along(wave)) {
+      i <- wave[j]
+      f <- running[[j]]
+      v <- if (inherits(f, "FutureError")) f else collect_value(f)
+      running[j] <- list(NULL)
+      if (!inherits(v, "FutureError")) {
+        out[[i]] <- v
+        next
+      }
+      if (tries[i] >= retries) {
+        cancel_futures(running)
+        running <- list()
+        lost(v, i)
+      }
+      tries[i] <- tries[i] + 1L
+      reruns[[length(reruns) + 1L]] <- data.frame(piece = i, attempt = tries[i] + 1L,
+                                                  reason = conditionMessage(v))
+      queue <- c(i, queue)
+      died <- TRUE
+    }
+    running <- list()
+    if (died) repair_plan()
+    if (length(failed_workers(out[!vapply(out, is.null, TRUE)]))) break # a body failed
+  }
+  list(results = out, reruns = if (length(reruns)) do.call(rbind, reruns) else
+    data.frame(piece = integer(0), attempt = integer(0), reason = character(0)))
+}
+
+# A future's value, or the FutureError that says its worker or job was lost. (A lost
+# scheduler job's files stay until future.batchtools collects the job, which it prints once
+# through try(); removing them here would leave it counted as a busy worker for good.)
+collect_value <- function(f) tryCatch(future::value(f), FutureError = function(e) e)
+
+# How many times a lost piece of work runs again: the option somgpu.future_retries (a whole
+# number, default 2).
+future_retries <- function() {
+  r <- getOption("somgpu.future_retries", 2L)
+  check_whole(r, "getOption(\"somgpu.future_retries\")", 0, call = NULL)
+}
+
+# After a worker died: the workers of a plan that keeps them (multisession, cluster) started
+# anew, the same plan, since future does not replace a dead one and would send the next
+# futures to it. A scheduler's plan (future.batchtools) starts a job per future anyway.
+repair_plan <- function() {
+  if (!inherits(future::plan(), "cluster")) return(invisible())
+  stack <- future::plan("list") # (assigned first: plan() takes its argument unevaluated)
+  future::plan(stack)
+}
+
+# The jobs of a scheduler's futures still queued or running, cancelled (a future of a
+# plan that keeps its workers runs to its end, its result then dropped).
+cancel_futures <- function(futures) {
+  for (f in futures) {
+    if (!inherits(f, "BatchtoolsFuture") || is.null(f$config$reg)) next
+    try(suppressMessages(batchtools::killJobs(reg = f$config$reg)), silent = TRUE)
+  }
 }
 
 # What the futures call: `fun` looked up in the worker's own somgpu. Passing the function
@@ -26,7 +124,12 @@ on_workers <- function(work, fun, ..., globals = 0, label = "somgpu-%d", lost) {
 worker_entry <- function(fun) {
   env <- new.env(parent = baseenv())
   env$fun <- fun
-  f <- function(piece, ...) get(fun, envir = asNamespace("somgpu"))(piece, ...)
+  f <- function(piece, ...) {
+    if (identical(attr(piece, "somgpu_fault"), "error")) { # on_workers()' fault on purpose
+      return(get("on_worker", envir = asNamespace("somgpu"))(function() stop("a fault on purpose")))
+    }
+    get(fun, envir = asNamespace("somgpu"))(piece, ...)
+  }
   environment(f) <- env
   f
 }
@@ -39,12 +142,6 @@ on_worker <- function(body) {
   where <- list(host = Sys.info()[["nodename"]], pid = Sys.getpid())
   tryCatch(c(body(), where, seconds = proc.time()[["elapsed"]] - started),
            error = function(e) c(list(error = e), where))
-}
-
-# An error of future itself (a worker that died, a plan that cannot start), as somgpu's.
-plan_failed <- function(e, plan, call) {
-  abort(sprintf("somgpu: the future workers (plan %s) failed: %s", plan, conditionMessage(e)),
-        "somgpu_worker_error", call, parent = e)
 }
 
 # The workers whose results are errors.
@@ -64,4 +161,20 @@ worker_cores <- function() {
   } else {
     .Machine$integer.max
   }
+}
+
+# How many chunks: one per worker of the current plan (a job scheduler's plan has its
+# `workers`: 100 by default for future.batchtools), and no more than the maps; a plan that
+# reports no limit gets one chunk per map.
+future_workers <- function(nmaps) {
+  n <- future::nbrOfWorkers()
+  if (!is.finite(n)) n <- nmaps
+  max(1L, as.integer(min(n, nmaps)))
+}
+
+# "every time it ran (3 times)": how often a lost piece was tried.
+retried_text <- function() {
+  n <- future_retries() + 1L
+  if (n == 1L) "(no re-run: options(somgpu.future_retries = 0))" else
+    sprintf("every time it ran (%d times; options(somgpu.future_retries) sets how often)", n)
 }

@@ -18,11 +18,12 @@
 #   Rscript tools/run-tests.R                  everything (what CI runs; about 13 minutes)
 #   Rscript tools/run-tests.R default cpu-only the two builds' tests only (about 4 minutes)
 #   targets: default, cpu-only, readme (every R code block of the README runs as written),
-#   check, harness, gpu-compile, valgrind (a representative part of the suite), valgrind-all (every file
+#   check, harness, gpu-compile, slurm (test-slurm.R under a one-node Slurm started and
+#   stopped by tools/slurm.sh), valgrind (a representative part of the suite), valgrind-all (every file
 #   that valgrind ever ran: about 11 minutes more)
 args <- commandArgs(trailingOnly = TRUE)
 targets <- if (length(args)) args else c("default", "cpu-only", "readme", "check", "harness",
-                                         "gpu-compile", "valgrind")
+                                         "gpu-compile", "slurm", "valgrind")
 source("tools/check-package.R")
 source("tools/valgrind.R")
 
@@ -106,7 +107,7 @@ run_gpu_compile <- function() {
 # The script a build's tests run in (a fresh R process per build: the two builds cannot
 # share a session): the testthat suite with one line per file, the examples and the
 # vignette, the counts written to `result`.
-build_script <- function(lib, result) {
+build_script <- function(lib, result, filter = NULL) {
   c(sprintf(".libPaths(c(%s, .libPaths()))", deparse(lib)),
     "Lines <- R6::R6Class('Lines', inherit = testthat::Reporter, public = list(",
     "  file = '', ok = 0, skip = 0, bad = list(), started = 0,",
@@ -133,10 +134,14 @@ build_script <- function(lib, result) {
     "    utils::flush.console()",
     "  }))",
     "res <- testthat::test_dir('tests/testthat', package = 'somgpu',",
-    "  load_package = 'installed', stop_on_failure = FALSE, stop_on_warning = FALSE,",
+    sprintf("  load_package = 'installed', stop_on_failure = FALSE, stop_on_warning = FALSE, filter = %s,",
+            deparse(filter)),
     "  reporter = Lines$new())",
     "df <- as.data.frame(res)",
     "passed <- sum(df$passed); failed <- sum(df$failed) + sum(df$error)",
+    if (!is.null(filter)) sprintf(
+      "writeLines(sprintf('%%d %%d %%d', passed, failed, sum(df$skipped)), %s); quit(save = 'no')",
+      deparse(result)),
     "# every help page with examples, then the vignette: one test each, quiet unless they fail",
     "options(somgpu.threads = 2)",
     "pages <- 0",
@@ -161,7 +166,7 @@ build_script <- function(lib, result) {
             deparse(result)))
 }
 
-run_build <- function(build) {
+run_build <- function(build, filter = NULL) {
   lib <- build_lib(build)
   if (!install_build(build)) return(c(passed = 0, failed = 1, skipped = 0))
   # R_LIBS: so that future workers started by the tests and the vignette find this build
@@ -169,7 +174,7 @@ run_build <- function(build) {
   script <- tempfile(fileext = ".R")
   result <- tempfile(fileext = ".txt")
   stderr_log <- tempfile(fileext = ".log")
-  writeLines(build_script(lib, result), script)
+  writeLines(build_script(lib, result, filter), script)
   # stdout streams here as it comes; stderr (compilers of OpenCL kernels that a test
   # breaks on purpose, progress bars) is shown only when something failed
   system2(file.path(R.home("bin"), "Rscript"), script, stdout = "", stderr = stderr_log)
@@ -185,6 +190,32 @@ run_build <- function(build) {
   c(passed = counts[1], failed = counts[2], skipped = counts[3])
 }
 
+# A one-node Slurm on this machine (tools/slurm.sh) and the tests that run somgpu's future
+# paths under it (test-slurm.R, default build); then, one test each, nothing left in the
+# queue and the daemons stopped. Skipped, with the reason, where Slurm cannot start.
+run_slurm <- function() {
+  start <- suppressWarnings(system2("sh", c("tools/slurm.sh", "start"), stdout = TRUE,
+                                    stderr = TRUE))
+  if (!is.null(attr(start, "status"))) {
+    cat("skip Slurm could not start here:", utils::tail(start, 3), sep = "\n")
+    return(c(passed = 0, failed = 0, skipped = 1))
+  }
+  Sys.setenv(SLURM_CONF = sub("^export SLURM_CONF=", "",
+                              grep("^export SLURM_CONF=", start, value = TRUE)))
+  # batchtools lists the running jobs with squeue --user=$USER (unset in some containers)
+  if (!nzchar(Sys.getenv("USER"))) Sys.setenv(USER = Sys.info()[["user"]])
+  counts <- run_build("default", filter = "slurm")
+  queue <- suppressWarnings(system2("squeue", c("-h", "-o", "%i"), stdout = TRUE, stderr = TRUE))
+  system2("sh", c("tools/slurm.sh", "stop"))
+  Sys.unsetenv("SLURM_CONF")
+  alive <- suppressWarnings(system2("pgrep", c("-x", "slurmd|slurmctld|slurmstepd"),
+                                    stdout = TRUE))
+  checks <- c("no job left in the queue" = length(queue) == 0L,
+              "the Slurm daemons stopped" = length(alive) == 0L)
+  for (k in names(checks)) cat(sprintf("%-4s %s\n", if (checks[[k]]) "ok" else "FAIL", k))
+  counts + c(sum(checks), sum(!checks), 0)
+}
+
 Sys.setenv(POCL_CACHE_DIR = file.path(tempdir(), "pocl-cache"))
 step_names <- c(default = "default build (OpenCL where found): tests, examples, vignette",
                 "cpu-only" = "CPU-only build: tests, examples, vignette",
@@ -192,6 +223,7 @@ step_names <- c(default = "default build (OpenCL where found): tests, examples, 
                 check = "R CMD build, R CMD check --as-cran of both builds",
                 harness = "C harness under sanitizers",
                 "gpu-compile" = "the kernels compiled for NVIDIA and AMD GPUs (clang)",
+                slurm = "a one-node Slurm: the future paths under a real scheduler",
                 valgrind = "valgrind on a representative part of the suite",
                 "valgrind-all" = "valgrind on every file it has run")
 run_target <- function(target) {
@@ -205,6 +237,7 @@ run_target <- function(target) {
     check = run_check(),
     harness = run_harness(),
     "gpu-compile" = run_gpu_compile(),
+    slurm = run_slurm(),
     valgrind = , "valgrind-all" = if (install_build("cpu-only")) {
       run_valgrind(build_lib("cpu-only"),
                    if (target == "valgrind") valgrind_files else valgrind_all_files)

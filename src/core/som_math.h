@@ -111,6 +111,15 @@ SOM_MATH_FN int som_ring_dist(int a, int b, int size)
 #define SOM_CLOSER(d, best) ((d) < (best))
 #define SOM_WINS(d, j, best, jbest) (SOM_CLOSER(d, best) || ((d) == (best) && (j) < (jbest)))
 
+/* The distance, written once: a dimension's term of the squared distance, (x_k - w_k)^2,
+ * and of the general distance (variable weights, missing values), c_k * (x_k - w_k)^2. A
+ * distance is its terms summed in order of k, the first term taken as it is (0 + t = t);
+ * every search sums these terms (the kernels', the CPU's for one point, for tiles, for
+ * vector lanes), so a metric that is a sum over the dimensions changes these two lines.
+ * Arguments are read twice: pass plain values. */
+#define SOM_D2_TERM(xk, wk) (((xk) - (wk)) * ((xk) - (wk)))
+#define SOM_D2_TERM_GENERAL(ck, xk, wk) ((ck) * SOM_D2_TERM(xk, wk))
+
 /* SOM_SQDIST(NAME, REAL, XSPACE, WSPACE) defines
  *   REAL NAME(XSPACE const REAL *x, WSPACE const REAL *w, int m)
  * the squared distance of point x to one neuron's weights w, summed over the dimensions in
@@ -121,10 +130,7 @@ SOM_MATH_FN int som_ring_dist(int a, int b, int size)
     {                                                                                      \
         REAL d2 = 0;                                                                       \
         int k;                                                                             \
-        for (k = 0; k < m; k++) {                                                          \
-            REAL diff = x[k] - w[k];                                                       \
-            d2 += diff * diff;                                                             \
-        }                                                                                  \
+        for (k = 0; k < m; k++) d2 += SOM_D2_TERM(x[k], w[k]);                             \
         return d2;                                                                         \
     }
 
@@ -172,10 +178,7 @@ SOM_MATH_FN int som_ring_dist(int a, int b, int size)
         int k;                                                                             \
         for (k = 0; k < m; k++) {                                                          \
             const REAL xk = x[k];                                                          \
-            if (!isnan(xk)) {                                                              \
-                REAL diff = xk - w[k];                                                     \
-                d2 += c[k] * (diff * diff);                                                \
-            }                                                                              \
+            if (!isnan(xk)) d2 += SOM_D2_TERM_GENERAL(c[k], xk, w[k]);                     \
         }                                                                                  \
         return d2;                                                                         \
     }

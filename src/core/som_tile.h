@@ -37,8 +37,7 @@ SOM_INLINE int som_ld(int size, int jb)
             const REAL x0 = x[(size_t)p * m];                                              \
             LANES                                                                          \
             for (jj = 0; jj < JB; jj++) {                                                  \
-                REAL t = x0 - w[j + jj];                                                   \
-                acc[p][jj] = t * t;                                                        \
+                acc[p][jj] = SOM_D2_TERM(x0, w[j + jj]);                                   \
             }                                                                              \
         }                                                                                  \
         for (k = 1; k < m; k++) {                                                          \
@@ -48,8 +47,7 @@ SOM_INLINE int som_ld(int size, int jb)
                 const REAL xk = x[(size_t)p * m + k];                                      \
                 LANES                                                                      \
                 for (jj = 0; jj < JB; jj++) {                                              \
-                    REAL t = xk - wk[jj];                                                  \
-                    acc[p][jj] += t * t;                                                   \
+                    acc[p][jj] += SOM_D2_TERM(xk, wk[jj]);                                 \
                 }                                                                          \
             }                                                                              \
         }                                                                                  \
@@ -82,8 +80,7 @@ SOM_TILE_D2(som_tile_d2_f, float, SOM_PB_F, SOM_TJB, SOM_UNROLL)
                 const REAL xk = seen ? v : 0, ck = seen ? cw[k] : 0;                       \
                 LANES                                                                      \
                 for (jj = 0; jj < JB; jj++) {                                              \
-                    REAL t = xk - wk[jj];                                                  \
-                    acc[p][jj] += ck * (t * t);                                            \
+                    acc[p][jj] += SOM_D2_TERM_GENERAL(ck, xk, wk[jj]);                     \
                 }                                                                          \
             }                                                                              \
         }                                                                                  \

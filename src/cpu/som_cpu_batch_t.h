@@ -21,8 +21,8 @@
 /* Neurons per smoothing task: maps are cut into runs of this many neurons. */
 #define SOM_SMOOTH_RUN 32
 
-#if SOM_HAVE_VEC && R_PB != R_VW
-#error "the batch winner search puts a tile's R_PB points in the R_VW lanes of a vector"
+#if SOM_HAVE_VEC && PREC_PB != PREC_VW
+#error "the batch winner search puts a tile's PREC_PB points in the PREC_VW lanes of a vector"
 #endif
 
 typedef struct {
@@ -61,234 +61,8 @@ typedef struct {
     int *wins, **win, *group_start, *runs, nruns;
 } batch_state;
 
-static void batch_cut_of(const som_family *f, int threads, double round_units, batch_cut *c)
-{
-    const double block_cost = ((f->m + 1) * f->size_sum + SOM_POINT_UNITS * f->nmaps);
-    c->B = f->batch_block < f->n ? f->batch_block : f->n;
-    c->nblocks = (f->n + c->B - 1) / c->B;
-    c->per_round = (int64_t)(round_units * threads / (block_cost * (double)c->B));
-    if (c->per_round < 1) c->per_round = 1;
-    if (c->per_round > c->nblocks) c->per_round = c->nblocks;
-    c->per_round = som_window_blocks(f->sourced, f->m, c->per_round, c->B);
-    c->ngroups = som_map_groups(c->per_round, threads, f->nmaps);
-    c->nseg = (int)((2 * (int64_t)threads + c->per_round * c->ngroups - 1) /
-                    (c->per_round * c->ngroups));
-    c->seg_rows = (size_t)((c->B + c->nseg - 1) / c->nseg + R_PB - 1) / R_PB * R_PB;
-    if (c->seg_rows < 64) c->seg_rows = 64;
-    c->nseg = (int)((c->B + (int64_t)c->seg_rows - 1) / (int64_t)c->seg_rows);
-    c->whole = c->ngroups == 1 && c->nseg == 1;
-    c->bpad = (size_t)((c->B + R_PB - 1) / R_PB * R_PB);
-    c->levels = som_pair_levels((som_count)c->nblocks);
-}
-
-/* Element counts of the buffers, from the family's shape (bounds for per-map padding). */
-typedef struct {
-    double store, slots, xr, num, wins, win, runs, init, window;
-} batch_sizes;
-
-static void batch_size(const som_family *f, const batch_cut *c, int threads, batch_sizes *z)
-{
-    const double maps = f->nmaps, slot = f->size_sum * som_slot_width(f->m, f->general);
-    const double rounds = (double)c->per_round;
-    /* per map: tiled weights, the pass's totals, the pairwise partial sums */
-    z->store = (f->size_sum + (SOM_TJB - 1) * maps) * f->m + (1.0 + c->levels) * slot;
-    z->slots = rounds * slot;
-    z->xr = rounds * (double)c->bpad * f->m;
-    z->num = (double)threads * 2 * f->m;
-    z->wins = rounds * maps * (double)c->B;
-    z->win = rounds * maps;
-    z->runs = 2 * (floor(f->size_sum / SOM_SMOOTH_RUN) + maps);
-    z->init = (double)f->size_max * f->m;
-    z->window = f->sourced ? rounds * (double)c->B * f->m : 0;
-}
-
-static double cpu_round(const som_cpu_cfg *cfg)
-{
-    return cfg->round_units > 0 ? cfg->round_units : SOM_ROUND_UNITS;
-}
-
-static void batch_plan(void *cfg_, const som_family *f, som_plan *plan)
-{
-    const som_cpu_cfg *cfg = cfg_;
-    const int threads = som_threads(cfg->threads);
-    batch_cut c;
-    batch_sizes z;
-    batch_cut_of(f, threads, cpu_round(cfg), &c);
-    batch_size(f, &c, threads, &z);
-    som_plan_add(plan, "cpu batch: weights and sums", z.store * sizeof(som_real), SOM_HOST);
-    som_plan_add(plan, "cpu batch: a round's block sums", z.slots * sizeof(som_real), SOM_HOST);
-    som_plan_add(plan, "cpu batch: a round's blocks, row-major", (z.xr + z.num) * sizeof(som_real),
-                 SOM_HOST);
-    som_plan_add(plan, "cpu batch: a round's winners",
-                 z.wins * sizeof(int) + z.win * sizeof(int *), SOM_HOST);
-    som_plan_add(plan, "cpu batch: smoothing tasks, a round's pairwise plan",
-                 z.runs * sizeof(int) + (double)c.per_round * (sizeof(int64_t) + sizeof(int)),
-                 SOM_HOST);
-    som_plan_add(plan, "cpu batch: a round's rows, read from the source",
-                 z.window * sizeof(double), SOM_HOST);
-    som_plan_add(plan, "cpu batch: initial weights",
-                 (z.init + f->m) * sizeof(double) + (double)f->n * sizeof(uint32_t), SOM_HOST);
-}
-
-/* The winners of R_PB points (rows of x, m apart) among the neurons of w (tiled, leading
- * dimension ld), by the winner rule; cw: the general path's column weights, or NULL (a
- * constant NULL where inlined takes the plain path's code). */
-SOM_INLINE void winners(const som_real *x, const som_real *w, int size, int ld, const int m,
-                        const som_real *cw, int *c)
-{
-    som_real bd[R_PB];
-    int p, j;
-    for (p = 0; p < R_PB; p++) {
-        bd[p] = (som_real)HUGE_VAL;
-        c[p] = 0;
-    }
-    for (j = 0; j < size; j += SOM_TJB) {
-        som_real acc[R_PB][SOM_TJB];
-        const int nb = size - j < SOM_TJB ? size - j : SOM_TJB;
-        if (cw) R_TILE_D2_GENERAL(x, w, ld, j, m, cw, acc);
-        else R_TILE_D2(x, w, ld, j, m, acc);
-        SOM_UNROLL
-        for (p = 0; p < R_PB; p++) SOM_PICK(acc[p], nb, j, c[p], bd[p]);
-    }
-}
-
-#if SOM_HAVE_VEC
-/* Neurons j .. j + nb - 1 (nb a constant where inlined) for the points in the lanes of xv
- * (xv[k]: their k-th values): each distance summed over k in order, then the winner rule
- * in each lane over these neurons in order, continuing from bd, bc. */
-SOM_INLINE void lanes_block(const som_rv *xv, const som_real *w, int ld, int j, const int m,
-                            const int nb, som_rv *bd, som_rv *bc)
-{
-    som_rv acc[SOM_TJB], t, jv = (som_rv){0} + (som_real)j;
-    int jj, k;
-    SOM_UNROLL_ALL
-    for (jj = 0; jj < nb; jj++) {
-        t = xv[0] - w[j + jj];
-        acc[jj] = t * t;
-    }
-    for (k = 1; k < m; k++) {
-        const som_real *wk = w + (size_t)k * ld + j;
-        SOM_UNROLL_ALL
-        for (jj = 0; jj < nb; jj++) {
-            t = xv[k] - wk[jj];
-            acc[jj] += t * t;
-        }
-    }
-    SOM_UNROLL_ALL
-    for (jj = 0; jj < nb; jj++, jv += 1) {
-        const som_rm lt = SOM_CLOSER(acc[jj], *bd);
-        *bd = R_SELECT(lt, acc[jj], *bd);
-        *bc = R_SELECT(lt, jv, *bc);
-    }
-}
-
-/* The winners of the R_PB = R_VW points of a tile (xv, one point per lane) among the
- * neurons of w: each lane runs the winner rule over the neurons in order, in blocks of
- * SOM_TJB, 4 and 1 neurons (no padded neuron computed): the bits and winners of winners(),
- * with vector compares in place of a scalar chain per point. */
-SOM_INLINE void winners_lanes(const som_rv *xv, const som_real *w, int size, int ld,
-                              const int m, int *c)
-{
-    som_rv bd = (som_rv){0} + (som_real)HUGE_VAL, bc = (som_rv){0};
-    int j = 0, l;
-    for (; j + SOM_TJB <= size; j += SOM_TJB)
-        lanes_block(xv, w, ld, j, m, SOM_TJB, &bd, &bc);
-    if (j + 4 <= size) {
-        lanes_block(xv, w, ld, j, m, 4, &bd, &bc);
-        j += 4;
-    }
-    for (; j < size; j++) lanes_block(xv, w, ld, j, m, 1, &bd, &bc);
-    for (l = 0; l < R_VW; l++) c[l] = (int)bc[l];
-}
-#endif
-
-#define X_P(l) xi[(size_t)(l) * m + k] /* the tile's point l, dimension k */
-
-/* Rows of a block (row-major in x, padded to whole tiles) against maps q0 .. q1-1: each
- * row's winner into win[q] (indexed from the block's first row, offset); cw: the general
- * path's column weights, or NULL. A tile of points at a time against every map (their
- * weights stay in the first-level cache); on the plain path with vectors, the tile's
- * points side by side in the lanes (winners_lanes). Also compiled for AVX2 where the
- * compiler can pick the version at load time (the same operations, a register at a time:
- * -ffp-contract=off keeps them unfused). */
-SOM_TARGET_CLONES static void segment_winners(const batch_map *maps, int q0, int q1, int m,
-                                              const som_real *cw, const som_real *x, int rows,
-                                              int offset, int *const *win)
-{
-    const int padded = (rows + R_PB - 1) / R_PB * R_PB;
-    const int lanes = SOM_HAVE_VEC && !cw && m <= SOM_VEC_MAX_DIM;
-    int i, q, r;
-    (void)lanes; /* unused without vectors */
-    for (i = 0; i < padded; i += R_PB) {
-        const som_real *xi = x + (size_t)i * m;
-#if SOM_HAVE_VEC
-        som_rv xv[SOM_VEC_MAX_DIM];
-        if (lanes) { /* the tile's points side by side */
-            int k;
-            for (k = 0; k < m; k++) xv[k] = R_GATHER(X_P);
-        }
-#endif
-        for (q = q0; q < q1; q++) {
-            const batch_map *mp = maps + q;
-            int c[R_PB];
-#if SOM_HAVE_VEC
-            if (lanes) switch (m) {
-            case 2: winners_lanes(xv, mp->w, mp->size, mp->ld, 2, c); break;
-            case 3: winners_lanes(xv, mp->w, mp->size, mp->ld, 3, c); break;
-            case 4: winners_lanes(xv, mp->w, mp->size, mp->ld, 4, c); break;
-            case 8: winners_lanes(xv, mp->w, mp->size, mp->ld, 8, c); break;
-            case 16: winners_lanes(xv, mp->w, mp->size, mp->ld, 16, c); break;
-            default: winners_lanes(xv, mp->w, mp->size, mp->ld, m, c);
-            }
-            else
-#endif
-            if (cw) winners(xi, mp->w, mp->size, mp->ld, m, cw, c); /* not unrolled by m */
-            else switch (m) {
-            case 1: winners(xi, mp->w, mp->size, mp->ld, 1, NULL, c); break;
-            case 8: winners(xi, mp->w, mp->size, mp->ld, 8, NULL, c); break;
-            default: winners(xi, mp->w, mp->size, mp->ld, m, NULL, c);
-            }
-            for (r = 0; r < R_PB && i + r < rows; r++) win[q][offset + i + r] = c[r];
-        }
-    }
-}
-
-/* A block's sums (rows row-major in x), every map at once, each element in row order: into
- * the block's slot, S[c * m + k] then the counts (slot_width) per map. Each row is read
- * once. general: missing values are left out of the sums and their columns' counts. */
-static void block_sums(const batch_map *maps, int nmaps, int m, int general,
-                       const som_real *restrict x, int rows, int *const *win,
-                       som_real *restrict slot)
-{
-    int i, q, k;
-    for (q = 0; q < nmaps; q++) memset(slot + maps[q].slot_off, 0, maps[q].slot_len * sizeof *slot);
-    if (general) {
-        for (i = 0; i < rows; i++) {
-            const som_real *xi = x + (size_t)i * m;
-            for (q = 0; q < nmaps; q++) {
-                const int c = win[q][i];
-                som_real *S = slot + maps[q].slot_off, *Sc = S + (size_t)c * m;
-                som_real *Nc = S + ((size_t)maps[q].size + c) * m;
-                for (k = 0; k < m; k++)
-                    if (!isnan(xi[k])) {
-                        Sc[k] += xi[k];
-                        Nc[k] += 1;
-                    }
-            }
-        }
-        return;
-    }
-    for (i = 0; i < rows; i++) {
-        const som_real *xi = x + (size_t)i * m;
-        for (q = 0; q < nmaps; q++) {
-            const int c = win[q][i];
-            som_real *S = slot + maps[q].slot_off, *Sc = S + (size_t)c * m;
-            SOM_SIMD /* dimensions side by side; each still in row order */
-            for (k = 0; k < m; k++) Sc[k] += xi[k];
-            S[(size_t)maps[q].size * m + c] += 1;
-        }
-    }
-}
+#include "som_cpu_batch_cut_t.h"    /* how a pass is cut; the memory plan          */
+#include "som_cpu_batch_search_t.h" /* winners of a tile; a block's sums           */
 
 SOM_PAIR_PUSH(pair_push, som_real, )
 SOM_PAIR_TOTAL(pair_total, som_real, )
@@ -310,88 +84,99 @@ static void plan_pushes(batch_state *s, int64_t b0, int64_t nb)
     }
 }
 
-/* A round of blocks from block b0 of the pass (not past the slice's limit): winners and
- * block sums of every map, added pairwise, a node's total at its end into the pass's totals
- * (or a future worker's node_out). */
-static int batch_advance(void *state, som_slice *slice, int64_t *reached, som_status *st)
+/* The four steps of a round of blocks b0 .. b0 + nb - 1 (each one parallel region). */
+
+/* 1. When tasks share blocks: the round's rows, row-major into xr, a segment of rows at a
+ * time (static schedules keep a block with one thread, and in its cache, through the
+ * steps). */
+static void round_rows(batch_state *s, const som_window *win, int64_t b0, int64_t nb)
 {
-    batch_state *s = state;
-    const som_problem *p = s->p;
     const batch_cut *c = &s->cut;
-    const int64_t n = p->data.n, pass0 = slice->from / n * n, B = c->B;
-    const int64_t b0 = (slice->from - pass0) / B;
-    const int64_t b_end = ((slice->limit - pass0 < n ? slice->limit - pass0 : n) + B - 1) / B;
-    const int64_t nb = b0 + c->per_round < b_end ? c->per_round : b_end - b0;
-    const int64_t ntask = nb * c->ngroups * c->nseg;
-    const int m = p->data.m, nmaps = p->nmaps, nth = s->threads, ng = c->ngroups;
-    const int nseg = c->nseg, whole = c->whole;
-    const size_t seg_rows = c->seg_rows, bpad = c->bpad, slot_len = s->slot_len;
-    som_window win;
-    int64_t task, bi;
-    int q, rc;
-    const int64_t node_i0 = s->node_i;
+    const int64_t n = s->p->data.n, B = c->B;
+    const int m = s->p->data.m, nth = s->threads, nseg = c->nseg;
+    const size_t seg_rows = c->seg_rows, bpad = c->bpad;
+    int64_t task;
     (void)nth; /* unused without OpenMP */
-    if (b0 == 0 && !s->node_out) { /* a new pass: one node, the whole pass */
-        s->node0 = 0;
-        s->node1 = s->range_end = c->nblocks;
-    }
-    /* the round's rows: in memory, a view; from a source, read here (this thread) */
-    if ((rc = som_window_load(&p->data, b0 * B, ((b0 + nb) * B < n ? (b0 + nb) * B : n) - b0 * B,
-                              s->window, &win, st)))
-        return rc;
-    /* when blocks are shared between tasks: the round's blocks, row-major, a segment of
-     * rows at a time (static schedules keep a block with one thread, and in its cache,
-     * through the steps) */
     SOM_PARALLEL_FOR(nth, static, 1)
-    for (task = 0; task < (whole ? 0 : nb * nseg); task++) {
+    for (task = 0; task < (c->whole ? 0 : nb * nseg); task++) {
         const int64_t bi = task / nseg, lo = (b0 + bi) * B, sg = task % nseg;
         const int64_t rows = (lo + B < n ? B : n - lo) - sg * (int64_t)seg_rows;
         if (rows > 0)
-            R_TILE_ROWS(win.x, win.ld, m, lo - win.first + sg * (int64_t)seg_rows,
-                        (int)(rows < (int64_t)seg_rows ? rows : (int64_t)seg_rows),
-                        s->xr + ((size_t)bi * bpad + (size_t)sg * seg_rows) * m);
+            PREC_TILE_ROWS(win->x, win->ld, m, lo - win->first + sg * (int64_t)seg_rows,
+                           (int)(rows < (int64_t)seg_rows ? rows : (int64_t)seg_rows),
+                           s->xr + ((size_t)bi * bpad + (size_t)sg * seg_rows) * m);
     }
-    /* the winners: (block, group of maps, segment of rows) */
+}
+
+/* 2. The winners: a task per (block, group of maps, segment of rows); a task that holds
+ * the whole block transposes it first and takes its sums after, its rows in cache. */
+static void round_winners(batch_state *s, const som_window *win, int64_t b0, int64_t nb)
+{
+    const batch_cut *c = &s->cut;
+    const int64_t n = s->p->data.n, B = c->B, ntask = nb * c->ngroups * c->nseg;
+    const int m = s->p->data.m, nmaps = s->p->nmaps, nth = s->threads, ng = c->ngroups;
+    const int nseg = c->nseg, whole = c->whole;
+    const size_t seg_rows = c->seg_rows, bpad = c->bpad, slot_len = s->slot_len;
+    int64_t task;
+    (void)nth;
     SOM_PARALLEL_FOR(nth, static, 1)
     for (task = 0; task < ntask; task++) {
         const int64_t bi = task / (ng * nseg), lo = (b0 + bi) * B;
         const int g = (int)(task / nseg % ng), sg = (int)(task % nseg);
         const int64_t rows = (lo + B < n ? B : n - lo) - (int64_t)sg * seg_rows;
-        if (whole) /* the task holds the whole block: transpose it here */
-            R_TILE_ROWS(win.x, win.ld, m, lo - win.first, (int)rows,
-                        s->xr + (size_t)bi * bpad * m);
+        if (whole)
+            PREC_TILE_ROWS(win->x, win->ld, m, lo - win->first, (int)rows,
+                           s->xr + (size_t)bi * bpad * m);
         if (rows > 0)
             segment_winners(s->maps, s->group_start[g], s->group_start[g + 1], m, s->cw,
                             s->xr + ((size_t)bi * bpad + (size_t)sg * seg_rows) * m,
                             (int)(rows < (int64_t)seg_rows ? rows : (int64_t)seg_rows),
                             (int)(sg * seg_rows), s->win + bi * nmaps);
-        if (whole) /* the task holds the whole block: its sums now, rows in cache */
+        if (whole)
             block_sums(s->maps, nmaps, m, s->cw != NULL, s->xr + (size_t)bi * bpad * m,
                        (int)rows, s->win + bi * nmaps, s->slots + (size_t)bi * slot_len);
     }
-    /* otherwise each block's sums, all maps at once, in row order into its slot */
-    if (!whole) {
-        SOM_PARALLEL_FOR(nth, static, 1)
-        for (task = 0; task < nb; task++) {
-            const int64_t lo = (b0 + task) * B;
-            block_sums(s->maps, nmaps, m, s->cw != NULL, s->xr + (size_t)task * bpad * m,
-                       (int)(lo + B < n ? B : n - lo), s->win + task * nmaps,
-                       s->slots + (size_t)task * slot_len);
-        }
+}
+
+/* 3. When tasks share blocks: each block's sums, all maps at once, in row order into its
+ * slot. */
+static void round_sums(batch_state *s, int64_t b0, int64_t nb)
+{
+    const batch_cut *c = &s->cut;
+    const int64_t n = s->p->data.n, B = c->B;
+    const int m = s->p->data.m, nmaps = s->p->nmaps, nth = s->threads;
+    int64_t task;
+    (void)nth;
+    if (c->whole) return;
+    SOM_PARALLEL_FOR(nth, static, 1)
+    for (task = 0; task < nb; task++) {
+        const int64_t lo = (b0 + task) * B;
+        block_sums(s->maps, nmaps, m, s->cw != NULL, s->xr + (size_t)task * c->bpad * m,
+                   (int)(lo + B < n ? B : n - lo), s->win + task * nmaps,
+                   s->slots + (size_t)task * s->slot_len);
     }
-    /* add the slots pairwise in block order, each node's total at its end, the maps side
-     * by side */
-    plan_pushes(s, b0, nb);
+}
+
+/* 4. The slots added pairwise in block order (plan_pushes), each node's total at its end
+ * into the pass's totals or a future worker's node_out, the maps side by side. */
+static void round_push(batch_state *s, int64_t nb)
+{
+    const int nmaps = s->p->nmaps, nth = s->threads;
+    const size_t slot_len = s->slot_len;
+    const int64_t node_i0 = s->node_i;
+    int64_t bi;
+    int q;
+    (void)nth;
     SOM_PARALLEL_FOR(nth, dynamic, 1)
     for (q = 0; q < nmaps; q++) {
         batch_map *mp = s->maps + q;
-        int64_t bi, node = node_i0;
+        int64_t b, node = node_i0;
         size_t e;
-        for (bi = 0; bi < nb; bi++) {
-            const som_real *sum = s->slots + (size_t)bi * slot_len + mp->slot_off;
-            const som_count k = (som_count)s->push_k[bi];
+        for (b = 0; b < nb; b++) {
+            const som_real *sum = s->slots + (size_t)b * slot_len + mp->slot_off;
+            const som_count k = (som_count)s->push_k[b];
             for (e = 0; e < mp->slot_len; e++) pair_push(mp->stack, mp->slot_len, e, k, 0, sum[e]);
-            if (!s->node_end[bi]) continue;
+            if (!s->node_end[b]) continue;
             if (s->node_out) { /* a worker's node: k + 1 blocks, a power of two */
                 double *out = s->node_out + (size_t)node++ * slot_len + mp->slot_off;
                 for (e = 0; e < mp->slot_len; e++)
@@ -404,6 +189,35 @@ static int batch_advance(void *state, som_slice *slice, int64_t *reached, som_st
     }
     if (s->node_out)
         for (bi = 0; bi < nb; bi++) s->node_i += s->node_end[bi];
+}
+
+/* A round of blocks from block b0 of the pass (not past the slice's limit): winners and
+ * block sums of every map, added pairwise, a node's total at its end into the pass's totals
+ * (or a future worker's node_out). */
+static int batch_advance(void *state, som_slice *slice, int64_t *reached, som_status *st)
+{
+    batch_state *s = state;
+    const som_problem *p = s->p;
+    const batch_cut *c = &s->cut;
+    const int64_t n = p->data.n, pass0 = slice->from / n * n, B = c->B;
+    const int64_t b0 = (slice->from - pass0) / B;
+    const int64_t b_end = ((slice->limit - pass0 < n ? slice->limit - pass0 : n) + B - 1) / B;
+    const int64_t nb = b0 + c->per_round < b_end ? c->per_round : b_end - b0;
+    som_window win;
+    int rc;
+    if (b0 == 0 && !s->node_out) { /* a new pass: one node, the whole pass */
+        s->node0 = 0;
+        s->node1 = s->range_end = c->nblocks;
+    }
+    /* the round's rows: in memory, a view; from a source, read here (this thread) */
+    if ((rc = som_window_load(&p->data, b0 * B, ((b0 + nb) * B < n ? (b0 + nb) * B : n) - b0 * B,
+                              s->window, &win, st)))
+        return rc;
+    round_rows(s, &win, b0, nb);
+    round_winners(s, &win, b0, nb);
+    round_sums(s, b0, nb);
+    plan_pushes(s, b0, nb);
+    round_push(s, nb);
     *reached = pass0 + ((b0 + nb) * B < n ? (b0 + nb) * B : n);
     return SOM_OK;
 }
@@ -584,6 +398,6 @@ static void batch_release(void *state)
     free(s);
 }
 
-const som_engine R_EXPORT(som_cpu_batch) = {R_NAME("cpu batch"), NULL, batch_prepare,
-                                             batch_advance, batch_end_pass, NULL, batch_read,
-                                             batch_release, batch_plan};
+const som_engine PREC_SYMBOL(som_cpu_batch) = {PREC_NAME("cpu batch"), NULL, batch_prepare,
+                                                batch_advance, batch_end_pass, NULL, batch_read,
+                                                batch_release, batch_plan};

@@ -5,7 +5,7 @@
  * width, -ffp-contract=off keeping them unfused. */
 
 #if SOM_HAVE_LANES
-#define SOM_LANES R_VW
+#define SOM_LANES PREC_VW
 #else
 #define SOM_LANES 1 /* no packs are made */
 #endif
@@ -31,12 +31,8 @@ typedef struct {
  * dimensions in order, into OUT. */
 #define LANE_D2(J, OUT)                                                                    \
     do {                                                                                   \
-        som_rv t_ = xv[0] - w[J];                                                          \
-        OUT = t_ * t_;                                                                     \
-        for (k = 1; k < m; k++) {                                                          \
-            t_ = xv[k] - w[(size_t)k * S + (J)];                                           \
-            OUT += t_ * t_;                                                                \
-        }                                                                                  \
+        OUT = SOM_D2_TERM(xv[0], w[J]);                                                    \
+        for (k = 1; k < m; k++) OUT += SOM_D2_TERM(xv[k], w[(size_t)k * S + (J)]);         \
     } while (0)
 
 /* Points i .. end-1 of the pass for every lane, inlined with a constant m where small. */
@@ -53,7 +49,7 @@ SOM_INLINE void lanes_points(const lane_pack *pk, const som_real *rows, const in
         int j, k, l;
         const som_real *x[SOM_LANES];
         for (l = 0; l < SOM_LANES; l++) x[l] = rows + (size_t)pk->order[l][i] * m;
-        for (k = 0; k < m; k++) xv[k] = R_GATHER(X_K); /* each lane's point */
+        for (k = 0; k < m; k++) xv[k] = PREC_GATHER(X_K); /* each lane's point */
         /* each lane's winner, the first strictly closest, as two chains (even and odd
          * neurons, each by the strict rule in order) merged with ties to the lower neuron:
          * the same winner, half the chain of dependent compares */
@@ -65,22 +61,22 @@ SOM_INLINE void lanes_points(const lane_pack *pk, const som_real *rows, const in
             som_rm lt;
             LANE_D2(j, acc);
             lt = SOM_CLOSER(acc, bd); /* lane by lane */
-            bd = R_SELECT(lt, acc, bd);
-            cv = R_SELECT(lt, jv, cv);
+            bd = PREC_SELECT(lt, acc, bd);
+            cv = PREC_SELECT(lt, jv, cv);
             if (j + 1 < S) {
                 LANE_D2(j + 1, acc1);
                 lt = SOM_CLOSER(acc1, bd1);
-                bd1 = R_SELECT(lt, acc1, bd1);
-                cv1 = R_SELECT(lt, jv + 1, cv1);
+                bd1 = PREC_SELECT(lt, acc1, bd1);
+                cv1 = PREC_SELECT(lt, jv + 1, cv1);
             }
         }
         {
             const som_rm lt = SOM_CLOSER(bd1, bd) | ((bd1 == bd) & (cv1 < cv));
-            cv = R_SELECT(lt, cv1, cv);
+            cv = PREC_SELECT(lt, cv1, cv);
         }
         for (l = 0; l < SOM_LANES; l++) hl[l] = pk->circ[l] + pk->size[l] - (int)cv[l];
         for (j = 0; j < S; j++) { /* the update, each lane with its own factors */
-            const som_rv h = R_GATHER(H_J);
+            const som_rv h = PREC_GATHER(H_J);
             for (k = 0; k < m; k++) {
                 som_rv *wk = w + (size_t)k * S + j;
                 *wk += h * (xv[k] - *wk);

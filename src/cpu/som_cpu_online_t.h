@@ -6,7 +6,7 @@
  * script.
  *
  * A map's weights are tiled (w[k * ld + j], ld = the size rounded up to whole blocks of
- * R_JB neurons), so that distances and updates run as vector loops over neurons. Each
+ * PREC_JB neurons), so that distances and updates run as vector loops over neurons. Each
  * neuron's squared distance is still summed over the dimensions in order and each update is
  * the same expression, so the bits are those of the plain rule (and of the OpenCL backend,
  * and of the R reference in the tests). A map's result depends only on its own streams,
@@ -23,12 +23,12 @@
 
 typedef struct {
     int map;         /* index in the problem                                        */
-    int size, ld;    /* neurons, and neurons rounded up to whole blocks (R_JB)     */
+    int size, ld;    /* neurons, and neurons rounded up to whole blocks (PREC_JB)     */
     int pack, lane;  /* its pack and lane (som_lanes.h), or pack -1: trained alone  */
     uint32_t *order; /* the current pass's visiting order, n indices                */
     som_real *w;     /* working weights, w[k * ld + j] (padding neurons never win)  */
     som_real *circ;  /* the pass's factors, 2 x size (som_neighbourhood_circ), then
-                        R_JB zeros, so that the update may run over ld neurons      */
+                        PREC_JB zeros, so that the update may run over ld neurons      */
 } online_map;
 
 typedef struct {
@@ -56,8 +56,8 @@ static void online_size(const som_family *f, online_sizes *z)
 {
     const double maps = f->nmaps;
     const double line = 64 / sizeof(som_real);
-    z->weights = (f->size_sum + (R_JB - 1) * maps) * f->m + (line - 1) * maps + line;
-    z->circ = 2 * f->size_sum + (R_JB + line - 1) * maps + line;
+    z->weights = (f->size_sum + (PREC_JB - 1) * maps) * f->m + (line - 1) * maps + line;
+    z->circ = 2 * f->size_sum + (PREC_JB + line - 1) * maps + line;
     /* packs of consecutive maps, largest first: each pack's S is at most the smallest ring
      * of the full pack before it, so the packs' weights and factors (S m and 2 S per lane)
      * take at most SOM_LANES times the first pack's S plus the sum of the sizes. */
@@ -91,19 +91,19 @@ SOM_INLINE void train_points(const som_real *rows, const uint32_t *order, uint32
         const som_real *x = rows + (size_t)order[i] * m, *h;
         som_real bd = (som_real)HUGE_VAL;
         int c = 0, j, jj, k;
-        for (j = 0; j < size; j += R_JB) { /* the winner, a block of neurons at a time */
-            som_real acc[1][R_JB];
-            R_POINT_D2(x, w, ld, j, m, acc);
-            SOM_PICK(acc[0], size - j < R_JB ? size - j : R_JB, j, c, bd);
+        for (j = 0; j < size; j += PREC_JB) { /* the winner, a block of neurons at a time */
+            som_real acc[1][PREC_JB];
+            PREC_POINT_D2(x, w, ld, j, m, acc);
+            SOM_PICK(acc[0], size - j < PREC_JB ? size - j : PREC_JB, j, c, bd);
         }
         /* update every neuron, the padding ones too (with whatever factor: they never win) */
         h = circ + (size - c);
         for (k = 0; k < m; k++) {
             const som_real xk = x[k];
             som_real *wk = w + (size_t)k * ld;
-            for (j = 0; j < ld; j += R_JB) {
+            for (j = 0; j < ld; j += PREC_JB) {
                 SOM_SIMD
-                for (jj = 0; jj < R_JB; jj++) wk[j + jj] += h[j + jj] * (xk - wk[j + jj]);
+                for (jj = 0; jj < PREC_JB; jj++) wk[j + jj] += h[j + jj] * (xk - wk[j + jj]);
             }
         }
     }
@@ -119,19 +119,19 @@ SOM_INLINE void train_points_general(const som_real *rows, const uint32_t *order
         const som_real *x = rows + (size_t)order[i] * m, *h;
         som_real bd = (som_real)HUGE_VAL;
         int c = 0, j, jj, k;
-        for (j = 0; j < size; j += R_JB) {
-            som_real acc[1][R_JB];
-            R_POINT_D2_GENERAL(x, w, ld, j, m, cw, acc);
-            SOM_PICK(acc[0], size - j < R_JB ? size - j : R_JB, j, c, bd);
+        for (j = 0; j < size; j += PREC_JB) {
+            som_real acc[1][PREC_JB];
+            PREC_POINT_D2_GENERAL(x, w, ld, j, m, cw, acc);
+            SOM_PICK(acc[0], size - j < PREC_JB ? size - j : PREC_JB, j, c, bd);
         }
         h = circ + (size - c);
         for (k = 0; k < m; k++) {
             const som_real xk = x[k];
             som_real *wk = w + (size_t)k * ld;
             if (isnan(xk)) continue; /* a missing value moves nothing */
-            for (j = 0; j < ld; j += R_JB) {
+            for (j = 0; j < ld; j += PREC_JB) {
                 SOM_SIMD
-                for (jj = 0; jj < R_JB; jj++) wk[j + jj] += h[j + jj] * (xk - wk[j + jj]);
+                for (jj = 0; jj < PREC_JB; jj++) wk[j + jj] += h[j + jj] * (xk - wk[j + jj]);
             }
         }
     }
@@ -141,7 +141,7 @@ SOM_INLINE void train_points_general(const som_real *rows, const uint32_t *order
 static void start_pass(const som_problem *p, som_factors *fac, int t, int map, int size,
                        som_real *circ, uint32_t *order)
 {
-    R_CIRC(som_factor_at(fac, t, map), size, circ);
+    PREC_CIRC(som_factor_at(fac, t, map), size, circ);
     som_order(order, (som_u32)p->data.n, p->seed, SOM_STREAM_ORDER, (som_u32)size,
               (som_u32)p->restart[map], (som_u32)t);
 }
@@ -334,7 +334,7 @@ static int online_prepare(void *cfg_, const som_problem *p, const som_factors *f
         online_map *mp = s->maps + i;
         mp->map = i;
         mp->size = p->size[i];
-        mp->ld = som_ld(mp->size, R_JB);
+        mp->ld = som_ld(mp->size, PREC_JB);
         mp->order = s->orders + (size_t)i * (size_t)z.order_stride;
         s->cost += (double)mp->size * (m + 1) + SOM_POINT_UNITS;
     }
@@ -358,8 +358,8 @@ static int online_prepare(void *cfg_, const som_problem *p, const som_factors *f
         mp->w = wbuf + wtot;
         mp->circ = cbuf + ctot;
         wtot += som_pad_line((size_t)mp->ld * m);
-        ctot += som_pad_line((size_t)mp->size * 2 + R_JB);
-        memset(mp->circ, 0, ((size_t)mp->size * 2 + R_JB) * sizeof *mp->circ);
+        ctot += som_pad_line((size_t)mp->size * 2 + PREC_JB);
+        memset(mp->circ, 0, ((size_t)mp->size * 2 + PREC_JB) * sizeof *mp->circ);
         memset(mp->w, 0, (size_t)mp->ld * m * sizeof *mp->w);
         som_tile_real(init, mp->size, m, mp->ld, mp->w);
     }
@@ -398,6 +398,6 @@ static void online_release(void *state)
     free(s);
 }
 
-const som_engine R_EXPORT(som_cpu_online) = {R_NAME("cpu online"), NULL, online_prepare,
-                                              online_advance, NULL, NULL, online_read,
-                                              online_release, online_plan};
+const som_engine PREC_SYMBOL(som_cpu_online) = {PREC_NAME("cpu online"), NULL, online_prepare,
+                                                 online_advance, NULL, NULL, online_read,
+                                                 online_release, online_plan};

@@ -10,8 +10,8 @@
  * the maps of p at their initial weights (init "given": the pass's weights), one column per
  * node of the range (som_pair_nodes), into out: per node every map's sums in map order (per
  * neuron m sums, then the counts: som_slot_width), as a pass on the whole data makes them. */
-int R_EXPORT(som_cpu_batch_shards)(som_cpu_cfg *cfg, const som_problem *p, int64_t b0,
-                                    int64_t b1, double *out, som_status *st)
+int PREC_SYMBOL(som_cpu_batch_shards)(som_cpu_cfg *cfg, const som_problem *p, int64_t b0,
+                                       int64_t b1, double *out, som_status *st)
 {
     void *state = NULL;
     int rc = batch_prepare(cfg, p, NULL, &state, st);
@@ -42,9 +42,9 @@ int R_EXPORT(som_cpu_batch_shards)(som_cpu_cfg *cfg, const som_problem *p, int64
  * them; `nodes` columns in block order) over the ranges of blocks ranges[2 i] ..
  * ranges[2 i + 1] - 1 (nranges of them, in order, from block 0 to the pass's last): pushed
  * in order, as one pass pushes its blocks. */
-int R_EXPORT(som_cpu_batch_apply)(som_cpu_cfg *cfg, const som_problem *p, double *const *w,
-                                   const double *nodes, const int64_t *ranges, int nranges,
-                                   int t, som_status *st)
+int PREC_SYMBOL(som_cpu_batch_apply)(som_cpu_cfg *cfg, const som_problem *p, double *const *w,
+                                      const double *nodes, const int64_t *ranges, int nranges,
+                                      int t, som_status *st)
 {
     void *state = NULL;
     som_factors fac;
@@ -79,7 +79,7 @@ int R_EXPORT(som_cpu_batch_apply)(som_cpu_cfg *cfg, const som_problem *p, double
         }
         if (rc == SOM_OK) {
             som_factors_group(&fac, p);
-            rc = som_pass_end(&R_EXPORT(som_cpu_batch), state, &fac, t, st); /* as the driver */
+            rc = som_pass_end(&PREC_SYMBOL(som_cpu_batch), state, &fac, t, st); /* as the driver */
         }
         if (rc == SOM_OK) rc = batch_read(state, w, st);
     }

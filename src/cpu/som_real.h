@@ -3,7 +3,8 @@
  * som_cpu_online.c and som_cpu_batch.c in double precision, som_cpu_online_f.c and
  * som_cpu_batch_f.c with SOM_SINGLE_PRECISION defined, in single precision (the data, the
  * weights, the factors and every sum in float, as the OpenCL backend's single precision;
- * the results are read back as doubles). */
+ * the results are read back as doubles). The names are PREC_*: the precision's block sizes,
+ * searches and symbols (nothing here is R's: this layer never includes R's headers). */
 #ifndef SOM_REAL_H
 #define SOM_REAL_H
 
@@ -12,45 +13,45 @@
 
 #ifdef SOM_SINGLE_PRECISION
 typedef float som_real;
-#define R_JB SOM_JB_F                     /* neurons per block, one map alone           */
-#define R_PB SOM_PB_F                     /* rows per tile of the batch winners         */
-#define R_POINT_D2 som_point_d2_f
-#define R_POINT_D2_GENERAL som_point_d2_general_f
-#define R_TILE_D2 som_tile_d2_f
-#define R_TILE_D2_GENERAL som_tile_d2_general_f
-#define R_TILE_ROWS som_tile_rows_f
-#define R_CIRC som_neighbourhood_circ_f
-#define R_NAME(s) s " (single)"           /* an engine's name                           */
-#define R_EXPORT(name) name##_f           /* an engine's symbol                         */
+#define PREC_JB SOM_JB_F                     /* neurons per block, one map alone           */
+#define PREC_PB SOM_PB_F                     /* rows per tile of the batch winners         */
+#define PREC_POINT_D2 som_point_d2_f
+#define PREC_POINT_D2_GENERAL som_point_d2_general_f
+#define PREC_TILE_D2 som_tile_d2_f
+#define PREC_TILE_D2_GENERAL som_tile_d2_general_f
+#define PREC_TILE_ROWS som_tile_rows_f
+#define PREC_CIRC som_neighbourhood_circ_f
+#define PREC_NAME(s) s " (single)"        /* an engine's name                           */
+#define PREC_SYMBOL(name) name##_f        /* an engine's symbol                         */
 #if SOM_HAVE_VEC
 typedef som_vf som_rv;                    /* a register of som_real                     */
 typedef som_vfm som_rm;                   /* its comparison masks                       */
-#define R_VW SOM_VWF
-/* The vector {F(0), .., F(R_VW - 1)} of a macro F of the lane, built in registers (element
+#define PREC_VW SOM_VWF
+/* The vector {F(0), .., F(PREC_VW - 1)} of a macro F of the lane, built in registers (element
  * stores into a vector go through memory and stall the load that follows). */
-#define R_GATHER(F) ((som_rv){F(0), F(1), F(2), F(3), F(4), F(5), F(6), F(7)})
+#define PREC_GATHER(F) ((som_rv){F(0), F(1), F(2), F(3), F(4), F(5), F(6), F(7)})
 #endif
 #else
 typedef double som_real;
-#define R_JB SOM_JB
-#define R_PB SOM_PB
-#define R_POINT_D2 som_point_d2
-#define R_POINT_D2_GENERAL som_point_d2_general
-#define R_TILE_D2 som_tile_d2
-#define R_TILE_D2_GENERAL som_tile_d2_general
-#define R_TILE_ROWS som_tile_rows
-#define R_CIRC som_neighbourhood_circ
-#define R_NAME(s) s
-#define R_EXPORT(name) name
+#define PREC_JB SOM_JB
+#define PREC_PB SOM_PB
+#define PREC_POINT_D2 som_point_d2
+#define PREC_POINT_D2_GENERAL som_point_d2_general
+#define PREC_TILE_D2 som_tile_d2
+#define PREC_TILE_D2_GENERAL som_tile_d2_general
+#define PREC_TILE_ROWS som_tile_rows
+#define PREC_CIRC som_neighbourhood_circ
+#define PREC_NAME(s) s
+#define PREC_SYMBOL(name) name
 #if SOM_HAVE_VEC
 typedef som_vd som_rv;
 typedef som_vm som_rm;
-#define R_VW SOM_VW
-#define R_GATHER(F) ((som_rv){F(0), F(1), F(2), F(3)})
+#define PREC_VW SOM_VW
+#define PREC_GATHER(F) ((som_rv){F(0), F(1), F(2), F(3)})
 #endif
 #endif
 
-#define R_SELECT(mask, a, b) SOM_SELECT_AS(som_rm, som_rv, mask, a, b)
+#define PREC_SELECT(mask, a, b) SOM_SELECT_AS(som_rm, som_rv, mask, a, b)
 
 /* Elements of som_real rounded up to whole 64-byte cache lines, so that the buffers of
  * maps trained by different threads never share a line. */

@@ -3,7 +3,11 @@
  * there are no devices, som_ocl_open says so, and the engines refuse to run
  * (SOM_ERR_UNAVAILABLE).
  *
- *   som_ocl_device.c   status names, the device list, fork safety, the stubs
+ *   som_ocl_status.c   the names of status codes and kernel kinds (every build)
+ *   som_ocl_stubs.c    the backend of a build without OpenCL: engines that refuse
+ *   som_ocl_fork.c     fork safety
+ *   som_ocl_device.c   the devices of every platform; a failed call as a status
+ *   som_ocl_backend.c  the engines as a som_backend
  *   som_ocl_context.c  a device's context, queue and built program; buffers, kernel
  *                      arguments, launches, host copies in the device's precision
  *   som_ocl_maps.c     the maps on a device: offsets, initial and trained weights, trace

@@ -1,167 +1,10 @@
-/* som_ocl_device.c: OpenCL status names, the devices of every platform, fork safety, the
- * kind names of kernels, and the backend: in a build without OpenCL, stubs that say so. */
+/* som_ocl_device.c: the devices of every platform (som_ocl_collect, som_ocl_list), and an
+ * OpenCL call's failure as a status. */
+#ifdef SOMGPU_HAVE_OPENCL
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef SOMGPU_HAVE_OPENCL
 #include "som_ocl_internal.h"
-#else
-#include "som_ocl.h"
-#endif
-#include "som_omp.h"
-
-const char *som_ocl_status_name(int status)
-{
-    switch (status) {
-    case 0: return "CL_SUCCESS";
-    case -1: return "CL_DEVICE_NOT_FOUND";
-    case -2: return "CL_DEVICE_NOT_AVAILABLE";
-    case -3: return "CL_COMPILER_NOT_AVAILABLE";
-    case -4: return "CL_MEM_OBJECT_ALLOCATION_FAILURE";
-    case -5: return "CL_OUT_OF_RESOURCES";
-    case -6: return "CL_OUT_OF_HOST_MEMORY";
-    case -7: return "CL_PROFILING_INFO_NOT_AVAILABLE";
-    case -8: return "CL_MEM_COPY_OVERLAP";
-    case -9: return "CL_IMAGE_FORMAT_MISMATCH";
-    case -10: return "CL_IMAGE_FORMAT_NOT_SUPPORTED";
-    case -11: return "CL_BUILD_PROGRAM_FAILURE";
-    case -12: return "CL_MAP_FAILURE";
-    case -13: return "CL_MISALIGNED_SUB_BUFFER_OFFSET";
-    case -14: return "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST";
-    case -15: return "CL_COMPILE_PROGRAM_FAILURE";
-    case -16: return "CL_LINKER_NOT_AVAILABLE";
-    case -17: return "CL_LINK_PROGRAM_FAILURE";
-    case -18: return "CL_DEVICE_PARTITION_FAILED";
-    case -19: return "CL_KERNEL_ARG_INFO_NOT_AVAILABLE";
-    case -30: return "CL_INVALID_VALUE";
-    case -31: return "CL_INVALID_DEVICE_TYPE";
-    case -32: return "CL_INVALID_PLATFORM";
-    case -33: return "CL_INVALID_DEVICE";
-    case -34: return "CL_INVALID_CONTEXT";
-    case -35: return "CL_INVALID_QUEUE_PROPERTIES";
-    case -36: return "CL_INVALID_COMMAND_QUEUE";
-    case -37: return "CL_INVALID_HOST_PTR";
-    case -38: return "CL_INVALID_MEM_OBJECT";
-    case -39: return "CL_INVALID_IMAGE_FORMAT_DESCRIPTOR";
-    case -40: return "CL_INVALID_IMAGE_SIZE";
-    case -41: return "CL_INVALID_SAMPLER";
-    case -42: return "CL_INVALID_BINARY";
-    case -43: return "CL_INVALID_BUILD_OPTIONS";
-    case -44: return "CL_INVALID_PROGRAM";
-    case -45: return "CL_INVALID_PROGRAM_EXECUTABLE";
-    case -46: return "CL_INVALID_KERNEL_NAME";
-    case -47: return "CL_INVALID_KERNEL_DEFINITION";
-    case -48: return "CL_INVALID_KERNEL";
-    case -49: return "CL_INVALID_ARG_INDEX";
-    case -50: return "CL_INVALID_ARG_VALUE";
-    case -51: return "CL_INVALID_ARG_SIZE";
-    case -52: return "CL_INVALID_KERNEL_ARGS";
-    case -53: return "CL_INVALID_WORK_DIMENSION";
-    case -54: return "CL_INVALID_WORK_GROUP_SIZE";
-    case -55: return "CL_INVALID_WORK_ITEM_SIZE";
-    case -56: return "CL_INVALID_GLOBAL_OFFSET";
-    case -57: return "CL_INVALID_EVENT_WAIT_LIST";
-    case -58: return "CL_INVALID_EVENT";
-    case -59: return "CL_INVALID_OPERATION";
-    case -60: return "CL_INVALID_GL_OBJECT";
-    case -61: return "CL_INVALID_BUFFER_SIZE";
-    case -62: return "CL_INVALID_MIP_LEVEL";
-    case -63: return "CL_INVALID_GLOBAL_WORK_SIZE";
-    case -64: return "CL_INVALID_PROPERTY";
-    case -65: return "CL_INVALID_IMAGE_DESCRIPTOR";
-    case -66: return "CL_INVALID_COMPILER_OPTIONS";
-    case -67: return "CL_INVALID_LINKER_OPTIONS";
-    case -68: return "CL_INVALID_DEVICE_PARTITION_COUNT";
-    case -1001: return "CL_PLATFORM_NOT_FOUND_KHR";
-    default: return "CL_UNKNOWN_ERROR";
-    }
-}
-
-const char *som_ocl_ran_name(int k)
-{
-    static const char *names[SOM_RAN_KINDS] = {"work-item", "work-group (local memory)",
-                                               "work-group (global memory)", "batch"};
-    return k >= 0 && k < SOM_RAN_KINDS ? names[k] : "";
-}
-
-#ifndef SOMGPU_HAVE_OPENCL
-
-int som_ocl_built(void) { return 0; }
-int som_ocl_forked(void) { return 0; }
-
-static int unavailable(som_status *st)
-{
-    return som_fail(st, SOM_ERR_UNAVAILABLE, "this build of somgpu has no OpenCL support");
-}
-
-int som_ocl_list(som_ocl_device **out, int *n, som_status *st)
-{
-    (void)st;
-    *out = NULL;
-    *n = 0;
-    return SOM_OK;
-}
-
-int som_ocl_open(int index, int precision, const char *source, som_ocl_ctx **out,
-                 som_status *st)
-{
-    (void)index; (void)precision; (void)source;
-    *out = NULL;
-    return unavailable(st);
-}
-
-void som_ocl_close(som_ocl_ctx *ctx) { (void)ctx; }
-
-/* Engines that refuse to run. */
-static int stub_prepare(void *cfg, const som_problem *p, const som_factors *f, void **state,
-                        som_status *st)
-{
-    (void)cfg; (void)p; (void)f;
-    *state = NULL;
-    return unavailable(st);
-}
-
-static int stub_read(void *state, double *const *w, som_status *st)
-{
-    (void)state; (void)w;
-    return unavailable(st);
-}
-
-static const som_engine stub = {"opencl (not built)", NULL, stub_prepare, NULL, NULL, NULL,
-                                stub_read, NULL, NULL};
-
-som_backend som_ocl_backend(som_ocl_cfg *cfg, int threads)
-{
-    som_backend be;
-    be.engine[SOM_ONLINE] = be.engine[SOM_BATCH] = &stub;
-    be.cfg = cfg;
-    be.threads = som_threads(threads);
-    return be;
-}
-
-#else /* SOMGPU_HAVE_OPENCL */
-
-/* OpenCL runtimes are not fork-safe: a child forked (parallel::mclapply) after its parent
- * initialised one hangs in its first call. Such a child gets a clear error instead, and
- * leaves the parent's objects alone. */
-static int som_ocl_initialised = 0;
-
-int som_ocl_refuse_forked(som_status *st)
-{
-    if (!som_ocl_forked()) return 0;
-    som_fail(st, SOM_ERR_UNAVAILABLE,
-             "OpenCL cannot be used in a process forked after its parent used OpenCL "
-             "(parallel::mclapply); use a socket cluster (parallel::makeCluster) or "
-             "backend = \"cpu\" in forked children");
-    return 1;
-}
-
-int som_ocl_forked(void)
-{
-    return som_ocl_initialised && som_in_forked_child();
-}
-
-int som_ocl_built(void) { return 1; }
 
 int som_ocl_fail(som_status *st, cl_int rc, const char *what)
 {
@@ -243,7 +86,7 @@ int som_ocl_collect(cl_platform_id **plat_out, cl_device_id **dev_out, som_ocl_d
     *info_out = NULL;
     *n_out = 0;
     if (som_ocl_refuse_forked(st)) return st->code;
-    som_ocl_initialised = 1;
+    som_ocl_mark_used();
     err = clGetPlatformIDs(0, NULL, &np);
     if (err == -1001 /* CL_PLATFORM_NOT_FOUND_KHR: an ICD loader without platforms */ ||
         (err == CL_SUCCESS && np == 0))
@@ -318,14 +161,6 @@ int som_ocl_list(som_ocl_device **out, int *n, som_status *st)
     return rc;
 }
 
-som_backend som_ocl_backend(som_ocl_cfg *cfg, int threads)
-{
-    som_backend be;
-    be.engine[SOM_ONLINE] = &som_ocl_online;
-    be.engine[SOM_BATCH] = &som_ocl_batch;
-    be.cfg = cfg;
-    be.threads = som_threads(threads);
-    return be;
-}
-
-#endif /* SOMGPU_HAVE_OPENCL */
+#else
+typedef int som_ocl_device_unused; /* (ISO C: a translation unit is never empty) */
+#endif

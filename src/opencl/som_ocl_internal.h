@@ -29,11 +29,13 @@ struct som_ocl_ctx {
     som_ocl_launch_stat stats[SOM_OCL_MAX_STATS];
 };
 
-/* --- status and fork safety (som_ocl_device.c) --- */
+/* --- status, fork safety, devices (som_ocl_device.c, som_ocl_fork.c) --- */
 /* A failed OpenCL call: SOM_ERR_BACKEND with the status named. */
 int som_ocl_fail(som_status *st, cl_int rc, const char *what);
 /* Nonzero (and st filled) in a child forked after this process used OpenCL. */
 int som_ocl_refuse_forked(som_status *st);
+/* After the first OpenCL call: a child forked from here on must not touch OpenCL. */
+void som_ocl_mark_used(void);
 /* Every device of every platform, with its platform (arrays malloc'ed). */
 int som_ocl_collect(cl_platform_id **plat_out, cl_device_id **dev_out,
                     som_ocl_device **info_out, int *n_out, som_status *st);

@@ -95,12 +95,10 @@ SEXP status_out(som_status *st, SEXP condition)
     return out;
 }
 
-/* --- problems and backends --------------------------------------------------------- */
+/* --- problems --------------------------------------------------------- */
 
 static const char *const init_names[] = {"uniform", "sample", "given", NULL};
 const char *const som_algorithm_names[] = {"online", "batch", NULL};
-static const char *const backend_names[] = {"cpu", "opencl", NULL};
-static const char *const kernel_names[] = {"auto", "item", "group", NULL};
 
 /* The problem of list(size, restart, iter_max, sigma0 (per map), eta0, init, init_w, fill,
  * seed, algorithm, batch_block, col_w, missing) on the data d (the trace is set by the
@@ -145,38 +143,6 @@ void problem_of(const som_data *d, SEXP problem, som_problem *p)
 }
 
 const char *const som_precision_names[] = {"double", "single", NULL};
-
-/* The backend of list(name = "cpu", threads, round_units, precision) or list(name = "opencl",
- * threads, context, kernel, group_min_size, max_alloc, launch_seconds, group_local,
- * stream_data, local_mem); cpu and ocl hold its settings. SOM_ERR_INVALID when the context
- * is gone. */
-int backend_of(SEXP backend, som_backend *be, som_cpu_cfg *cpu, som_ocl_cfg *ocl,
-               som_status *st)
-{
-    const int threads = r_int(backend, "threads");
-    memset(cpu, 0, sizeof *cpu);
-    memset(ocl, 0, sizeof *ocl);
-    if (r_choice(backend, "name", backend_names) == 0) {
-        cpu->threads = threads;
-        cpu->round_units = r_real(backend, "round_units");
-        cpu->precision = r_choice(backend, "precision", som_precision_names) == 1 ? SOM_SINGLE
-                                                                                : SOM_DOUBLE;
-        *be = som_cpu_backend(cpu);
-        return SOM_OK;
-    }
-    ocl->ctx = r_ocl_ctx(r_elt(backend, "context"));
-    ocl->opts.kernel = r_choice(backend, "kernel", kernel_names);
-    ocl->opts.group_min_size = r_int(backend, "group_min_size");
-    ocl->opts.max_alloc = r_real(backend, "max_alloc");
-    ocl->opts.launch_seconds = r_real(backend, "launch_seconds");
-    ocl->opts.group_local = r_flag(backend, "group_local");
-    ocl->opts.stream_data = r_flag(backend, "stream_data");
-    ocl->opts.local_mem = r_real(backend, "local_mem");
-    *be = som_ocl_backend(ocl, threads);
-    if (ocl->ctx == NULL)
-        return som_fail(st, SOM_ERR_INVALID, "the OpenCL context is no longer valid");
-    return SOM_OK;
-}
 
 SEXP r_weights_list(const som_problem *p, double ***w)
 {

@@ -31,9 +31,6 @@ SEXP r_status(const som_status *st, SEXP condition);
 /* --- problems, backends, statuses --- */
 /* The problem of list(size, restart, iter_max, ...) on the data d (see C_train). */
 void problem_of(const som_data *d, SEXP problem, som_problem *p);
-/* The backend of list(name, threads, ...); SOM_ERR_INVALID when an OpenCL context is gone. */
-int backend_of(SEXP backend, som_backend *be, som_cpu_cfg *cpu, som_ocl_cfg *ocl,
-               som_status *st);
 /* A list of every map's weights (size x m matrices), w[i] pointing into each. */
 SEXP r_weights_list(const som_problem *p, double ***w);
 /* r_status(st, condition), and st cleared. */

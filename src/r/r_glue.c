@@ -10,19 +10,6 @@
 #include "r_glue.h"
 #include "som_omp.h"
 
-/* The names of the kernels that ran (SOM_RAN_* bits). */
-static SEXP kernels_ran(int used)
-{
-    SEXP out;
-    int k, count = 0;
-    for (k = 0; k < SOM_RAN_KINDS; k++) count += (used >> k) & 1;
-    out = PROTECT(Rf_allocVector(STRSXP, count));
-    for (count = 0, k = 0; k < SOM_RAN_KINDS; k++)
-        if ((used >> k) & 1) SET_STRING_ELT(out, count++, Rf_mkChar(som_ocl_ran_name(k)));
-    UNPROTECT(1);
-    return out;
-}
-
 /* --- entry points ------------------------------------------------------------------ */
 
 /* Train the maps of `problem` (see problem_of; trace = TRUE records the trace) on the data
@@ -32,9 +19,7 @@ SEXP C_train(SEXP data, SEXP problem, SEXP backend, SEXP progress)
 {
     const char *names[] = {"weights", "kernels", "trace", ""};
     som_problem p;
-    som_backend be;
-    som_cpu_cfg cpu;
-    som_ocl_cfg ocl;
+    r_backend rb;
     som_status st;
     som_hooks hooks;
     glue_ud ud;
@@ -57,14 +42,14 @@ SEXP C_train(SEXP data, SEXP problem, SEXP backend, SEXP progress)
     weights = PROTECT(r_weights_list(&p, &w));
     keep = PROTECT(Rf_allocVector(VECSXP, R_HOOKS_KEEP));
     som_status_init(&st);
-    if (backend_of(backend, &be, &cpu, &ocl, &st) != SOM_OK) {
+    if (backend_of(backend, &rb, &st) != SOM_OK) {
         UNPROTECT(3);
         return status_out(&st, R_NilValue);
     }
     hooks = r_hooks_start(&ud, keep, progress, "training ring SOMs");
     rc = r_data_open(&rd, &st); /* after every R allocation: closed on every path below */
     p.data.src = rd.d.src;
-    if (rc == SOM_OK) rc = som_train(&p, &be, w, &hooks, &st);
+    if (rc == SOM_OK) rc = som_train(&p, &rb.be, w, &hooks, &st);
     r_data_close(&rd);
     if (rc != SOM_OK) {
         out = status_out(&st, r_hooks_end(&ud, &st));
@@ -74,7 +59,7 @@ SEXP C_train(SEXP data, SEXP problem, SEXP backend, SEXP progress)
     r_hooks_end(&ud, &st);
     out = PROTECT(Rf_mkNamed(VECSXP, names));
     SET_VECTOR_ELT(out, 0, weights);
-    SET_VECTOR_ELT(out, 1, kernels_ran(ocl.kernels_used));
+    SET_VECTOR_ELT(out, 1, backend_ran(&rb));
     SET_VECTOR_ELT(out, 2, trace);
     UNPROTECT(4);
     return out;
@@ -189,9 +174,7 @@ SEXP C_memory_plan(SEXP family, SEXP backend)
     const char *names[] = {"what", "bytes", "where", ""};
     som_family f;
     som_plan plan;
-    som_backend be;
-    som_cpu_cfg cpu;
-    som_ocl_cfg ocl;
+    r_backend rb;
     som_status st;
     int algorithm, i;
     double nsizes;
@@ -224,8 +207,8 @@ SEXP C_memory_plan(SEXP family, SEXP backend)
                                                ((f.restarts > 1 ? f.restarts : f.nmaps) + nsizes),
                      SOM_HOST);
     som_status_init(&st);
-    if (backend_of(backend, &be, &cpu, &ocl, &st) != SOM_OK) return status_out(&st, R_NilValue);
-    som_train_plan(&f, algorithm, r_flag(backend, "here") ? &be : NULL, be.threads, &plan);
+    if (backend_of(backend, &rb, &st) != SOM_OK) return status_out(&st, R_NilValue);
+    som_train_plan(&f, algorithm, r_flag(backend, "here") ? &rb.be : NULL, rb.be.threads, &plan);
     out = PROTECT(Rf_mkNamed(VECSXP, names));
     SET_VECTOR_ELT(out, 0, Rf_allocVector(STRSXP, plan.count));
     SET_VECTOR_ELT(out, 1, Rf_allocVector(REALSXP, plan.count));
@@ -244,7 +227,8 @@ SEXP C_memory_plan(SEXP family, SEXP backend)
 SEXP C_constants(void)
 {
     const char *names[] = {"status", "batch_block", "assess_block", "kernels", "point_units",
-                           "cpu_units_per_second", "sigma0_ring_share", ""};
+                           "cpu_units_per_second", "sigma0_ring_share", "backends",
+                           "shard_backends", ""};
     const char *codes[] = {"ok", "invalid", "nomem", "interrupted", "unavailable", "backend",
                            "file"};
     const int values[] = {SOM_OK, SOM_ERR_INVALID, SOM_ERR_NOMEM, SOM_ERR_INTERRUPTED,
@@ -261,10 +245,12 @@ SEXP C_constants(void)
     }
     SET_VECTOR_ELT(out, 1, Rf_ScalarInteger(SOM_BATCH_BLOCK));
     SET_VECTOR_ELT(out, 2, Rf_ScalarInteger(SOM_ASSESS_BLOCK));
-    SET_VECTOR_ELT(out, 3, kernels_ran((1 << SOM_RAN_KINDS) - 1));
+    SET_VECTOR_ELT(out, 3, ran_names((1 << SOM_RAN_KINDS) - 1));
     SET_VECTOR_ELT(out, 4, Rf_ScalarReal(SOM_POINT_UNITS));
     SET_VECTOR_ELT(out, 5, Rf_ScalarReal(SOM_CPU_UNITS_PER_SECOND));
     SET_VECTOR_ELT(out, 6, Rf_ScalarReal(SOM_SIGMA0_RING_SHARE));
+    SET_VECTOR_ELT(out, 7, backend_names(0));
+    SET_VECTOR_ELT(out, 8, backend_names(1));
     UNPROTECT(1);
     return out;
 }

@@ -2,8 +2,8 @@
  * are the only ones that include R's headers: r_glue.c (training, assessment, memory
  * plans, constants), r_data.c (the data, their scan and column statistics), r_shards.c
  * (data-parallel batch), r_opencl.c (devices and contexts), r_rng.c (the random streams,
- * for the known-answer tests), over r_args.c (R values read into the core's structs) and
- * r_hooks.c (interrupts and progress). Every entry point takes R values (a named list where
+ * for the known-answer tests), over r_backend.c (the registry of backends), r_args.c (R
+ * values read into the core's structs) and r_hooks.c (interrupts and progress). Every entry point takes R values (a named list where
  * there are options, read by name) and returns R values, or a status object (class
  * somgpu_status) that R turns into a classed condition. */
 #ifndef SOM_R_GLUE_H
@@ -13,6 +13,7 @@
 #include <Rinternals.h>
 
 #include "r_args.h"
+#include "r_backend.h"
 #include "r_data.h"
 #include "r_hooks.h"
 

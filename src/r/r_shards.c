@@ -24,21 +24,25 @@ static double node_len(const som_problem *p)
 typedef struct {
     r_data rd;
     som_problem p;
-    som_cpu_cfg cpu;
+    r_backend rb; /* the CPU backend */
     som_status st;
 } shard_job;
 
 static int job_of(SEXP data, SEXP problem, SEXP backend, shard_job *j)
 {
-    som_backend be;
-    som_ocl_cfg ocl;
     int rc;
     r_data_of(data, problem, &j->rd);
     problem_of(&j->rd.d, problem, &j->p);
     som_status_init(&j->st);
-    if ((rc = backend_of(backend, &be, &j->cpu, &ocl, &j->st)) == SOM_OK && be.cfg != &j->cpu)
+    if ((rc = backend_of(backend, &j->rb, &j->st)) == SOM_OK && j->rb.kind != R_BACKEND_CPU)
         rc = som_fail(&j->st, SOM_ERR_INVALID, "data-parallel batch runs on the CPU backend");
     return rc;
+}
+
+/* The job's CPU backend runs in single precision. */
+static int single(const shard_job *j)
+{
+    return j->rb.cfg.cpu.precision == SOM_SINGLE;
 }
 
 /* The maps of `problem` (init "given": this pass's weights) summed over blocks
@@ -62,8 +66,8 @@ SEXP C_batch_shards(SEXP data, SEXP problem, SEXP backend, SEXP blocks)
     j.p.data.src = j.rd.d.src;
     if (rc == SOM_OK) rc = som_check_problem(&j.p, &j.st);
     if (rc == SOM_OK)
-        rc = (j.cpu.precision == SOM_SINGLE ? som_cpu_batch_shards_f : som_cpu_batch_shards)(
-            &j.cpu, &j.p, b0, b1, REAL(out), &j.st);
+        rc = (single(&j) ? som_cpu_batch_shards_f : som_cpu_batch_shards)(
+            &j.rb.cfg.cpu, &j.p, b0, b1, REAL(out), &j.st);
     r_data_close(&j.rd);
     UNPROTECT(1);
     return rc == SOM_OK ? out : status_out(&j.st, R_NilValue);
@@ -97,8 +101,8 @@ SEXP C_batch_apply(SEXP data, SEXP problem, SEXP backend, SEXP nodes, SEXP range
     /* the data are not read: a block's rows are enough to size the engine's buffers */
     if (j.p.data.n > (int64_t)j.p.batch_block) j.p.data.n = (int64_t)j.p.batch_block;
     if (rc == SOM_OK)
-        rc = (j.cpu.precision == SOM_SINGLE ? som_cpu_batch_apply_f : som_cpu_batch_apply)(
-            &j.cpu, &j.p, w, REAL(nodes), rg, nr, Rf_asInteger(pass), &j.st);
+        rc = (single(&j) ? som_cpu_batch_apply_f : som_cpu_batch_apply)(
+            &j.rb.cfg.cpu, &j.p, w, REAL(nodes), rg, nr, Rf_asInteger(pass), &j.st);
     UNPROTECT(1);
     return rc == SOM_OK ? weights : status_out(&j.st, R_NilValue);
 }

@@ -114,20 +114,104 @@ test_that("a failed worker's error keeps the maps the other workers finished", {
   expect_identical(err$sizes, c(3L, 4L))
 })
 
-test_that("an error of future itself names the worker's sizes when it can", {
-  spec <- list(size = c(2, 3, 4, 5))
+test_that("a chunk lost every time it ran names its sizes and how often it ran", {
   chunks <- list(c(1L, 4L), c(2L, 3L))
   lost <- structure(class = c("FutureError", "error", "condition"),
-                    list(message = "worker process died", call = NULL,
-                         future = list(label = "somgpu-2")))
-  err <- expect_error(somgpu:::workers_lost(lost, chunks, spec$size, "multisession", NULL),
-                      "future worker 2 of 2 \\(plan multisession\\), training sizes 3, 4, failed: worker process died",
+                    list(message = "worker process died", call = NULL))
+  withr::local_options(somgpu.future_retries = 2L)
+  err <- expect_error(somgpu:::workers_lost(lost, 2L, chunks, c(2, 3, 4, 5), "multisession", NULL),
+                      "future worker 2 of 2 \\(plan multisession\\), training sizes 3, 4, failed every time it ran \\(3 times; .*\\): worker process died",
                       class = "somgpu_worker_error")
   expect_identical(err$parent, lost)
-  other <- simpleError("globals too large")
-  expect_error(somgpu:::workers_lost(other, chunks, spec$size, "cluster", NULL),
-               "the future workers \\(plan cluster\\) failed: globals too large",
+  expect_identical(err$sizes, c(3, 4))
+})
+
+test_that("a worker that dies mid-run: its work runs again on a live one, same bits", {
+  skip_if_no_future()
+  y <- seed_data(300, 3)
+  here <- train(y, nmax = 8, restarts = 2, seed = 1, threads = 1)
+  sel_here <- select_size(y, sizes = 2:5, restarts = 1, bootstrap = 4, iter_max = 20, seed = 1,
+                          threads = 1, progress = FALSE)
+  local_plan(future::multisession, workers = 2)
+  withr::local_options(somgpu.future_fault = list(piece = 2, times = 1))
+  fit <- train(y, nmax = 8, restarts = 2, seed = 1, parallel = "future", threads = 1)
+  expect_identical(fit$weights, here$weights)
+  expect_identical(fit$clusters, here$clusters)
+  rr <- fit$backend$reruns
+  expect_identical(rr$piece, 2L)
+  expect_identical(rr$attempt, 2L)
+  expect_identical(rr$sizes, fit$backend$workers$sizes[2])
+  expect_match(rr$reason, "somgpu-2")
+  # the plan's workers work on afterwards (the dead one replaced)
+  again <- train(y, nmax = 8, restarts = 2, seed = 1, parallel = "future", threads = 1)
+  expect_identical(again$weights, here$weights)
+  expect_identical(nrow(again$backend$reruns), 1L) # the fault, once more (a new call)
+  withr::local_options(somgpu.future_fault = list(piece = 3, times = 1))
+  sel <- select_size(y, sizes = 2:5, restarts = 1, bootstrap = 4, iter_max = 20, seed = 1,
+                     threads = 1, progress = FALSE, parallel = "future")
+  expect_identical(sel$criteria, sel_here$criteria)
+  expect_identical(sel$partition, sel_here$partition)
+  expect_identical(sel$reruns$replicate, 3L)
+  # retries spent: a classed error naming what was lost
+  withr::local_options(somgpu.future_fault = list(piece = 1, times = 2),
+                       somgpu.future_retries = 1L)
+  expect_error(train(y, nmax = 8, seed = 1, parallel = "future", threads = 1),
+               "future worker 1 of 2 .* failed every time it ran \\(2 times",
                class = "somgpu_worker_error")
+  withr::local_options(somgpu.future_retries = -1)
+  expect_error(train(y, nmax = 4, seed = 1, parallel = "future"), "somgpu.future_retries",
+               class = "somgpu_input_error")
+})
+
+test_that("data-parallel rows: a range whose worker dies is summed again, same bits", {
+  skip_if_no_future()
+  skip_if_not_installed("bigmemory")
+  dir <- withr::local_tempdir()
+  big <- withr::with_seed(5, matrix(rnorm(3000 * 2), ncol = 2))
+  bm <- bigmemory::as.big.matrix(big, backingfile = "y.bin", backingpath = dir,
+                                 descriptorfile = "y.desc")
+  withr::local_options(somgpu.batch_block = 256L)
+  here <- train(bm, nmax = 4, algorithm = "batch", iter_max = 4, seed = 2, threads = 1)
+  local_plan(future::multisession, workers = 2)
+  withr::local_options(somgpu.future_fault = list(piece = 1, times = 1))
+  fit <- train(bm, nmax = 4, algorithm = "batch", iter_max = 4, seed = 2, threads = 1,
+               parallel = "future")
+  expect_identical(fit$weights, here$weights)
+  # the fault strikes at every pass (each pass's rows are a call of their own)
+  expect_identical(fit$backend$reruns$pass, 1:3)
+  expect_identical(fit$backend$reruns$piece, rep(1L, 3))
+  expect_match(fit$backend$reruns$blocks, "^blocks 1 to [0-9]+$")
+})
+
+test_that("data-parallel rows run on the backends C registers for them, others refused", {
+  skip_if_no_future()
+  skip_if_not_installed("bigmemory")
+  expect_identical(somgpu:::constants()$backends, c("cpu", "opencl"))
+  expect_identical(somgpu:::constants()$shard_backends, "cpu")
+  dir <- withr::local_tempdir()
+  bm <- bigmemory::as.big.matrix(matrix(runif(200), ncol = 2), backingfile = "y.bin",
+                                 backingpath = dir, descriptorfile = "y.desc")
+  local_plan(future::multisession, workers = 2)
+  expect_error(train(bm, nmax = 3, algorithm = "batch", iter_max = 3, threads = 1,
+                     backend = "opencl", parallel = "future"),
+               "runs on the workers' CPU backend; use `backend = \"auto\"` or `\"cpu\"`",
+               class = "somgpu_input_error", fixed = FALSE)
+})
+
+test_that("an error on one worker stops launching the work still to come", {
+  skip_if_no_future()
+  local_plan(future::multisession, workers = 2)
+  withr::local_options(somgpu.future_fault = list(piece = 1, times = 1, kind = "error"))
+  expect_error(select_size(iris[, 1:4], sizes = 2:3, restarts = 1, bootstrap = 10,
+                           iter_max = 10, seed = 1, threads = 1, progress = FALSE,
+                           parallel = "future"),
+               "could not train replicate 1: a fault on purpose",
+               class = "somgpu_worker_error")
+  # six pieces on two workers: the first wave ran, the other four never started
+  ran <- somgpu:::on_workers(rep(list(function() list(ok = TRUE)), 6), "on_worker", lost = stop)
+  expect_identical(vapply(ran$results, is.null, TRUE), rep(c(FALSE, TRUE), c(2, 4)))
+  expect_s3_class(ran$results[[1]]$error, "error")
+  expect_true(ran$results[[2]]$ok)
 })
 
 test_that("parallel is checked and its packages are required with a clear error", {

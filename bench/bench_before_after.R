@@ -1,0 +1,69 @@
+# Benchmark: two builds of somgpu on one battery, for a change that must keep the bits and
+# the speed (a refactoring). Each build runs in its own R process (the same package name),
+# the two alternating, each case 3 times (the fastest kept); printed: each case's seconds
+# under both builds, their ratio, and whether the results (weights and clusters of every
+# map, qe, te) are identical.
+#
+#   R CMD INSTALL -l /tmp/before <old tree>; R CMD INSTALL -l /tmp/after .
+#   Rscript bench/bench_before_after.R /tmp/before /tmp/after
+args <- commandArgs(trailingOnly = TRUE)
+script <- sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))
+source(file.path(if (length(script)) dirname(script) else "bench", "helpers.R"))
+if (length(args) < 2L) stop("usage: Rscript bench/bench_before_after.R <library before> <library after>")
+libs <- c(before = args[1], after = args[2])
+
+# the battery: name = code run with somgpu attached, `y`, `yna` and `big` defined; one thread
+battery <- c(
+  "online, 2e4 x 8, N = 2..20" =
+    "train(y, sizes = 2:20, seed = 1, threads = 1)",
+  "online single, 2e4 x 8, N = 2..20" =
+    "train(y, sizes = 2:20, seed = 1, threads = 1, precision = 'single')",
+  "online small maps in lanes, 2e4 x 4, N = 2..6 x 16 restarts" =
+    "train(y[, 1:4], sizes = 2:6, restarts = 16, seed = 1, threads = 1)",
+  "online with missing values and weights, 2e4 x 8" =
+    "train(yna, sizes = 2:20, seed = 1, threads = 1, var_weights = 1:8)",
+  "batch, 2e5 x 16, N = 2..20, 20 passes" =
+    "train(big, sizes = 2:20, algorithm = 'batch', iter_max = 21, seed = 1, threads = 1)",
+  "batch single, 2e5 x 16, N = 2..20, 20 passes" =
+    "train(big, sizes = 2:20, algorithm = 'batch', iter_max = 21, seed = 1, threads = 1, precision = 'single')",
+  "OpenCL (PoCL) online, 2e4 x 8, N = 2..10" =
+    "if ('opencl' %in% backends()$backend[backends()$available]) train(y, sizes = 2:10, seed = 1, backend = 'opencl', threads = 1)"
+)
+
+child <- function(lib, case, out) {
+  code <- sprintf(paste(
+    "suppressMessages(library(somgpu, lib.loc = %s))",
+    "set.seed(1); y <- matrix(runif(2e4 * 8), ncol = 8)",
+    "yna <- y; yna[sample(length(yna), 0.05 * length(yna))] <- NA",
+    "big <- matrix(rnorm(2e5 * 16), ncol = 16) + rep(rnorm(16 * 8, sd = 3), each = 2e5 / 8)",
+    "t0 <- proc.time()[['elapsed']]; fit <- %s; s <- proc.time()[['elapsed']] - t0",
+    "saveRDS(list(seconds = s, result = if (!is.null(fit)) fit[c('weights', 'clusters', 'qe', 'te')]), %s)",
+    sep = "; "), deparse(lib), battery[[case]], deparse(out))
+  env <- sprintf("POCL_CACHE_DIR=%s", tempdir())
+  status <- system2(file.path(R.home("bin"), "Rscript"), c("-e", shQuote(code)), env = env)
+  if (status != 0) stop("case '", case, "' failed under ", lib)
+  readRDS(out)
+}
+
+cat(machine_line(), "\n\n")
+rows <- list()
+for (case in names(battery)) {
+  best <- c(before = Inf, after = Inf)
+  res <- list()
+  for (rep in 1:3) {
+    for (b in names(libs)) {
+      r <- child(libs[[b]], case, tempfile(fileext = ".rds"))
+      best[[b]] <- min(best[[b]], r$seconds)
+      res[[b]] <- r$result
+    }
+  }
+  if (is.null(res$before)) next # (no OpenCL here)
+  rows[[case]] <- data.frame(case = case, before_s = round(best[["before"]], 2),
+                             after_s = round(best[["after"]], 2),
+                             after_over_before = round(best[["after"]] / best[["before"]], 3),
+                             same_bits = identical(res$before, res$after))
+}
+tab <- do.call(rbind, rows)
+print(tab, row.names = FALSE)
+cat(sprintf("\ngeometric mean of after / before: %.3f; identical results: %d of %d\n",
+            exp(mean(log(tab$after_over_before))), sum(tab$same_bits), nrow(tab)))

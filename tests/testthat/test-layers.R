@@ -1,0 +1,60 @@
+# The R files in their layer order: a function calls functions of its own file or of files
+# below it, never above (the order the README's Layout gives). Read from the sources beside
+# the tests (the test command's run); R CMD check's copy of the tests has none.
+
+r_layers <- c(
+  # the bottom: what C says, words for messages, conditions, the arithmetic of the rules
+  "constants.R", "describe.R", "errors.R", "analysis.R", "mixture.R",
+  # the data and their checks
+  "filedata.R", "prepare.R", "validate.R", "memory.R",
+  # threads and backends
+  "threads.R", "opencl.R", "backends.R", "engine.R",
+  # training
+  "assess.R", "fit.R", "workers.R", "future.R", "shards.R", "train.R",
+  # prediction and the groups a map holds
+  "predict.R", "groups.R",
+  # selection and the methods that report
+  "print.R", "select_report.R", "select.R", "summary.R", "tidy.R", "kohonen.R",
+  # figures
+  "plot_data.R", "plot.R", "autoplot.R",
+  "somgpu-package.R")
+
+# name -> file of every top-level assignment in the files of `dir`
+definitions <- function(dir) {
+  owner <- character()
+  for (f in list.files(dir, "\\.R$")) {
+    for (e in parse(file.path(dir, f), keep.source = FALSE)) {
+      if (is.call(e) && identical(e[[1]], as.name("<-")) && is.name(e[[2]])) {
+        owner[[as.character(e[[2]])]] <- f
+      }
+    }
+  }
+  owner
+}
+
+# "from.R: f() calls g() (to.R)" for every call from a file to a file above it
+calls_upward <- function(dir, order, ns = asNamespace("somgpu")) {
+  owner <- definitions(dir)
+  rank <- stats::setNames(seq_along(order), order)
+  out <- character()
+  for (name in names(owner)) {
+    fun <- get0(name, envir = ns, inherits = FALSE)
+    if (!is.function(fun)) next
+    used <- intersect(codetools::findGlobals(fun), names(owner))
+    up <- used[rank[owner[used]] > rank[[owner[[name]]]]]
+    out <- c(out, sprintf("%s: %s() calls %s() (%s)", owner[[name]], name, up, owner[up]))
+  }
+  out
+}
+
+test_that("R files call only their own layer's file or the files below", {
+  dir <- test_path("..", "..", "R")
+  skip_if_not(dir.exists(dir) && file.exists(file.path(dir, "train.R")),
+              "no R sources beside the tests (R CMD check's copy of them)")
+  skip_if_not_installed("codetools")
+  expect_setequal(r_layers, list.files(dir, "\\.R$")) # every file has its place
+  expect_identical(calls_upward(dir, r_layers), character(0))
+  # the check sees calls upward: with the order reversed, train()'s calls into the files
+  # below it are
+  expect_true(any(grepl("^train.R: train\\(\\) calls", calls_upward(dir, rev(r_layers)))))
+})

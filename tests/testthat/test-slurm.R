@@ -1,0 +1,144 @@
+# somgpu's future paths under a real scheduler: a one-node Slurm on this machine
+# (tools/slurm.sh, started by the test command's "slurm" step, which exports SLURM_CONF),
+# through future.batchtools with 2 workers: every result identical bit for bit to the one
+# run in this process; a job lost mid-run runs again; an error on one worker stops the jobs
+# still to come. Skipped, with the reason, where no Slurm runs.
+
+skip_if_no_slurm <- function() {
+  conf <- Sys.getenv("SLURM_CONF")
+  skip_if(!nzchar(conf) || !file.exists(conf),
+          "no Slurm runs here (the test command's slurm step starts one: tools/slurm.sh)")
+  skip_if_no_future()
+  skip_if_not_installed("future.batchtools")
+  state <- suppressWarnings(system2("sinfo", c("-h", "-o", "%t"), stdout = TRUE, stderr = TRUE))
+  skip_if(!any(state %in% c("idle", "mix", "alloc")), "the Slurm node is not up")
+}
+
+# The plan for the rest of the calling test: 2 Slurm jobs at a time, batchtools' files in
+# this session's temporary folder.
+local_slurm <- function(env = parent.frame()) {
+  withr::local_options(future.cache.path = file.path(tempdir(), "somgpu-slurm-jobs"),
+                       .local_envir = env)
+  # batchtools lists a user's running jobs with squeue --user=$USER: a container's shell may
+  # not set USER, and then every job running when it looks counts as lost
+  if (!nzchar(Sys.getenv("USER"))) {
+    withr::local_envvar(USER = Sys.info()[["user"]], .local_envir = env)
+  }
+  local_plan(future.batchtools::batchtools_slurm, workers = 2, .env = env)
+}
+
+# No job queued, running or completing, within `wait` seconds (a job that has just ended
+# stays in the queue while Slurm completes it).
+queue_empty <- function(wait = 30) {
+  waited <- 0
+  repeat {
+    jobs <- system2("squeue", c("-h", "-o", "%i"), stdout = TRUE, stderr = TRUE)
+    if (length(jobs) == 0L) return(TRUE)
+    if (waited >= wait) return(FALSE)
+    Sys.sleep(0.5)
+    waited <- waited + 0.5
+  }
+}
+
+test_that("under Slurm: maps, replicates and file-backed rows give the in-process bits", {
+  skip_if_no_slurm()
+  y <- iris[, 1:4]
+  here <- train(y, nmax = 6, restarts = 2, seed = 1, threads = 1)
+  sel_here <- select_size(y, sizes = 2:5, restarts = 2, bootstrap = 4, iter_max = 30,
+                          scale = TRUE, seed = 2, threads = 1, progress = FALSE)
+  skip_if_not_installed("bigmemory")
+  dir <- withr::local_tempdir() # a folder every job reads: the same machine here
+  big <- withr::with_seed(3, matrix(rnorm(4000 * 3), ncol = 3))
+  bm <- bigmemory::as.big.matrix(big, backingfile = "y.bin", backingpath = dir,
+                                 descriptorfile = "y.desc")
+  batch_here <- train(bm, nmax = 5, algorithm = "batch", iter_max = 6, seed = 4, threads = 1)
+  withr::local_options(somgpu.batch_block = 256L) # 16 blocks: a range of them per job
+  batch_blocks <- train(bm, nmax = 5, algorithm = "batch", iter_max = 6, seed = 4, threads = 1)
+  local_slurm()
+  fit <- train(y, nmax = 6, restarts = 2, seed = 1, parallel = "future", threads = 1)
+  expect_identical(fit$weights, here$weights)
+  expect_identical(fit$clusters, here$clusters)
+  expect_identical(nrow(fit$backend$workers), 2L)
+  expect_match(fit$backend$device, "BatchtoolsSlurm|batchtools_slurm")
+  sel <- select_size(y, sizes = 2:5, restarts = 2, bootstrap = 4, iter_max = 30, scale = TRUE,
+                     seed = 2, threads = 1, progress = FALSE, parallel = "future")
+  expect_identical(sel$criteria, sel_here$criteria)
+  expect_identical(sel$partition, sel_here$partition)
+  expect_identical(sel$group_table, sel_here$group_table)
+  shards <- train(bm, nmax = 5, algorithm = "batch", iter_max = 6, seed = 4, threads = 1,
+                  parallel = "future")
+  expect_identical(shards$weights, batch_blocks$weights)
+  expect_equal(shards$weights, batch_here$weights, tolerance = 1e-12)
+  expect_identical(nrow(shards$backend$workers), 2L)
+  expect_true(queue_empty())
+})
+
+test_that("under Slurm: a job lost mid-run runs again, same bits, recorded", {
+  skip_if_no_slurm()
+  y <- iris[, 1:4]
+  here <- train(y, nmax = 6, restarts = 2, seed = 1, threads = 1)
+  local_slurm()
+  withr::local_options(somgpu.future_fault = list(piece = 2, times = 1))
+  fit <- train(y, nmax = 6, restarts = 2, seed = 1, parallel = "future", threads = 1)
+  expect_identical(fit$weights, here$weights)
+  expect_identical(fit$backend$reruns$piece, 2L)
+  expect_identical(fit$backend$reruns$attempt, 2L)
+  # its retries spent: a classed error naming what was lost, nothing left in the queue
+  withr::local_options(somgpu.future_fault = list(piece = 1, times = 3),
+                       somgpu.future_retries = 1L)
+  err <- expect_error(train(y, nmax = 6, restarts = 2, seed = 1, parallel = "future",
+                            threads = 1),
+                      "future worker 1 of 2 .*training sizes .* failed every time it ran \\(2 times",
+                      class = "somgpu_worker_error")
+  expect_true(length(err$sizes) > 0)
+  expect_true(queue_empty())
+})
+
+test_that("under Slurm: an error on one worker stops the jobs still to come", {
+  skip_if_no_slurm()
+  local_slurm()
+  withr::local_options(somgpu.future_fault = list(piece = 1, times = 1, kind = "error"))
+  t0 <- proc.time()[["elapsed"]]
+  expect_error(select_size(iris[, 1:4], sizes = 2:4, restarts = 1, bootstrap = 8,
+                           iter_max = 20, seed = 1, threads = 1, progress = FALSE,
+                           parallel = "future"),
+               "could not train replicate 1: a fault on purpose", class = "somgpu_worker_error")
+  expect_true(queue_empty())
+})
+
+test_that("under Slurm: interrupting the session cancels the jobs queued and running", {
+  skip_if_no_slurm()
+  skip_if_not_installed("processx")
+  # a session of its own (the interrupt must not reach this one) that trains maps for
+  # minutes over 2 Slurm jobs; interrupted once both jobs run
+  jobs <- file.path(tempdir(), "somgpu-slurm-interrupt")
+  code <- sprintf(paste(
+    "library(somgpu, lib.loc = %s)",
+    "options(future.cache.path = %s)",
+    "future::plan(future.batchtools::batchtools_slurm, workers = 2)",
+    "y <- matrix(stats::rnorm(2e5 * 8), ncol = 8)",
+    "train(y, sizes = 2:9, iter_max = 5000, seed = 1, threads = 1, parallel = 'future')",
+    sep = "; "), deparse(dirname(find.package("somgpu"))), deparse(jobs))
+  user <- if (nzchar(Sys.getenv("USER"))) Sys.getenv("USER") else Sys.info()[["user"]]
+  p <- processx::process$new(file.path(R.home("bin"), "Rscript"), c("-e", code),
+                             env = c("current", USER = user), stdout = "|", stderr = "2>&1")
+  on.exit({
+    p$kill()
+    system2("scancel", c("--user", user), stdout = FALSE, stderr = FALSE)
+  }, add = TRUE)
+  running <- function() {
+    state <- system2("squeue", c("-h", "-o", "%t"), stdout = TRUE, stderr = TRUE)
+    sum(state == "R")
+  }
+  waited <- 0
+  while (running() < 2L && p$is_alive() && waited < 120) {
+    Sys.sleep(0.5)
+    waited <- waited + 0.5
+  }
+  expect_true(p$is_alive())
+  expect_identical(running(), 2L)
+  p$interrupt()
+  p$wait(60 * 1000)
+  expect_false(p$is_alive())
+  expect_true(queue_empty()) # the jobs ran for minutes more, had they not been cancelled
+})
