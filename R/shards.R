@@ -2,14 +2,17 @@
 # The rows are cut into blocks of the batch sums and the blocks into one contiguous range
 # per worker, of equal length to within a block. Each pass, every worker reads its rows from
 # the shared backing file and returns, for every map, the sums of the aligned nodes of the
-# pairwise sums its range holds (C_batch_shards; src/core/som_math.h); this process pushes every
-# worker's nodes in block order and ends the pass (C_batch_apply), as one process adds its
-# blocks, so the maps do not depend on the number of workers or where the rows were cut.
+# pairwise sums its range holds (C_batch_shards; src/core/som_math.h); this process, through
+# the one driver with the "shards" engine, pushes every worker's nodes in block order and ends
+# the pass, as one process adds its blocks, so the maps do not depend on the number of
+# workers or where the rows were cut.
 
 # Train the maps of `problem` on file-backed x over the future workers: list(weights,
 # trace, record) as train_future() gives. `args`: the user's backend arguments (workers
 # run the CPU backend); `threads`: the user's count or NULL (each worker's own);
-# `main_threads`: this process's (the trace); `progress`: a cli bar over the passes.
+# `main_threads`: this process's (the trace); `progress`: the driver's bar over the passes.
+# The passes are the one driver's (C_train with the "shards" backend: schedule, trace,
+# progress, interrupts); each pass it calls gather() below for the workers' sums.
 train_shards <- function(x, problem, args, threads, options, main_threads, progress, call) {
   # the backends that run the data-parallel batch (src/r/r_backend.c's registry)
   able <- constants()$shard_backends
@@ -20,61 +23,54 @@ train_shards <- function(x, problem, args, threads, options, main_threads, progr
       paste0("`\"", able, "\"`", collapse = " or ")), call)
   }
   precision <- args$precision
-  here <- backend_spec(list(name = able[1L], precision = precision), main_threads, options, call)
   block_rows <- min(problem$batch_block, x$n)
   nblocks <- ceiling(x$n / block_rows)
   ranges <- shard_ranges(nblocks, future_workers(nblocks))
-  passes <- max(problem$iter_max - 1L, 0L)
-  # the initial weights: zero passes of the ordinary engine (init "sample" reads its rows)
-  start <- problem
-  start$iter_max <- 1L
-  start$trace <- FALSE
-  weights <- call_core("train the maps", call, function() {
-    .Call(C_train, x, start, here, FALSE)
-  })$weights
-  trace <- if (problem$trace) matrix(NA_real_, passes, length(problem$size))
+  plan <- plan_name()
   step <- problem
   step$init <- "given"
   step$trace <- FALSE
-  plan <- plan_name()
-  if (progress) {
-    cli::cli_progress_bar("training ring SOMs (data-parallel)", total = passes,
-                          .envir = environment())
-  }
-  seconds <- numeric(length(ranges))
-  res <- NULL
-  reruns <- list()
-  for (t in seq_len(passes)) {
+  # what the passes leave: the last pass's results per worker, their seconds, the re-runs,
+  # the bytes moved
+  ran <- new.env(parent = emptyenv())
+  ran$res <- NULL
+  ran$seconds <- numeric(length(ranges))
+  ran$reruns <- list()
+  ran$moved <- NULL
+  gather <- function(weights, t) {
     step$init_w <- weights
     # the file travels as its description; the weights are small
-    ran <- on_workers(ranges, "shard_sums", x = x, problem = step, threads = threads,
+    out <- on_workers(ranges, "shard_sums", x = x, problem = step, threads = threads,
                       options = options, precision = precision,
                       globals = as.numeric(utils::object.size(step)),
                       lost = function(e, k) shards_lost(e, k, ranges, t, plan, call))
-    res <- ran$results
-    if (nrow(ran$reruns)) reruns[[length(reruns) + 1L]] <- cbind(pass = t, ran$reruns)
+    res <- out$results
+    if (nrow(out$reruns)) ran$reruns[[length(ran$reruns) + 1L]] <- cbind(pass = t, out$reruns)
     failed <- failed_workers(res)
     if (length(failed)) shards_failed(res, ranges, failed, call)
-    seconds <- seconds + vapply(res, function(r) r$seconds, numeric(1))
+    ran$res <- res
+    ran$seconds <- ran$seconds + vapply(res, function(r) r$seconds, numeric(1))
     sums <- do.call(cbind, lapply(res, function(r) r$sums))
-    moved <- c(out = as.numeric(utils::object.size(step)) * length(ranges),
-               back = as.numeric(utils::object.size(sums)))
-    weights <- call_core("train the maps", call, function() {
-      .Call(C_batch_apply, x, step, here, sums, as.double(unlist(ranges)), t)
-    })
-    if (problem$trace) {
-      trace[t, ] <- assess_maps(x, weights, main_threads, problem[c("col_w", "missing")],
-                                call)$qe
-    }
-    if (progress) cli::cli_progress_update(.envir = environment())
+    ran$moved <- c(out = as.numeric(utils::object.size(step)) * length(ranges),
+                   back = as.numeric(utils::object.size(sums)))
+    sums
   }
-  reruns <- if (length(reruns)) do.call(rbind, reruns) else
+  spec <- backend_spec(list(name = able[1L], precision = precision), main_threads, options,
+                       call)
+  spec$name <- "shards"
+  spec$gather <- gather
+  spec$ranges <- as.double(unlist(ranges))
+  out <- call_core("train the maps", call, function() {
+    .Call(C_train, x, problem, spec, progress)
+  })
+  reruns <- if (length(ran$reruns)) do.call(rbind, ran$reruns) else
     data.frame(pass = integer(0), piece = integer(0), attempt = integer(0), reason = character(0))
   reruns$blocks <- vapply(ranges[reruns$piece], blocks_text, "")
-  record <- shards_record(res, ranges, seconds, block_rows, x$n, problem$size, precision, plan)
+  record <- shards_record(ran$res, ranges, ran$seconds, block_rows, x$n, problem$size,
+                          precision, plan)
   record$reruns <- reruns
-  record$bytes_per_pass <- if (passes > 0) moved # what a pass sends to the workers and gets back
-  list(weights = weights, trace = trace, record = record)
+  record$bytes_per_pass <- ran$moved # what a pass sends to the workers and gets back
+  list(weights = out$weights, trace = out$trace, record = record)
 }
 
 # "blocks 1 to 40": a range of blocks, numbered from 1.

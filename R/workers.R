@@ -126,7 +126,8 @@ worker_entry <- function(fun) {
   env$fun <- fun
   f <- function(piece, ...) {
     if (identical(attr(piece, "somgpu_fault"), "error")) { # on_workers()' fault on purpose
-      return(get("on_worker", envir = asNamespace("somgpu"))(function() stop("a fault on purpose")))
+      ns <- asNamespace("somgpu")
+      return(get("on_worker", envir = ns)(function() get("abort", envir = ns)("a fault on purpose")))
     }
     get(fun, envir = asNamespace("somgpu"))(piece, ...)
   }

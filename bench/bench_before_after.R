@@ -26,6 +26,8 @@ battery <- c(
     "train(big, sizes = 2:20, algorithm = 'batch', iter_max = 21, seed = 1, threads = 1)",
   "batch single, 2e5 x 16, N = 2..20, 20 passes" =
     "train(big, sizes = 2:20, algorithm = 'batch', iter_max = 21, seed = 1, threads = 1, precision = 'single')",
+  "data-parallel batch, 2e5 x 16 from a file, 2 multisession workers, N = 2..20, 10 passes (with the workers' start)" =
+    "{future::plan(future::multisession, workers = 2); bm <- bigmemory::as.big.matrix(big, backingfile = 'y.bin', backingpath = tempdir(), descriptorfile = 'y.desc'); f <- train(bm, sizes = 2:20, algorithm = 'batch', iter_max = 11, seed = 1, threads = 1, parallel = 'future', progress = FALSE); future::plan('sequential'); f}",
   "OpenCL (PoCL) online, 2e4 x 8, N = 2..10" =
     "if ('opencl' %in% backends()$backend[backends()$available]) train(y, sizes = 2:10, seed = 1, backend = 'opencl', threads = 1)"
 )

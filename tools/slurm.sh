@@ -88,7 +88,7 @@ stop)
   ;;
 status)
   squeue 2>&1
-  pgrep -a 'munged|slurmd|slurmctld|slurmstepd'
+  pgrep -a 'munged|slurmd|slurmctld|slurmstepd' 2>/dev/null # (pgrep warns of the long pattern)
   exit 0
   ;;
 *)

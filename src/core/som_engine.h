@@ -7,10 +7,10 @@
  * progress, stops on an interrupt, copies the weights out, and releases the backend's
  * resources on every path. A backend only moves its maps on.
  *
- * Two drivers run a pass: this one (every backend, every algorithm), and for data-parallel
- * batch over future workers the second one of som_cpu_shards_t.h and R/shards.R (each
- * worker sums its rows, the main process ends the pass): they share the pass's end
- * (som_pass_end) and the order of the batch sums (som_math.h).
+ * One driver runs every pass: of every backend and algorithm, and of data-parallel batch over
+ * future workers, where the engine of this process (som_cpu_shards in som_cpu_shards_t.h)
+ * gathers each pass's sums from the workers (R/shards.R) and ends the pass; the schedule,
+ * trace, progress and interrupts are the driver's alone.
  *
  * Work is counted in steps: pass t (1 .. iter_max - 1) is steps (t - 1) * n .. t * n - 1,
  * a step being one row's visit (online: the rule applied to the row; batch: the row's

@@ -15,6 +15,16 @@ som_backend som_cpu_backend(som_cpu_cfg *cfg)
     return be;
 }
 
+som_backend som_cpu_shards_backend(som_shards_cfg *cfg)
+{
+    som_backend be;
+    be.engine[SOM_ONLINE] = NULL;
+    be.engine[SOM_BATCH] = cfg->cpu.precision == SOM_SINGLE ? &som_cpu_shards_f : &som_cpu_shards;
+    be.cfg = cfg;
+    be.threads = som_threads(cfg->cpu.threads);
+    return be;
+}
+
 const char *som_lanes_isa(void)
 {
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && SOM_CLONES

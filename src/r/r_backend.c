@@ -39,6 +39,34 @@ static int read_ocl(SEXP backend, int threads, r_backend *rb, som_status *st)
     return SOM_OK;
 }
 
+/* --- data-parallel batch over future workers, this process's side: list(name = "shards",
+ * threads, round_units, precision, gather, ranges): the CPU backend's settings, R's
+ * function(weights, pass) that returns the workers' nodes (R/shards.R), their ranges of
+ * blocks (pairs of first and end blocks, in order) --- */
+static int read_shards(SEXP backend, int threads, r_backend *rb, som_status *st)
+{
+    SEXP ranges = r_elt(backend, "ranges"), fun = r_elt(backend, "gather");
+    som_shards_cfg sh;
+    int64_t *rg;
+    R_xlen_t i;
+    if (TYPEOF(ranges) != REALSXP || XLENGTH(ranges) % 2 != 0 || XLENGTH(ranges) == 0)
+        Rf_error("somgpu: internal error: the shards' ranges must be pairs of blocks");
+    if (!Rf_isFunction(fun)) Rf_error("somgpu: internal error: gather must be a function");
+    read_cpu(backend, threads, rb, st); /* the CPU backend's settings, into cfg.cpu */
+    memset(&sh, 0, sizeof sh);
+    sh.cpu = rb->cfg.cpu;
+    rg = (int64_t *)R_alloc((size_t)XLENGTH(ranges), sizeof *rg);
+    for (i = 0; i < XLENGTH(ranges); i++) rg[i] = (int64_t)REAL(ranges)[i];
+    sh.ranges = rg;
+    sh.nranges = (int)(XLENGTH(ranges) / 2);
+    sh.gather = r_shards_gather;
+    sh.ud = &rb->gather;
+    rb->cfg.shards = sh;
+    rb->gather.fun = fun;
+    rb->be = som_cpu_shards_backend(&rb->cfg.shards);
+    return SOM_OK;
+}
+
 SEXP ran_names(int used)
 {
     SEXP out;
@@ -61,10 +89,12 @@ static const struct {
     const char *name;                                          /* R's backend name     */
     int (*read)(SEXP backend, int threads, r_backend *rb, som_status *st);
     SEXP (*ran)(const r_backend *rb);                          /* NULL: reports nothing */
-    int shards;                        /* runs the data-parallel batch (r_shards.c)     */
+    int shards;  /* the workers of the data-parallel batch run it (r_shards.c)             */
+    int user;    /* a backend users choose (train(backend =)); else somgpu's own            */
 } registry[] = {
-    {"cpu", read_cpu, NULL, 1},
-    {"opencl", read_ocl, ocl_ran, 0},
+    {"cpu", read_cpu, NULL, 1, 1},
+    {"opencl", read_ocl, ocl_ran, 0, 1},
+    {"shards", read_shards, NULL, 0, 0}, /* this process's side of the data-parallel batch */
 };
 #define NBACKENDS ((int)(sizeof registry / sizeof registry[0]))
 
@@ -87,13 +117,18 @@ SEXP backend_names(int shards)
 {
     SEXP out;
     int k, count = 0;
-    for (k = 0; k < NBACKENDS; k++) count += !shards || registry[k].shards;
+    for (k = 0; k < NBACKENDS; k++) count += registry[k].user && (!shards || registry[k].shards);
     out = PROTECT(Rf_allocVector(STRSXP, count));
     for (count = 0, k = 0; k < NBACKENDS; k++)
-        if (!shards || registry[k].shards)
+        if (registry[k].user && (!shards || registry[k].shards))
             SET_STRING_ELT(out, count++, Rf_mkChar(registry[k].name));
     UNPROTECT(1);
     return out;
+}
+
+void backend_hooks(r_backend *rb, glue_ud *hooks)
+{
+    rb->gather.hooks = hooks;
 }
 
 SEXP backend_ran(const r_backend *rb)

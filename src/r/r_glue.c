@@ -47,6 +47,7 @@ SEXP C_train(SEXP data, SEXP problem, SEXP backend, SEXP progress)
         return status_out(&st, R_NilValue);
     }
     hooks = r_hooks_start(&ud, keep, progress, "training ring SOMs");
+    backend_hooks(&rb, &ud);
     rc = r_data_open(&rd, &st); /* after every R allocation: closed on every path below */
     p.data.src = rd.d.src;
     if (rc == SOM_OK) rc = som_train(&p, &rb.be, w, &hooks, &st);
@@ -161,6 +162,37 @@ SEXP C_assess(SEXP data, SEXP weights, SEXP options)
     }
     if (rc != SOM_OK) out = status_out(&st, r_hooks_end(&ud, &st));
     UNPROTECT(3);
+    return out;
+}
+
+/* The family of `problem` on the data as C computes it once the maps exist (som_family_of):
+ * list(n, m, nmaps, restarts, size_sum, size_max, passes, trace, batch_block, general,
+ * sourced, schedules), the fields of the family R's memory plan describes beforehand. */
+SEXP C_family_of(SEXP data, SEXP problem)
+{
+    const char *names[] = {"n", "m", "nmaps", "restarts", "size_sum", "size_max", "passes",
+                           "trace", "batch_block", "general", "sourced", "schedules", ""};
+    r_data rd;
+    som_problem p;
+    som_family f;
+    SEXP out;
+    r_data_of(data, problem, &rd);
+    problem_of(&rd.d, problem, &p);
+    som_family_of(&p, &f);
+    out = PROTECT(Rf_mkNamed(VECSXP, names));
+    SET_VECTOR_ELT(out, 0, Rf_ScalarReal((double)f.n));
+    SET_VECTOR_ELT(out, 1, Rf_ScalarInteger(f.m));
+    SET_VECTOR_ELT(out, 2, Rf_ScalarReal((double)f.nmaps));
+    SET_VECTOR_ELT(out, 3, Rf_ScalarInteger(f.restarts));
+    SET_VECTOR_ELT(out, 4, Rf_ScalarReal((double)f.size_sum));
+    SET_VECTOR_ELT(out, 5, Rf_ScalarInteger(f.size_max));
+    SET_VECTOR_ELT(out, 6, Rf_ScalarInteger(f.passes));
+    SET_VECTOR_ELT(out, 7, Rf_ScalarLogical(r_flag(problem, "trace")));
+    SET_VECTOR_ELT(out, 8, Rf_ScalarInteger(f.batch_block));
+    SET_VECTOR_ELT(out, 9, Rf_ScalarLogical(f.general));
+    SET_VECTOR_ELT(out, 10, Rf_ScalarLogical(f.sourced));
+    SET_VECTOR_ELT(out, 11, Rf_ScalarInteger(f.schedules));
+    UNPROTECT(1);
     return out;
 }
 

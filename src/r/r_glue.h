@@ -21,12 +21,12 @@
 SEXP C_train(SEXP data, SEXP problem, SEXP backend, SEXP progress);
 SEXP C_assess(SEXP data, SEXP weights, SEXP options);
 SEXP C_memory_plan(SEXP family, SEXP backend);
+SEXP C_family_of(SEXP data, SEXP problem);
 SEXP C_constants(void);
 SEXP C_build_info(void);
 SEXP C_data_scan(SEXP x, SEXP counted);
 SEXP C_column_stats(SEXP x, SEXP center);
 SEXP C_batch_shards(SEXP data, SEXP problem, SEXP backend, SEXP blocks);
-SEXP C_batch_apply(SEXP data, SEXP problem, SEXP backend, SEXP nodes, SEXP ranges, SEXP pass);
 SEXP C_ocl_devices(void);
 SEXP C_ocl_open(SEXP device);
 SEXP C_ocl_close(SEXP ptr);

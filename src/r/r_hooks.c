@@ -119,6 +119,51 @@ static void glue_progress(void *ud_, double fraction)
     }
 }
 
+/* r_hooks_call(): an R call from the core, never jumping over it. */
+typedef struct {
+    glue_ud *ud;
+    SEXP call;
+} safe_call;
+
+static SEXP eval_call(void *c_)
+{
+    return Rf_eval(((safe_call *)c_)->call, R_GlobalEnv);
+}
+
+/* An interrupt stops the run; an error is kept for r_hooks_end to raise as it is. */
+static SEXP call_failed(SEXP cond, void *c_)
+{
+    glue_ud *ud = ((safe_call *)c_)->ud;
+    if (Rf_inherits(cond, "interrupt")) {
+        ud->interrupted = 1;
+    } else {
+        SET_VECTOR_ELT(ud->keep, 3, cond);
+        ud->error = cond;
+    }
+    return R_NilValue;
+}
+
+static SEXP eval_caught(void *c_)
+{
+    safe_call *c = c_;
+    return R_tryCatch(eval_call, c, c->ud->conds, call_failed, c, NULL, NULL);
+}
+
+SEXP r_hooks_call(glue_ud *ud, SEXP call)
+{
+    safe_call c;
+    jmp_buf jb;
+    if (ud->interrupted || ud->unwinding || ud->error != R_NilValue) return R_NilValue;
+    if (ud->cont == R_NilValue) SET_VECTOR_ELT(ud->keep, 2, ud->cont = R_MakeUnwindCont());
+    c.ud = ud;
+    c.call = call;
+    if (setjmp(jb)) {
+        ud->unwinding = 1;
+        return R_NilValue;
+    }
+    return R_UnwindProtect(eval_caught, &c, jump_back, &jb, ud->cont);
+}
+
 /* A cli progress bar named `name`. */
 static SEXP progress_bar(const char *name)
 {

@@ -26,6 +26,11 @@ typedef struct {
 som_hooks r_hooks_start(glue_ud *ud, SEXP keep, SEXP progress, const char *name);
 /* Hooks that only check for interrupts. */
 som_hooks r_hooks_interrupt_only(glue_ud *ud, SEXP keep);
+/* `call` evaluated for the core (on its thread, between chunks of work), never jumping over
+ * it: its value (unprotected), or R_NilValue when it did not return one: an error is kept
+ * for r_hooks_end to hand back, an interrupt stops the run, any other jump goes on after
+ * the core's cleanup. */
+SEXP r_hooks_call(glue_ud *ud, SEXP call);
 /* After the core returned: close the bar; if the progress function jumped out, clear st
  * and continue that jump (this does not return then). Returns the error signalled while
  * checking for interrupts, or R_NilValue. */

@@ -1,7 +1,8 @@
 /* r_shards.c: data-parallel batch training from R (future workers): each pass, every
  * worker computes the sums of its range of blocks of rows, as the aligned nodes of the
- * pairwise sums it holds (C_batch_shards), and the main process ends the pass from all of
- * them in block order (C_batch_apply), as one process would. */
+ * pairwise sums it holds (C_batch_shards), and the main process, training through the
+ * driver with the shards engine (C_train, backend "shards"), gathers them (r_shards_gather)
+ * and ends the pass from all of them in block order, as one process would. */
 #include <string.h>
 
 #include <R.h>
@@ -18,9 +19,9 @@ static double node_len(const som_problem *p)
     return len;
 }
 
-/* What both entry points start from: the data, the problem and the CPU backend's settings
- * (R errors only here, before anything is opened); SOM_OK, or a status for a backend that
- * is not the CPU's. */
+/* What a worker's entry point starts from: the data, the problem and the CPU backend's
+ * settings (R errors only here, before anything is opened); SOM_OK, or a status for a
+ * backend that is not the CPU's. */
 typedef struct {
     r_data rd;
     som_problem p;
@@ -73,36 +74,32 @@ SEXP C_batch_shards(SEXP data, SEXP problem, SEXP backend, SEXP blocks)
     return rc == SOM_OK ? out : status_out(&j.st, R_NilValue);
 }
 
-/* The end of pass `pass` for the maps of `problem` (init "given": the pass's weights) from
- * the workers' nodes (a node_len x nodes matrix, in block order) over the ranges of blocks
- * (a 2 x workers matrix of first and end blocks, in order, from 0 to the last): the new
- * weights (a list of size x m matrices), or a somgpu_status. The data are not read. */
-SEXP C_batch_apply(SEXP data, SEXP problem, SEXP backend, SEXP nodes, SEXP ranges, SEXP pass)
+/* The shards engine's gather (som_gather_fn, ud an r_gather): R's function(weights, pass)
+ * run through the hooks (r_hooks_call: an error or interrupt there stops the run without
+ * jumping over the driver), its matrix of the workers' nodes copied into nodes. */
+int r_shards_gather(void *ud, const som_problem *p, double *const *w, int t, double *nodes,
+                    size_t count, som_status *st)
 {
-    shard_job j;
-    SEXP weights, dim = Rf_getAttrib(nodes, R_DimSymbol);
-    double **w;
-    int64_t *rg, total = 0;
-    int rc = job_of(data, problem, backend, &j), nr, i;
-    if (TYPEOF(nodes) != REALSXP || Rf_length(dim) != 2 || INTEGER(dim)[0] != node_len(&j.p))
-        Rf_error("somgpu: internal error: the shards' sums do not fit the maps");
-    if (TYPEOF(ranges) != REALSXP || XLENGTH(ranges) % 2 != 0)
-        Rf_error("somgpu: internal error: the shards' ranges must be pairs of blocks");
-    nr = (int)(XLENGTH(ranges) / 2);
-    rg = (int64_t *)R_alloc((size_t)XLENGTH(ranges) + 1, sizeof *rg);
-    for (i = 0; i < 2 * nr; i++) rg[i] = (int64_t)REAL(ranges)[i];
-    for (i = 0; i < nr; i++) { /* contiguous from block 0, and the nodes they hold */
-        if (rg[2 * i] != (i ? rg[2 * i - 1] : 0) || rg[2 * i + 1] < rg[2 * i])
-            Rf_error("somgpu: internal error: the shards' ranges must be pairs of blocks");
-        total += (int64_t)som_pair_nodes((som_count)rg[2 * i], (som_count)rg[2 * i + 1]);
+    const r_gather *g = ud;
+    SEXP weights, pass, call, val;
+    double **wp;
+    int i;
+    weights = PROTECT(r_weights_list(p, &wp));
+    for (i = 0; i < p->nmaps; i++)
+        memcpy(wp[i], w[i], (size_t)p->size[i] * p->data.m * sizeof(double));
+    pass = PROTECT(Rf_ScalarInteger(t));
+    call = PROTECT(Rf_lang3(g->fun, weights, pass));
+    val = PROTECT(r_hooks_call(g->hooks, call));
+    if (val == R_NilValue) {
+        UNPROTECT(4);
+        if (g->hooks->interrupted) return som_fail(st, SOM_ERR_INTERRUPTED, "training interrupted");
+        return som_fail(st, SOM_ERR_BACKEND, "the workers' sums of pass %d could not be gathered", t);
     }
-    if (total != INTEGER(dim)[1]) Rf_error("somgpu: internal error: the shards' sums do not fit the maps");
-    weights = PROTECT(r_weights_list(&j.p, &w));
-    /* the data are not read: a block's rows are enough to size the engine's buffers */
-    if (j.p.data.n > (int64_t)j.p.batch_block) j.p.data.n = (int64_t)j.p.batch_block;
-    if (rc == SOM_OK)
-        rc = (single(&j) ? som_cpu_batch_apply_f : som_cpu_batch_apply)(
-            &j.rb.cfg.cpu, &j.p, w, REAL(nodes), rg, nr, Rf_asInteger(pass), &j.st);
-    UNPROTECT(1);
-    return rc == SOM_OK ? weights : status_out(&j.st, R_NilValue);
+    if (TYPEOF(val) != REALSXP || (size_t)XLENGTH(val) != count) {
+        UNPROTECT(4);
+        return som_fail(st, SOM_ERR_BACKEND, "the workers' sums do not fit the maps");
+    }
+    memcpy(nodes, REAL(val), count * sizeof(double));
+    UNPROTECT(4);
+    return SOM_OK;
 }

@@ -89,3 +89,28 @@ test_that("the OpenCL kernels reported by a fit are the compiled code's names", 
                precision = if (devices()$fp64[1]) "double" else "single")
   expect_identical(fit$backend$kernels, "batch")
 })
+
+test_that("the family R plans before the maps exist is the one C computes from them", {
+  y <- seed_data(300, 3)
+  y[5, 2] <- NA
+  cases <- list(list(sizes = 2:9, restarts = 3L, sigma0 = "auto", algorithm = "online"),
+                list(sizes = c(4L, 7L, 12L), restarts = 1L, sigma0 = c(2, 2, 3),
+                     algorithm = "batch"))
+  for (case in cases) {
+    spec <- somgpu:::check_sizes(NULL, NULL, case$sizes,
+                                 c(sizes = TRUE, nmin = FALSE, nmax = FALSE), NULL)
+    sigma0 <- somgpu:::sigma0_sizes(case$sigma0, case$sizes)
+    dist <- list(col_w = NULL, missing = TRUE)
+    r <- somgpu:::family_shape(spec, nrow(y), ncol(y), case$restarts, 11L, TRUE,
+                               case$algorithm, 512L, TRUE,
+                               schedules = length(unique(sigma0)))
+    problem <- somgpu:::new_problem(case$sizes, case$restarts, 11L, sigma0, 1,
+                                    list(type = "uniform"), 1L, case$algorithm, 512L, TRUE,
+                                    dist)
+    c_fam <- .Call(somgpu:::C_family_of, y, problem)
+    for (field in c("n", "m", "nmaps", "restarts", "size_sum", "size_max", "passes", "trace",
+                    "batch_block", "general", "schedules")) {
+      expect_equal(as.numeric(c_fam[[field]]), as.numeric(r[[field]]), label = field)
+    }
+  }
+})

@@ -254,14 +254,23 @@ test_that("every error path of the compiled glue reaches R as a somgpu_internal_
   internal(assess(list(matrix(0, 3, 5)), TRUE), "the weights must be double matrices")
   internal(somgpu:::call_core("sum", NULL, function() .Call(somgpu:::C_batch_shards, y, problem, spec, 1)),
            "shards must be two numbers")
-  internal(somgpu:::call_core("apply", NULL, function() {
-    .Call(somgpu:::C_batch_apply, y, within(problem, { init <- "given"; init_w <- list(fit$weights$N3) }),
-          spec, matrix(0, 1, 1), c(0, 1), 1L)
-  }), "the shards' sums do not fit the maps")
-  internal(somgpu:::call_core("apply", NULL, function() {
-    .Call(somgpu:::C_batch_apply, y, within(problem, { init <- "given"; init_w <- list(fit$weights$N3) }),
-          spec, matrix(0, 9, 1), c(1, 2), 1L)
-  }), "the shards' ranges must be pairs of blocks")
+  # the data-parallel batch's side in this process (the "shards" backend): its settings
+  # checked, and workers' sums that do not fit the maps stop the run with a status
+  shards <- function(ranges, gather) {
+    s <- c(spec, list(gather = gather, ranges = ranges))
+    s$name <- "shards"
+    somgpu:::call_core("train the maps", NULL, function() {
+      .Call(somgpu:::C_train, y, within(problem, algorithm <- "batch"), s, FALSE)
+    })
+  }
+  internal(shards(1, function(w, t) 0), "the shards' ranges must be pairs of blocks")
+  internal(shards(c(0, 1), "f"), "gather must be a function")
+  expect_error(shards(c(0, 1), function(w, t) matrix(0, 1, 1)),
+               "the workers' sums do not fit the maps", class = "somgpu_error")
+  expect_error(shards(c(0, 2), function(w, t) 0), "ranges do not cover the blocks of a pass",
+               class = "somgpu_error")
+  expect_error(shards(c(0, 1), function(w, t) stop("the workers are gone")),
+               "the workers are gone")
   internal(somgpu:::new_somgpu(list(), list(), NULL, 1, NULL, 2:3, data.frame(), 1, NULL,
                                NULL, 1, NULL, NULL, integer(0), list(), NULL, 0, NULL),
            "new_somgpu\\(\\) was given parts that do not fit together")
