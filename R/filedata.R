@@ -56,6 +56,30 @@ file_data <- function(y, call, min_rows = 2L, name = "y") {
             class = "somgpu_file")
 }
 
+# Rows `idx` (increasing) of a somgpu_file as a double matrix with its column names, read
+# with readBin from the backing file, a run of consecutive rows of a column at a time:
+# ordinary reads through the page cache, which (unlike bigmemory's mapping of the file)
+# leave this process's resident memory alone.
+file_rows <- function(x, idx) {
+  size <- if (x$type == "double") 8 else 4
+  out <- matrix(NA_real_, length(idx), x$m, dimnames = list(NULL, x$colnames))
+  runs <- cumsum(c(TRUE, diff(idx) != 1))
+  first <- idx[!duplicated(runs)]
+  len <- tabulate(runs)
+  at <- c(0L, cumsum(len))
+  con <- file(x$path, "rb")
+  on.exit(close(con))
+  for (j in seq_len(x$m)) {
+    base <- x$cols[j] * x$total_rows + x$row_off - 1
+    for (r in seq_along(first)) {
+      seek(con, (base + first[r]) * size)
+      v <- readBin(con, if (size == 8) "double" else "integer", n = len[r], size = size)
+      out[at[r] + seq_len(len[r]), j] <- v
+    }
+  }
+  out
+}
+
 #' @export
 #' @noRd
 dim.somgpu_file <- function(x) c(as.integer(x$n), x$m)
@@ -86,19 +110,19 @@ column_means <- function(x, call = NULL) column_stats(x, call = call)$mean
 # Clusters of n rows for `labels` (N2, N3, ...) to a new file-backed integer big.matrix at
 # `path` (its descriptor beside it, path + ".desc"): the somgpu_file C writes to, and the
 # big.matrix.
-clusters_file_matrix <- function(path, n, labels, call) {
+clusters_file_matrix <- function(path, n, labels, call, name = "clusters_file") {
   if (is.null(path)) return(NULL) # the clusters come back in R
-  need_packages("bigmemory", "`clusters_file`", call)
+  need_packages("bigmemory", sprintf("`%s`", name), call)
   dir <- dirname(path)
   bm <- tryCatch(bigmemory::filebacked.big.matrix(
     nrow = n, ncol = length(labels), type = "integer", backingfile = basename(path),
     backingpath = normalizePath(dir), descriptorfile = paste0(basename(path), ".desc"),
     dimnames = list(NULL, labels)), error = function(e) {
       unlink(c(path, paste0(path, ".desc")))
-      abort(sprintf("`clusters_file`: bigmemory could not make the file-backed matrix %s (%s): check the space left on that disk and that the folder can be written.",
-                    path, conditionMessage(e)), "somgpu_file_error", call)
+      abort(sprintf("`%s`: bigmemory could not make the file-backed matrix %s (%s): check the space left on that disk and that the folder can be written.",
+                    name, path, conditionMessage(e)), "somgpu_file_error", call)
     })
-  list(matrix = bm, file = file_data(bm, call, min_rows = 1L, name = "clusters_file"))
+  list(matrix = bm, file = file_data(bm, call, min_rows = 1L, name = name))
 }
 
 # The columns `names` of a somgpu_file, in that order (all of them must be there).
@@ -187,28 +211,29 @@ check_file_rows <- function(rows, row_missing, m, call) {
 }
 
 # clusters_file: NULL, or (for file-backed data) the path of a file to make.
-check_clusters_file <- function(path, sourced, call) {
+check_clusters_file <- function(path, sourced, call, name = "clusters_file",
+                                what = "the clusters") {
   if (is.null(path)) return(NULL)
   if (!is.character(path) || length(path) != 1L || is.na(path) || !nzchar(path)) {
-    abort_input(sprintf("`clusters_file` must be NULL or a file path, not %s.", describe(path)),
+    abort_input(sprintf("`%s` must be NULL or a file path, not %s.", name, describe(path)),
                 call)
   }
   if (!sourced) {
-    abort_input("`clusters_file` is for file-backed data (a bigmemory big.matrix); the clusters of data in memory come back in R.",
-                call)
+    abort_input(sprintf("`%s` is for file-backed data (a bigmemory big.matrix); %s of data in memory come back in R.",
+                        name, what), call)
   }
   path <- path.expand(path)
   there <- c(path, paste0(path, ".desc"))
   there <- there[file.exists(there)]
   if (length(there)) {
     abort_input(sprintf(
-      "`clusters_file`: %s already %s; somgpu does not overwrite files. Remove %s or name another path.",
-      paste(there, collapse = " and "), if (length(there) == 1L) "exists" else "exist",
+      "`%s`: %s already %s; somgpu does not overwrite files. Remove %s or name another path.",
+      name, paste(there, collapse = " and "), if (length(there) == 1L) "exists" else "exist",
       if (length(there) == 1L) "it" else "them"), call)
   }
   dir <- dirname(path)
   if (!dir.exists(dir)) {
-    abort_input(sprintf("`clusters_file`: %s %s; name a path in an existing folder.", dir,
+    abort_input(sprintf("`%s`: %s %s; name a path in an existing folder.", name, dir,
                         if (file.exists(dir)) "is a file, not a folder" else "does not exist"),
                 call)
   }
@@ -217,8 +242,8 @@ check_clusters_file <- function(path, sourced, call) {
   made <- suppressWarnings(file.create(probe))
   if (!made) {
     abort_input(sprintf(
-      "`clusters_file`: somgpu cannot write files in the folder %s (no permission, or a read-only file system); name a path in a folder you can write to.",
-      dir), call)
+      "`%s`: somgpu cannot write files in the folder %s (no permission, or a read-only file system); name a path in a folder you can write to.",
+      name, dir), call)
   }
   unlink(probe)
   path

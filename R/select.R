@@ -67,6 +67,17 @@
 #'   Replicates run one after the other, each on all threads; with `parallel = "future"`,
 #'   side by side on the workers of the current [future::plan()], each on its own threads.
 #'
+#' @section Large data: With more rows than `sample_rows` (10,000 by default), the rule
+#'   runs on a random sample of that many rows (drawn from `seed`): the replicates, `fit`
+#'   and the groups, trained with `algorithm = "batch"` unless `...` says otherwise; then
+#'   every row of `y` joins its group (its winner on the grouping map, then the groups'
+#'   most probable one), a block of rows at a time, so that `partition` covers every row
+#'   and `group_table` counts them. `y` may be a file-backed `bigmemory::big.matrix` (or
+#'   its descriptor): the sample is read from the file and the rows are assigned block by
+#'   block, never all in memory. `strategy` in the result says what was done. Measured
+#'   beside mclust and the gap statistic from 1e4 to 1e6 rows, and 1e7 from a file
+#'   (`bench/bench_select_scale.R`; see the README).
+#'
 #' @param y The data, as for [train()].
 #' @param sizes Ring sizes to compare (at least two); or give `nmin` and `nmax` in `...`.
 #' @param restarts Maps per size in every replicate (the kept one has the lowest qe).
@@ -80,6 +91,13 @@
 #'   `parallel = "future"`, progressr's signals).
 #' @param parallel `"none"` (replicates one after the other, each on `threads`) or
 #'   `"future"` (replicates side by side on the future workers).
+#' @param sample_rows `"auto"` (the default: all rows up to 10,000, else a sample of
+#'   10,000), a whole number of rows to sample (at least 100), or `Inf` (every row, also
+#'   of a file-backed matrix, which is then read into memory). See "Large data".
+#' @param groups_file `NULL`, or for file-backed `y` a path where no file is yet: every
+#'   row's group is written there (a file-backed integer `big.matrix` with one column,
+#'   `group`, its descriptor beside it, `bigmemory::attach.big.matrix(paste0(path,
+#'   ".desc"))`), and `partition` is `NULL`.
 #' @param ... For `select_size()`, further arguments to [train()] (`iter_max`, `algorithm`,
 #'   `scale`, `var_weights`, `backend`, `threads`, `nmin`, `nmax`, `keep_data` (for `fit`),
 #'   ...); for `plot()`, graphical parameters (`main`, a title over the three panels; `col`,
@@ -99,7 +117,10 @@
 #'   with one row per replicate and size (`size`, `replicate`, `train_qe`, `heldout_qe`,
 #'   `stability`); `reruns`, with `parallel = "future"`, the replicates run again after
 #'   their worker was lost (`replicate`, `attempt`, `reason`; see [train()], "Parallel
-#'   computing with future"); `fit`, the fit on all rows (a [train()] result); `seed`, `bootstrap`,
+#'   computing with future"); `fit`, the fit on all rows (on the sample, when the rows were
+#'   sampled: a [train()] result); `strategy` (`rows`, the rows trained on; `n`; `sampled`;
+#'   `algorithm`; `text`); `groups_file` (the path the groups went to, or `NULL`); `seed`,
+#'   `bootstrap`,
 #'   `holdout`, `sigma0`, `elapsed` (seconds).
 #' @seealso [train()], [summary.somgpu()], [tidy.somgpu_selection()]
 #' @examples
@@ -113,16 +134,12 @@
 #' @export
 select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout = 0.2,
                         seed = NULL, sigma0 = "auto", progress = interactive(),
-                        parallel = "none", ...) {
+                        parallel = "none", sample_rows = "auto", groups_file = NULL, ...) {
   call <- compact_call(sys.call(), "select_size")
   started <- proc.time()[["elapsed"]]
-  if (is_file_data(y)) {
-    abort_input("select_size() resamples the rows in memory; for file-backed data, run it on a sample of rows (e.g. `y[sample(nrow(y), 1e5), ]`).",
-                call)
-  }
+  file <- is_file_data(y)
   data <- check_data(y, call)
-  x <- data$x
-  n <- nrow(x)
+  n_all <- nrow(data$x)
   dots <- select_args(list(...), call)
   sizes <- select_sizes(sizes, !missing(sizes), dots, call)
   dots$nmin <- dots$nmax <- NULL
@@ -131,6 +148,16 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
   restarts <- check_whole(restarts, "restarts", 1, call = call)
   sigma0 <- check_sigma0(sigma0, length(sizes), call)
   seed <- check_seed(seed, call)
+  groups_file <- check_clusters_file(groups_file, file, call, "groups_file", "the groups")
+  # at scale, the rule on a sample of the rows (R/select_scale.R), trained in batch unless
+  # the call says otherwise; every row given its group at the end
+  sample <- select_sample(n_all, sample_rows, seed, call)
+  x <- if (!is.null(sample)) rows_at(data$x, sample) else
+    if (file) rows_at(data$x, seq_len(n_all)) else data$x
+  n <- nrow(x)
+  if (!is.null(sample) && is.null(dots$algorithm)) dots$algorithm <- "batch"
+  strategy <- select_strategy(n_all, sample,
+                              if (is.null(dots$algorithm)) "online" else dots$algorithm)
   progress <- check_flag(progress, "progress", call)
   parallel <- check_choice(parallel, "parallel", c("none", "future"), call)
   if (parallel == "future") {
@@ -160,8 +187,18 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
   found <- selection_criteria(reps, full, x)
   pick <- recommend_size(grouping, found$criteria$size)
   groups <- if (!is.null(grouping)) group_stability(grouping, reps, work)
+  partition <- if (!is.null(grouping)) grouping$partition
+  if (!is.null(grouping) && (!is.null(sample) || !is.null(groups_file))) {
+    # every row (to the groups file when asked), and each group's rows among them
+    to <- clusters_file_matrix(groups_file, n_all, "group", call, "groups_file")
+    every <- with_clusters_file(to, groups_of_rows(grouping, full, data$x, n_all,
+                                                   dots$threads, to))
+    partition <- every$partition
+    groups$rows <- every$rows
+  }
   structure(list(criteria = found$criteria, groups = pick$groups, recommended = pick$size,
-                 reason = pick$reason, partition = if (!is.null(grouping)) grouping$partition,
+                 reason = pick$reason, partition = partition, strategy = strategy,
+                 groups_file = if (!is.null(grouping)) groups_file,
                  group_table = groups,
                  grouping = if (!is.null(grouping)) utils::modifyList(grouping, list(partition = NULL)),
                  replicates = found$replicates, reruns = ran$reruns, fit = full, seed = seed,
@@ -180,7 +217,7 @@ select_args <- function(dots, call) {
                 call)
   }
   own <- c("sizes", "restarts", "bootstrap", "holdout", "seed", "sigma0", "progress",
-           "parallel")
+           "parallel", "sample_rows", "groups_file")
   known <- setdiff(names(formals(train)), c("y", own))
   bad <- setdiff(nm, known)
   if (length(bad)) {

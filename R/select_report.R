@@ -176,6 +176,7 @@ print.somgpu_selection <- function(x, ...) {
   cat(sprintf("ring size selection: %d replicates (%g%% of the rows held out each), %d sizes, %s; %.1f s\n",
               x$bootstrap, 100 * x$holdout, nrow(cr), schedule_label(x$sigma0),
               if (is.null(x$elapsed)) NA_real_ else x$elapsed))
+  if (!is.null(x$strategy)) cat(sprintf("trained on %s\n", x$strategy$text))
   tab <- data.frame(size = cr$size, heldout_qe = format_figure(cr$heldout_qe),
                     stability = sprintf("%.3f [%.2f, %.2f]", cr$stability,
                                         pmax(cr$stability_lo, 0), cr$stability_hi),

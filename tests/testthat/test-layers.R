@@ -14,7 +14,8 @@ r_layers <- c(
   # prediction and the groups a map holds
   "predict.R", "groups.R",
   # selection and the methods that report
-  "print.R", "select_report.R", "select.R", "summary.R", "tidy.R", "kohonen.R",
+  "print.R", "select_report.R", "select_scale.R", "select.R", "summary.R", "tidy.R",
+  "kohonen.R",
   # figures
   "plot_data.R", "plot.R", "autoplot.R",
   "somgpu-package.R")
@@ -54,6 +55,14 @@ test_that("R files call only their own layer's file or the files below", {
   skip_if_not_installed("codetools")
   expect_setequal(r_layers, list.files(dir, "\\.R$")) # every file has its place
   expect_identical(calls_upward(dir, r_layers), character(0))
+  # a name defined in two files: the later one silently replaces the other
+  names <- unlist(lapply(list.files(dir, "\\.R$"), function(f) {
+    ex <- parse(file.path(dir, f), keep.source = FALSE)
+    unlist(lapply(ex, function(e) {
+      if (is.call(e) && identical(e[[1]], as.name("<-")) && is.name(e[[2]])) as.character(e[[2]])
+    }))
+  }))
+  expect_identical(unique(names[duplicated(names)]), character(0))
   # the check sees calls upward: with the order reversed, train()'s calls into the files
   # below it are
   expect_true(any(grepl("^train.R: train\\(\\) calls", calls_upward(dir, rev(r_layers)))))

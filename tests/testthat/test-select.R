@@ -281,7 +281,7 @@ test_that("arguments: train()'s pass through, typos and conflicts are classed er
   err(select_size(y, seed = "a"), "`seed`")
   err(select_size(y, sigma0 = "ring"), "`sigma0`")
   err(select_size(y, itermax = 30), "`itermax` is not an argument of select_size\\(\\) or train\\(\\) \\(did you mean `iter_max`\\?\\)")
-  err(select_size(y, 2:4, 2, 3, 0.2, 1, "auto", FALSE, "none", 30), "must be named")
+  err(select_size(y, 2:4, 2, 3, 0.2, 1, "auto", FALSE, "none", "auto", NULL, 30), "must be named")
   err(select_size(y, sizes = 2:4, nmax = 5), "either `sizes` or `nmin`/`nmax`")
   err(select_size(y, sizes = 2:3, bootstrap = 2, iter_max = -1), "`iter_max`")
   err(select_size(y[1:2, ], sizes = 2:3, holdout = 0.5), "fewer than 2 rows")
@@ -343,4 +343,66 @@ test_that("one answer: summary(), tidy() and augment() describe select_size()'s 
   near <- generics::augment(sel, newdata = corners + 0.1)
   expect_identical(as.integer(near$.group),
                    vapply(1:4, function(k) sel$partition[(k - 1) * 60 + 1], 1L))
+})
+
+test_that("at scale: the rule on a sample, every row given its group, in memory or from a file", {
+  set.seed(11)
+  centres <- matrix(c(0, 0, 8, 0, 0, 8), ncol = 2, byrow = TRUE)
+  g <- sample.int(3, 3000, replace = TRUE)
+  y <- centres[g, ] + matrix(rnorm(6000), ncol = 2)
+  args <- list(sizes = 2:5, restarts = 1, bootstrap = 3, iter_max = 10, seed = 4,
+               threads = 1, progress = FALSE)
+  sel <- do.call(select_size, c(list(y, sample_rows = 1000), args))
+  expect_true(sel$strategy$sampled)
+  expect_identical(sel$strategy$rows, 1000L)
+  expect_identical(sel$strategy$algorithm, "batch") # at scale unless `...` says otherwise
+  expect_identical(sel$groups, 3L)
+  expect_length(sel$partition, 3000L)
+  expect_false(anyNA(sel$partition))
+  expect_identical(sum(sel$group_table$rows), 3000L)
+  expect_gt(somgpu:::ari(sel$partition, g), 0.99)
+  expect_match(capture.output(print(sel))[2], "a sample of 1,000 of the 3,000 rows, batch training")
+  # the rows assigned a block at a time: the same groups
+  withr::with_options(list(somgpu.select_block_rows = 700L), {
+    blocks <- do.call(select_size, c(list(y, sample_rows = 1000), args))
+  })
+  expect_identical(blocks$partition, sel$partition)
+  # the same rows from a file-backed matrix: the same answer
+  skip_if_not_installed("bigmemory")
+  dir <- withr::local_tempdir()
+  bm <- bigmemory::as.big.matrix(y, backingfile = "y.bin", backingpath = dir,
+                                 descriptorfile = "y.desc")
+  from_file <- do.call(select_size, c(list(bm, sample_rows = 1000), args))
+  expect_identical(from_file$partition, sel$partition)
+  expect_identical(from_file$criteria, sel$criteria)
+  desc <- do.call(select_size, c(list(bigmemory::describe(bm), sample_rows = 1000), args))
+  expect_identical(desc$partition, sel$partition)
+  # every row's group to a file instead
+  path <- file.path(dir, "groups.bin")
+  to_file <- do.call(select_size, c(list(bm, sample_rows = 1000, groups_file = path), args))
+  expect_null(to_file$partition)
+  expect_identical(to_file$groups_file, path)
+  back <- bigmemory::attach.big.matrix(paste0(path, ".desc"))
+  expect_identical(colnames(back), "group")
+  expect_identical(back[, 1], sel$partition)
+  expect_identical(to_file$group_table, sel$group_table)
+  expect_error(do.call(select_size, c(list(bm, sample_rows = 1000, groups_file = path), args)),
+               "`groups_file`: .* already exist", class = "somgpu_input_error")
+  expect_error(do.call(select_size, c(list(y, groups_file = path), args)),
+               "`groups_file` is for file-backed data", class = "somgpu_input_error")
+})
+
+test_that("no sampling below sample_rows; sample_rows is checked", {
+  y <- iris[, 1:4]
+  args <- list(sizes = 2:4, restarts = 1, bootstrap = 2, iter_max = 10, seed = 2,
+               threads = 1, progress = FALSE, scale = TRUE)
+  a <- do.call(select_size, c(list(y), args))
+  b <- do.call(select_size, c(list(y), args, sample_rows = Inf))
+  expect_false(a$strategy$sampled)
+  expect_identical(a$strategy$algorithm, "online")
+  expect_identical(a$partition, b$partition)
+  expect_identical(a$criteria, b$criteria)
+  expect_error(select_size(y, sample_rows = 10), "`sample_rows` must be a single whole number from 100",
+               class = "somgpu_input_error")
+  expect_error(select_size(y, sample_rows = "all"), "`sample_rows`", class = "somgpu_input_error")
 })

@@ -1,0 +1,65 @@
+# select_size() at scale. Beyond `select_rows_auto` rows (or the rows the user asks for),
+# the rule runs unchanged on a sample of the rows: the replicates, the fit and the groups;
+# then every row of the data joins its group (its winner on the grouping map, then the
+# groups' mixture), a block of rows at a time, the rows in memory or read from a
+# file-backed matrix, so the groups are given for every row whatever the rows.
+
+# The rows select_size() samples by default (bench/bench_select_scale.R measures it), and
+# how many rows a block of the all-rows assignment holds (12.8 MB of 16 columns; the option
+# somgpu.select_block_rows, for the tests, sets another).
+select_rows_auto <- 10000L
+select_block_rows <- function() getOption("somgpu.select_block_rows", 100000L)
+
+# The rows select_size() trains on: NULL (all of them), or the sorted row numbers of a
+# sample, drawn from the seed apart from the replicates' draws.
+select_sample <- function(n, sample_rows, seed, call) {
+  k <- if (identical(sample_rows, "auto")) {
+    select_rows_auto
+  } else if (is.numeric(sample_rows) && length(sample_rows) == 1L && identical(sample_rows, Inf)) {
+    Inf
+  } else {
+    check_whole(sample_rows, "sample_rows", 100, call = call)
+  }
+  if (k >= n) return(NULL)
+  with_private_seed((seed + 104729L) %% int_max, sort(sample.int(n, k)))
+}
+
+# Rows `idx` (increasing) of the data check_data() gives: a matrix, or a somgpu_file read
+# from its backing file (file_rows()).
+rows_at <- function(x, idx) {
+  if (inherits(x, "somgpu_file")) file_rows(x, idx) else x[idx, , drop = FALSE]
+}
+
+# Every row of y its group under `grouping` (fit_grouping() on `fit`'s largest map), a block
+# of rows at a time: each row's winner on the grouping map, then the mixture's most
+# probable group (predict_groups()); NA for rows the fit leaves out. list(partition, rows:
+# each group's rows); with `to` (clusters_file_matrix()), the groups go to its file and
+# partition is NULL.
+groups_of_rows <- function(grouping, fit, y, n, threads, to = NULL) {
+  out <- if (is.null(to)) rep(NA_integer_, n)
+  rows <- integer(grouping$groups)
+  block <- select_block_rows()
+  for (lo in seq(1, n, by = block)) {
+    idx <- seq.int(lo, min(n, lo + block - 1))
+    xb <- rows_at(y, idx)
+    cl <- stats::predict(fit, xb, sizes = grouping$size, threads = threads)[[1L]]
+    g <- predict_groups(grouping, fit, xb, cl)
+    rows <- rows + tabulate(g, grouping$groups)
+    if (is.null(to)) out[idx] <- g else to$matrix[idx, 1L] <- g
+  }
+  if (!is.null(to)) bigmemory::flush(to$matrix)
+  list(partition = out, rows = rows)
+}
+
+# What select_size() did at this size of data, for the result and its print(): list(rows,
+# n, sampled, algorithm, text).
+select_strategy <- function(n, sample, algorithm) {
+  k <- if (is.null(sample)) n else length(sample)
+  list(rows = k, n = n, sampled = !is.null(sample), algorithm = algorithm,
+       text = if (is.null(sample)) {
+         sprintf("all %s rows, %s training", format(n, big.mark = ","), algorithm)
+       } else {
+         sprintf("a sample of %s of the %s rows, %s training; every row then given its group",
+                 format(k, big.mark = ","), format(n, big.mark = ","), algorithm)
+       })
+}
