@@ -228,8 +228,7 @@ test_that("what file-backed data cannot do is refused with what to do", {
                regexp = "in memory")
   expect_error(somgpu:::augment.somgpu(fit, data = bm), class = "somgpu_input_error",
                regexp = "clusters_file")
-  expect_error(select_size(bm, sizes = 2:3), class = "somgpu_input_error",
-               regexp = "sample of rows")
+  # (select_size() takes file-backed data: test-select.R, "at scale")
   inf <- seed_data(200, 3, rng_seed = 58)
   inf[9, 2] <- Inf
   expect_error(train(file_copy(inf), nmax = 3, algorithm = "batch"),
