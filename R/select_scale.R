@@ -5,10 +5,10 @@
 # file-backed matrix, so the groups are given for every row whatever the rows.
 
 # The rows select_size() samples by default (bench/bench_select_scale.R measures it), and
-# how many rows a block of the all-rows assignment holds (12.8 MB of 16 columns; the option
+# how many rows a block of the all-rows assignment holds (3.2 MB of 16 columns; the option
 # somgpu.select_block_rows, for the tests, sets another).
 select_rows_auto <- 10000L
-select_block_rows <- function() getOption("somgpu.select_block_rows", 100000L)
+select_block_rows <- function() getOption("somgpu.select_block_rows", 25000L)
 
 # The rows select_size() trains on: NULL (all of them), or the sorted row numbers of a
 # sample, drawn from the seed apart from the replicates' draws.

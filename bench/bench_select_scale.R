@@ -11,7 +11,8 @@
 # (sample_rows = Inf, batch training, where that finishes), the growth of each method's
 # time with the rows, and for the file the peak memory beyond the process's start.
 #
-#   Rscript bench/bench_select_scale.R [--quick]   (--quick: 1e4 and 1e5 rows only)
+#   Rscript bench/bench_select_scale.R [--quick | --file]
+#   (--quick: 1e4 and 1e5 rows only; --file: the 1e7 x 16 file only)
 args <- commandArgs(trailingOnly = TRUE)
 script <- sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))
 here <- if (length(script)) dirname(script) else "bench"
@@ -80,7 +81,8 @@ run_one <- function(name, n, file = NULL) {
 }
 
 cat(machine_line(), "\n")
-sizes <- if (quick) c(1e4, 1e5) else c(1e4, 1e5, 1e6)
+file_only <- "--file" %in% args
+sizes <- if (file_only) numeric(0) else if (quick) c(1e4, 1e5) else c(1e4, 1e5, 1e6)
 rows <- list()
 last <- list()
 for (n in sizes) {
@@ -112,6 +114,7 @@ for (n in sizes) {
   }
 }
 tab <- do.call(rbind, rows)
+if (!file_only) {
 print(tab, row.names = FALSE)
 
 cat("\ngrowth of each method's time with the rows (seconds at 10x the rows / seconds):\n")
@@ -122,6 +125,7 @@ for (name in names(methods)) {
 ss <- tab[tab$rows == 1e5, ]
 cat(sprintf("\n1e5 rows: Mclust(G = 1:12) / select_size = %.1fx\n",
             ss$seconds[ss$method == "mclust"] / ss$seconds[ss$method == "select_size"]))
+}
 
 if (!quick) {
   # 1e7 x 16 from a file: written in blocks, never whole in memory
