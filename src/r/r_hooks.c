@@ -130,23 +130,11 @@ static SEXP eval_call(void *c_)
     return Rf_eval(((safe_call *)c_)->call, R_GlobalEnv);
 }
 
-/* An interrupt stops the run; an error is kept for r_hooks_end to raise as it is. */
-static SEXP call_failed(SEXP cond, void *c_)
-{
-    glue_ud *ud = ((safe_call *)c_)->ud;
-    if (Rf_inherits(cond, "interrupt")) {
-        ud->interrupted = 1;
-    } else {
-        SET_VECTOR_ELT(ud->keep, 3, cond);
-        ud->error = cond;
-    }
-    return R_NilValue;
-}
-
 static SEXP eval_caught(void *c_)
 {
     safe_call *c = c_;
-    return R_tryCatch(eval_call, c, c->ud->conds, call_failed, c, NULL, NULL);
+    /* an interrupt stops the run; an error is kept for r_hooks_end to raise as it is */
+    return R_tryCatch(eval_call, c, c->ud->conds, interrupt_caught, c->ud, NULL, NULL);
 }
 
 SEXP r_hooks_call(glue_ud *ud, SEXP call)
