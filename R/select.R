@@ -36,8 +36,13 @@
 #'   [train()], "Neighbourhood schedule"). Pass `sigma0 = 5` for the script's schedule.
 #'
 #' @section Replicates: Each replicate leaves out a random share `holdout` of the rows and
-#'   trains on a bootstrap resample (rows drawn with replacement) of the others: one
-#'   [train()] call per replicate, for every size and restart at once. Per size and
+#'   trains on a bootstrap resample (rows drawn with replacement) of the others, every
+#'   size and restart at once. In this process (`parallel = "none"`) the maps of every
+#'   replicate train as one family, in one call of the compiled code (`bootstrap` x sizes x
+#'   `restarts` maps, each on its replicate's rows with its seed: 1520 maps with the
+#'   defaults, the shape a GPU needs); each replicate's maps are bit for bit those of a
+#'   [train()] call on its rows. `options(somgpu.replicates_one_call = FALSE)` trains a
+#'   call per replicate instead. Per size and
 #'   replicate it records the kept restart's training quantization error (qe), its qe on the
 #'   rows left out (`heldout_qe`; `NA` with `holdout = 0`), its topographic error and
 #'   explained variance, and the cluster of every row of `y`; and the groups of its largest
@@ -252,13 +257,13 @@ select_sizes <- function(sizes, given, dots, call) {
 # future workers side by side: list(results, reruns), the replicates run again after
 # their worker was lost (NULL in this process).
 run_replicates <- function(work, x, args, parallel, progress, call) {
-  if (parallel == "none") {
-    if (progress) cli::cli_progress_bar("select_size: bootstrap replicates", total = length(work))
-    out <- vector("list", length(work))
-    for (i in seq_along(work)) {
-      out[[i]] <- replicate_fit(work[[i]], x, args)
-      if (progress) cli::cli_progress_update()
-    }
+  if (parallel == "none") { # every replicate's maps in one call (train_replicates())
+    one_call <- option_value("somgpu.replicates_one_call", TRUE,
+                             function(v, name) check_flag(v, name, call))
+    out <- train_replicates(x, lapply(work, `[[`, "train"),
+                            vapply(work, `[[`, numeric(1), "seed"), args,
+                            function(b, fit) replicate_fit(work[[b]], x, args, fit),
+                            one_call, progress)
     return(list(results = out, reruns = NULL))
   }
   p <- if (progress && requireNamespace("progressr", quietly = TRUE)) {
@@ -297,12 +302,15 @@ replicate_worker <- function(work, x, args, threads, progress) {
   })
 }
 
-# One replicate: train on its rows (work$train), then every row of x to its nearest neuron
-# per size: the clusters and the held-out error; and the groups by the full fit's rule
-# (work$same: its shape and number of groups, fit_grouping()) found on the replicate's
-# largest map from its own rows, every row of x then given its group.
-replicate_fit <- function(work, x, args) {
-  fit <- do.call(train, c(list(x[work$train, , drop = FALSE], seed = work$seed), args))
+# One replicate: train on its rows (work$train; `fit`, when given, is that training), then
+# every row of x to its nearest neuron per size: the clusters and the held-out error; and
+# the groups by the full fit's rule (work$same: its shape and number of groups,
+# fit_grouping()) found on the replicate's largest map from its own rows, every row of x
+# then given its group.
+replicate_fit <- function(work, x, args, fit = NULL) {
+  if (is.null(fit)) {
+    fit <- do.call(train, c(list(x[work$train, , drop = FALSE], seed = work$seed), args))
+  }
   kept <- fit$quality[fit$quality$best, , drop = FALSE]
   d <- stats::predict(fit, x, type = "detail", threads = args$threads)
   sizes <- fit$params$sizes

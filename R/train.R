@@ -332,9 +332,24 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = NULL, si
                   parallel = "none", na_max = 0.5, scale = FALSE, var_weights = NULL,
                   clusters_file = NULL) {
   call <- compact_call(sys.call())
-  progress_given <- !missing(progress)
   given <- c(nmin = !missing(nmin), nmax = !missing(nmax), sizes = !missing(sizes))
+  progress_given <- !missing(progress)
+  s <- train_setup(y, nmax, nmin, sizes, iter_max, sigma0, eta0, init, restarts, algorithm,
+                   seed, backend, device, precision, threads, progress, trace, align,
+                   keep_data, parallel, na_max, scale, var_weights, clusters_file, given,
+                   progress_given, call)
+  started <- proc.time()[["elapsed"]]
+  train_result(s, train_maps(s), started)
+}
 
+# train() in three steps: the call validated, the backend resolved and the problem made
+# (train_setup(): every value the later steps read, as a list); the maps trained
+# (train_maps()); assessed and made a somgpu object (train_result()). given: which of nmin,
+# nmax and sizes the call gave; progress_given: whether it gave progress.
+train_setup <- function(y, nmax, nmin, sizes, iter_max, sigma0, eta0, init, restarts,
+                        algorithm, seed, backend, device, precision, threads, progress, trace,
+                        align, keep_data, parallel, na_max, scale, var_weights, clusters_file,
+                        given, progress_given, call) {
   # validate: the data and the rows used (not copied yet), then the arguments in the order
   # of earlier versions; the backend is resolved last, its context built (OpenCL kernels)
   # only once everything else is checked
@@ -408,26 +423,43 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = NULL, si
                          batch_block, trace, dist,
                          fill = if (init$type == "sample") sample_fill(xt, missing, call))
 
-  # train
-  started <- proc.time()[["elapsed"]]
-  trained <- if (parallel == "none") {
-    out <- train_on_backend(xt, problem, be, spec, progress, call)
-    out$record <- backend_record(be, threads, out$kernels)
-    out
-  } else if (sourced) { # the rows split between the workers, every pass
-    train_shards(xt, problem, backend_args, worker_threads, options, threads, progress, call)
-  } else { # the maps split between the workers
-    train_future(xt, problem, backend_args, worker_threads, options, progress || !progress_given,
-                 call)
-  }
+  as.list(environment())
+}
 
+# The maps of a setup trained: in this process, or on the future workers (the maps split
+# between them, or for file-backed data the rows): list(weights, trace, record).
+train_maps <- function(s) {
+  if (s$parallel == "none") {
+    out <- train_on_backend(s$xt, s$problem, s$be, s$spec, s$progress, s$call)
+    out$record <- backend_record(s$be, s$threads, out$kernels)
+    out
+  } else if (s$sourced) { # the rows split between the workers, every pass
+    train_shards(s$xt, s$problem, s$backend_args, s$worker_threads, s$options, s$threads,
+                 s$progress, s$call)
+  } else { # the maps split between the workers
+    train_future(s$xt, s$problem, s$backend_args, s$worker_threads, s$options,
+                 s$progress || !s$progress_given, s$call)
+  }
+}
+
+# The maps of a setup, trained (train_maps()), assessed and made a somgpu object; started:
+# when the training began (the fit's elapsed time runs from there).
+train_result <- function(s, trained, started) {
+  call <- s$call
+  x <- s$x
+  xt <- s$xt
+  problem <- s$problem
+  sizes <- s$sizes
+  restarts <- s$restarts
+  missing <- s$missing
+  var_weights <- s$var_weights
   # assess
-  to <- clusters_file_matrix(clusters_file, nrow(x), paste0("N", sizes), call)
+  to <- clusters_file_matrix(s$clusters_file, nrow(x), paste0("N", sizes), call)
   fit <- with_clusters_file(to, assess_family(xt, trained$weights, problem$size, restarts,
-                                              threads, dist, call, to$file))
+                                              s$threads, s$dist, call, to$file))
   if (!is.null(to)) fit$clusters <- to$matrix
-  if (align) fit <- align_family(fit, basis)
-  tss <- if (!is.null(basis) && !missing && is.null(var_weights)) basis$tss else
+  if (s$align) fit <- align_family(fit, s$basis)
+  tss <- if (!is.null(s$basis) && !missing && is.null(var_weights)) s$basis$tss else
     total_ss(xt, var_weights, missing, call)
   elapsed <- proc.time()[["elapsed"]] - started
 
@@ -437,22 +469,23 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = NULL, si
       dimnames(w) <- list(NULL, colnames(x))
       w
     }),
-    clusters = fit$clusters, keep = rows$keep, n = nrow(x), rownames = rownames(x),
+    clusters = fit$clusters, keep = s$rows$keep, n = nrow(x), rownames = rownames(x),
     sizes = sizes,
     quality = data.frame(size = problem$size, restart = problem$restart + 1L, qe = fit$qe,
                          te = fit$te,
                          explained_var = if (tss > 0) 1 - fit$sse / tss else NA_real_,
                          best = fit$best),
-    stability = fit$stability, trace = trained$trace, backend = trained$record, seed = seed,
-    scaling = scaling, var_weights = var_weights, dropped = rows$dropped,
-    params = list(sizes = sizes, restarts = restarts, iter_max = iter_max,
-                  sigma0 = if (length(unique(sigma_sizes)) == 1L) sigma_sizes[1L] else sigma_sizes,
-                  schedule = if (identical(sigma0, "auto")) "auto" else "fixed",
-                  eta0 = eta0, init = init$type, algorithm = algorithm, align = align,
-                  parallel = parallel, na_max = na_max, n = nrow(x), m = ncol(x),
-                  colnames = colnames(x), file_backed = sourced,
+    stability = fit$stability, trace = trained$trace, backend = trained$record, seed = s$seed,
+    scaling = s$scaling, var_weights = var_weights, dropped = s$rows$dropped,
+    params = list(sizes = sizes, restarts = restarts, iter_max = s$iter_max,
+                  sigma0 = if (length(unique(s$sigma_sizes)) == 1L) s$sigma_sizes[1L] else
+                    s$sigma_sizes,
+                  schedule = if (identical(s$sigma0, "auto")) "auto" else "fixed",
+                  eta0 = s$eta0, init = s$init$type, algorithm = s$algorithm, align = s$align,
+                  parallel = s$parallel, na_max = s$na_max, n = nrow(x), m = ncol(x),
+                  colnames = colnames(x), file_backed = s$sourced,
                   clusters_file = if (!is.null(to)) to$file$path),
-    data = if (keep_data && !sourced) x, elapsed = elapsed, call = call)
+    data = if (s$keep_data && !s$sourced) x, elapsed = elapsed, call = call)
 }
 
 # The schedule length when iter_max = NULL: the original script's for the online rule; for

@@ -120,7 +120,10 @@ print(tab, row.names = FALSE)
 cat("\ngrowth of each method's time with the rows (seconds at 10x the rows / seconds):\n")
 for (name in names(methods)) {
   s <- tab$seconds[tab$method == name]
-  cat(sprintf("  %-24s %s\n", name, paste(sprintf("%.1fx", s[-1] / s[-length(s)]), collapse = ", ")))
+  g <- s[-1] / s[-length(s)]
+  cat(sprintf("  %-24s %s\n", name,
+              paste(ifelse(is.na(g), "- (did not run at both)", sprintf("%.1fx", g)),
+                    collapse = ", ")))
 }
 ss <- tab[tab$rows == 1e5, ]
 cat(sprintf("\n1e5 rows: Mclust(G = 1:12) / select_size = %.1fx\n",

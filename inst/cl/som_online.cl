@@ -32,14 +32,16 @@ SOM_NEAREST_GENERAL(som_nearest_general_local, som_sqdist_general_local, real, _
 /* The arguments both training kernels start with: the data, the maps this launch trains
  * (maps), every map's size, restart, weight offset, weights and order buffer, the
  * neighbourhood factors of passes t_first, t_first + 1, ... (per pass nsched rows of
- * tab_width factors, indexed by ring distance; map q's is row sched[q]), the seed, the
- * steps [start, start + count), and for the general path (general != 0) the column
- * weights. */
+ * tab_width factors, indexed by ring distance; map q's is row sched[q]), every map's seed
+ * and first row (its view's: the views' rows lie one after the other in y; visiting orders
+ * number a view's n rows), the steps [start, start + count), and for the general path
+ * (general != 0) the column weights. */
 #define SOM_STEP_ARGS                                                                      \
     __global const real *y, uint n, int m, __global const int *maps,                       \
     __global const int *size, __global const int *restart, __global const ulong *woff,     \
     __global real *W, __global uint *orders, __global const real *tab,                     \
-    __global const int *sched, int tab_width, int nsched, int t_first, uint seed,          \
+    __global const int *sched, int tab_width, int nsched, int t_first,                     \
+    __global const uint *seeds, __global const ulong *row0,                                \
     ulong start, ulong count, int general,                                                 \
     __global const real *colw
 
@@ -52,6 +54,8 @@ __kernel void k_online_item(SOM_STEP_ARGS, int nmaps)
     uint i = (uint)(start % n);
     __global real *w = W + woff[map];
     __global uint *ord = orders + (ulong)map * n;
+    __global const real *yv = y + row0[map] * m;
+    const uint seed = seeds[map];
     const ulong pass_len = (ulong)nsched * tab_width;
     __global const real *h = tab + (ulong)(t - t_first) * pass_len + (ulong)sched[map] * tab_width;
     ulong s;
@@ -60,7 +64,7 @@ __kernel void k_online_item(SOM_STEP_ARGS, int nmaps)
         int c, j, k;
         if (i == 0) som_order(ord, n, seed, SOM_STREAM_ORDER, (uint)N, (uint)restart[map], (uint)t);
         real bd;
-        x = y + (ulong)ord[i] * m;
+        x = yv + (ulong)ord[i] * m;
         if (general) { /* missing values move nothing */
             c = som_nearest_general(x, w, colw, N, m, &bd);
             for (j = 0; j < N; j++) {
@@ -106,6 +110,8 @@ __kernel void k_online_item(SOM_STEP_ARGS, int nmaps)
     __global uint *ord = (t & 1) ? ord_odd : ord_even;                                     \
     __global uint *next = (t & 1) ? ord_even : ord_odd;                                    \
     __global uint *gs = gstate + (ulong)get_group_id(0) * 4;                               \
+    __global const real *yv = y + row0[map] * m;                                           \
+    const uint seed = seeds[map];                                                          \
     som_xoshiro gx;                                                                        \
     const ulong pass_len = (ulong)nsched * tab_width;                                      \
     __global const real *h =                                                               \
@@ -131,7 +137,7 @@ __kernel void k_online_item(SOM_STEP_ARGS, int nmaps)
         /* the next pass's draw first, so that its loads may be in flight while the    */ \
         /* drawer's own neurons are searched                                           */ \
         if (drawer && i + 1 < n) som_order_swap(next, n - 1 - i, &gx);                     \
-        x = y + (ulong)ord[i] * m;                                                         \
+        x = yv + (ulong)ord[i] * m;                                                        \
         for (j = lid; j < N; j += L) {                                                     \
             const real d2 = general ? SOM_W_SQDIST_GENERAL(x, w + (ulong)j * m, colw, m)   \
                                     : SOM_W_SQDIST(x, w + (ulong)j * m, m);                \

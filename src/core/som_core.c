@@ -83,6 +83,26 @@ int som_fail(som_status *st, int code, const char *fmt, ...)
     return code;
 }
 
+/* Views of one shape, in memory, each map's in range, a view's maps consecutive, and no
+ * more rows in all than a visiting order can number (32 bits). */
+static int check_views(const som_problem *p, som_status *st)
+{
+    int i, v;
+    if (p->nviews < 1 || p->views == NULL || p->seeds == NULL ||
+        (double)p->data.n * p->nviews > 4294967295.0)
+        return som_fail(st, SOM_ERR_INVALID, "invalid views");
+    for (v = 0; v < p->nviews; v++) {
+        const som_data *d = p->views + v;
+        if (d->x == NULL || d->src != NULL || d->n != p->data.n || d->m != p->data.m ||
+            d->col_w != p->data.col_w || d->missing != p->data.missing)
+            return som_fail(st, SOM_ERR_INVALID, "view %d: not of the family's shape", v + 1);
+    }
+    for (i = 0; i < p->nmaps; i++)
+        if (p->view[i] < 0 || p->view[i] >= p->nviews || (i > 0 && p->view[i] < p->view[i - 1]))
+            return som_fail(st, SOM_ERR_INVALID, "map %d: invalid view", i + 1);
+    return SOM_OK;
+}
+
 int som_check_problem(const som_problem *p, som_status *st)
 {
     int i;
@@ -110,7 +130,7 @@ int som_check_problem(const som_problem *p, som_status *st)
         return som_fail(st, SOM_ERR_INVALID, "online training needs the data in memory");
     if (p->algorithm == SOM_BATCH && p->batch_block < 1)
         return som_fail(st, SOM_ERR_INVALID, "invalid batch block size");
-    return SOM_OK;
+    return p->view ? check_views(p, st) : SOM_OK;
 }
 
 void som_rowmajor_weights(const double *colmajor, int size, int m, double *rowmajor)
@@ -129,6 +149,8 @@ void som_tile_colmajor(const double *colmajor, int size, int m, int ld, double *
 
 int som_init_map(const som_problem *p, int i, double *w, uint32_t *scratch, som_status *st)
 {
+    const som_data *data = som_map_data(p, i);
+    const uint32_t seed = som_map_seed(p, i);
     int size = p->size[i], m = p->data.m, j;
     uint32_t restart = (uint32_t)p->restart[i];
     switch (p->init == SOM_INIT_GIVEN && p->init_w[i] == NULL ? SOM_INIT_UNIFORM : p->init) {
@@ -137,13 +159,13 @@ int som_init_map(const som_problem *p, int i, double *w, uint32_t *scratch, som_
         break;
     case SOM_INIT_SAMPLE:
         /* distinct rows: the first `size` elements of a random order of the rows */
-        som_order(scratch, (som_u32)p->data.n, p->seed, SOM_STREAM_SAMPLE, (som_u32)size,
-                  restart, 0);
+        som_order(scratch, (som_u32)data->n, seed, SOM_STREAM_SAMPLE, (som_u32)size, restart,
+                  0);
         for (j = 0; j < size; j++) {
             double *wj = w + (size_t)j * m;
             int k, rc;
             som_window win;
-            if ((rc = som_window_load(&p->data, scratch[j], 1, wj, &win, st))) return rc;
+            if ((rc = som_window_load(data, scratch[j], 1, wj, &win, st))) return rc;
             for (k = 0; k < m; k++) { /* wj may be the window itself: read before write */
                 const double v = som_window_col(&win, k, scratch[j])[0];
                 wj[k] = p->fill && isnan(v) ? p->fill[k] : v;
@@ -153,7 +175,7 @@ int som_init_map(const som_problem *p, int i, double *w, uint32_t *scratch, som_
     default: {
         size_t e, ne = (size_t)size * m;
         for (e = 0; e < ne; e++)
-            w[e] = som_init_uniform(p->seed, (som_u32)size, restart, (som_u64)e);
+            w[e] = som_init_uniform(seed, (som_u32)size, restart, (som_u64)e);
     }
     }
     return SOM_OK;
@@ -227,6 +249,7 @@ void som_family_of(const som_problem *p, som_family *f)
     f->batch_block = p->batch_block;
     f->general = som_data_general(&p->data);
     f->sourced = p->data.src != NULL;
+    f->views = p->view ? p->nviews : 1;
 }
 
 void *som_alloc(double count, size_t size)

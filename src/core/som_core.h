@@ -107,7 +107,23 @@ typedef struct {
     int batch_block;                /* points per block of the batch sums (> 0)        */
     double *trace;                  /* NULL, or (iter_max - 1) x nmaps: the qe of every
                                        map after every pass (som_assess's qe)          */
+    /* Views (view NULL: none): maps that train on different data of one shape, each with
+     * its own seed, in one family, e.g. the replicates of a bootstrap (a replicate's maps
+     * are then those of a call on its rows with its seed, bit for bit). Map i trains on
+     * views[view[i]] with seeds[view[i]]; a view's maps are consecutive; the views share n,
+     * m, col_w and missing, are in memory, and data is views[0] (the shape). An engine
+     * without views (som_engine.views 0) is given one view at a time by the driver. */
+    int nviews;
+    const som_data *views;
+    const uint32_t *seeds;
+    const int *view;
 } som_problem;
+
+/* The data and seed of map i. */
+#define som_map_data(p, i) ((p)->view ? &(p)->views[(p)->view[i]] : &(p)->data)
+#define som_map_seed(p, i) ((p)->view ? (p)->seeds[(p)->view[i]] : (p)->seed)
+/* Rows the data of every view hold together, the views one after the other. */
+#define som_view_rows(p) ((p)->data.n * ((p)->view ? (p)->nviews : 1))
 
 /* Maps to assess: per map its size and weights (size x m, column-major). */
 typedef struct {
@@ -225,6 +241,7 @@ typedef struct {
     int general;     /* the general path: column weights or missing values */
     int sourced;     /* the rows come from a source (windows of them are held) */
     int schedules;   /* distinct neighbourhood schedules (som_schedules; 0 counts as 1) */
+    int views;       /* data sets the maps train on (som_problem's views; 0 counts as 1) */
 } som_family;
 
 enum { SOM_HOST = 0, SOM_DEVICE = 1 };

@@ -86,8 +86,11 @@ int som_pass_end(const som_engine *e, void *state, som_factors *f, int t, som_st
     return e->end_pass(state, f, t, st);
 }
 
-/* Maps first .. last - 1 of p as a problem of their own. */
-static som_problem sub_problem(const som_problem *p, int first, int last)
+/* Maps first .. last - 1 of p as a problem of their own; for an engine without views (one
+ * view: see group_end), a problem on that view's data and seed; for one with views, a
+ * problem with the views its maps use (their indices from 0 again, in vbuf: nmaps ints). */
+static som_problem sub_problem(const som_problem *p, const som_engine *e, int first, int last,
+                               int *vbuf)
 {
     som_problem q = *p;
     q.nmaps = last - first;
@@ -96,7 +99,37 @@ static som_problem sub_problem(const som_problem *p, int first, int last)
     q.sigma0 = p->sigma0 + first;
     q.init_w = p->init_w ? p->init_w + first : NULL;
     q.trace = p->trace ? p->trace + (size_t)first * (p->iter_max - 1) : NULL;
+    if (p->view && e->views) {
+        const int v0 = p->view[first];
+        int i;
+        for (i = first; i < last; i++) vbuf[i] = p->view[i] - v0;
+        q.view = vbuf + first;
+        q.views = p->views + v0;
+        q.seeds = p->seeds + v0;
+        q.nviews = p->view[last - 1] - v0 + 1;
+        q.data = q.views[0];
+    } else if (p->view) {
+        q.data = p->views[p->view[first]];
+        q.seed = p->seeds[p->view[first]];
+        q.nviews = 0;
+        q.views = NULL;
+        q.seeds = NULL;
+        q.view = NULL;
+    }
     return q;
+}
+
+/* Where the group of maps from `first` ends: at the end of first's view for an engine
+ * without views, then where the engine's group callback says. */
+static int group_end(const som_engine *e, const som_backend *be, const som_problem *p,
+                     int first, int *last, som_status *st)
+{
+    som_problem part = *p; /* the maps up to the view's end (the views share a shape) */
+    *last = p->nmaps;
+    if (p->view && !e->views)
+        for (*last = first + 1; *last < p->nmaps && p->view[*last] == p->view[first]; (*last)++) {}
+    part.nmaps = *last;
+    return e->group ? e->group(be->cfg, &part, first, last, st) : SOM_OK;
 }
 
 /* What the driver holds for a trace that it computes itself: the group's weights,
@@ -136,15 +169,21 @@ static int trace_pass(const som_engine *e, void *state, const som_problem *p, in
                       int threads, trace_buf *tb, som_status *st)
 {
     int i, rc;
-    if (e->trace) {
+    if (e->trace && !p->view) {
         rc = e->trace(state, tb->qe, st);
-    } else {
-        som_maps maps;
-        maps.nmaps = p->nmaps;
-        maps.size = p->size;
-        maps.weights = (const double *const *)tb->wp;
+    } else { /* the weights read, and each view's maps assessed on its data */
+        int first, last;
         rc = e->read(state, tb->wp, st);
-        if (rc == SOM_OK) rc = som_qe_maps(&p->data, &maps, threads, tb->qe, st);
+        for (first = 0; rc == SOM_OK && first < p->nmaps; first = last) {
+            som_maps maps;
+            for (last = first + 1; p->view && last < p->nmaps && p->view[last] == p->view[first];
+                 last++) {}
+            if (!p->view) last = p->nmaps;
+            maps.nmaps = last - first;
+            maps.size = p->size + first;
+            maps.weights = (const double *const *)tb->wp + first;
+            rc = som_qe_maps(som_map_data(p, first), &maps, threads, tb->qe + first, st);
+        }
     }
     if (rc == SOM_OK)
         for (i = 0; i < p->nmaps; i++) p->trace[(size_t)i * (p->iter_max - 1) + (t - 1)] = tb->qe[i];
@@ -167,7 +206,7 @@ static int train_group(const som_engine *e, const som_backend *be, const som_pro
     memset(&tb, 0, sizeof tb);
     som_factors_group(fac, p);
     rc = e->prepare(be->cfg, p, fac, &state, st);
-    if (rc == SOM_OK && p->trace && trace_alloc(p, &tb, e->trace == NULL) != SOM_OK)
+    if (rc == SOM_OK && p->trace && trace_alloc(p, &tb, e->trace == NULL || p->view) != SOM_OK)
         rc = som_fail(st, SOM_ERR_NOMEM, "could not allocate memory for the trace");
     while (rc == SOM_OK && pos < total) {
         const int t = (int)(pos / n) + 1;
@@ -212,28 +251,33 @@ int som_train(const som_problem *p, const som_backend *be, double *const *weight
     const som_engine *e;
     som_factors fac;
     double total = 0, done = 0;
-    int rc, first, last, i;
+    int rc, first, last, i, *vbuf = NULL;
 
     if ((rc = som_check_problem(p, st)) != SOM_OK) return rc;
     e = be->engine[p->algorithm];
     if (e == NULL)
         return som_fail(st, SOM_ERR_UNAVAILABLE, "this backend has no %s algorithm",
                         p->algorithm == SOM_BATCH ? "batch" : "online");
-    if ((rc = som_factors_open(&fac, p, st)) != SOM_OK) return rc;
+    if (p->view && (vbuf = malloc((size_t)p->nmaps * sizeof *vbuf)) == NULL)
+        return som_fail(st, SOM_ERR_NOMEM, "could not allocate the maps' views");
+    if ((rc = som_factors_open(&fac, p, st)) != SOM_OK) {
+        free(vbuf);
+        return rc;
+    }
     /* groups of maps the backend holds at once; progress in proportion to their neurons */
     for (i = 0; i < p->nmaps; i++) total += p->size[i];
     for (first = 0; first < p->nmaps && rc == SOM_OK; first = last) {
         som_problem q;
         double part = 0;
-        last = p->nmaps;
-        if (e->group && (rc = e->group(be->cfg, p, first, &last, st)) != SOM_OK) break;
-        q = sub_problem(p, first, last);
+        if ((rc = group_end(e, be, p, first, &last, st)) != SOM_OK) break;
+        q = sub_problem(p, e, first, last, vbuf);
         for (i = first; i < last; i++) part += p->size[i];
         rc = train_group(e, be, &q, &fac, weights + first, hooks, done / total, part / total,
                          st);
         done += part;
     }
     som_factors_close(&fac);
+    free(vbuf);
     return rc;
 }
 

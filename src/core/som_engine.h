@@ -89,6 +89,12 @@ typedef struct {
     void (*release)(void *state);
     /* The buffers prepare allocates (host and device) for a family of this shape. */
     void (*plan)(void *cfg, const som_family *f, som_plan *plan);
+    /* Nonzero: trains the maps of several views together (som_problem's views: each map
+     * with its view's data and seed): OpenCL's online engine, for which more maps at once
+     * fill more of a device. 0: the driver gives it one view at a time; the CPU's engines,
+     * where every slice visiting every view's data would cost cache (10-15% measured by
+     * bench/bench_replicates.R), and the batch engines. */
+    int views;
 } som_engine;
 
 /* A backend: an engine per algorithm (NULL where it has none), its settings, and the host

@@ -400,4 +400,4 @@ static void batch_release(void *state)
 
 const som_engine PREC_SYMBOL(som_cpu_batch) = {PREC_NAME("cpu batch"), NULL, batch_prepare,
                                                 batch_advance, batch_end_pass, NULL, batch_read,
-                                                batch_release, batch_plan};
+                                                batch_release, batch_plan, 0};

@@ -400,4 +400,4 @@ static void online_release(void *state)
 
 const som_engine PREC_SYMBOL(som_cpu_online) = {PREC_NAME("cpu online"), NULL, online_prepare,
                                                  online_advance, NULL, NULL, online_read,
-                                                 online_release, online_plan};
+                                                 online_release, online_plan, 0};

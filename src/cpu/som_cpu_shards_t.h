@@ -158,4 +158,4 @@ static void shards_plan(void *cfg_, const som_family *f, som_plan *plan)
 const som_engine PREC_SYMBOL(som_cpu_shards) = {PREC_NAME("cpu data-parallel batch"), NULL,
                                                  shards_prepare, shards_advance,
                                                  shards_end_pass, NULL, shards_read,
-                                                 shards_release, shards_plan};
+                                                 shards_release, shards_plan, 0};

@@ -262,7 +262,7 @@ static void batch_release(void *state)
 
 const som_engine som_ocl_batch = {"opencl batch", som_ocl_group, batch_prepare, batch_advance,
                                   batch_end_pass, som_ocl_run_trace, som_ocl_run_read,
-                                  batch_release, batch_plan};
+                                  batch_release, batch_plan, 0};
 
 #else
 typedef int som_ocl_batch_unused; /* without OpenCL: nothing here (ISO C wants a declaration) */

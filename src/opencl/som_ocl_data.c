@@ -1,5 +1,5 @@
-/* som_ocl_data.c: the data on the device, row-major in the device's precision, in chunks of
- * whole rows: resident (a buffer per chunk, uploaded once) or streamed (one buffer, filled
+/* som_ocl_data.c: the data on the device (with views, every view's rows one view after the
+ * other), row-major in the device's precision, in chunks of whole rows: resident (a buffer per chunk, uploaded once) or streamed (one buffer, filled
  * with each chunk when its turn comes, for data that do not leave room for the rest); and
  * their distance: on the general path, the column weights (missing values stay NaN). */
 #ifdef SOMGPU_HAVE_OPENCL
@@ -13,11 +13,21 @@
 static int stage_rows(som_ocl_data *d, int prec, int64_t first, int64_t rows, void *out,
                       som_status *st)
 {
-    const som_data *data = &d->p->data;
+    const som_problem *p = d->p;
+    const som_data *data = &p->data;
     const int m = data->m;
     const int64_t step = data->src ? d->window_rows : rows;
     int64_t lo, i;
     int k, rc;
+    if (p->view) { /* views (in memory): row r is row r % n of view r / n */
+        for (i = 0; i < rows; i++) {
+            const int64_t r = first + i;
+            const som_data *v = p->views + r / data->n;
+            for (k = 0; k < m; k++)
+                som_ocl_put(out, (size_t)i * m + k, v->x[(size_t)k * data->n + r % data->n], prec);
+        }
+        return SOM_OK;
+    }
     for (lo = 0; lo < rows; lo += step) {
         const int64_t len = rows - lo < step ? rows - lo : step;
         som_window win;
@@ -32,7 +42,7 @@ static int stage_rows(som_ocl_data *d, int prec, int64_t first, int64_t rows, vo
 
 static int64_t chunk_len(const som_ocl_data *d, int64_t c)
 {
-    const int64_t first = c * d->chunk_rows, n = d->p->data.n;
+    const int64_t first = c * d->chunk_rows, n = som_view_rows(d->p);
     return n - first < d->chunk_rows ? n - first : d->chunk_rows;
 }
 
@@ -44,7 +54,7 @@ int som_ocl_data_open(som_ocl_ctx *ctx, const som_problem *p, int64_t chunk_rows
     memset(d, 0, sizeof *d);
     d->p = p;
     d->chunk_rows = chunk_rows;
-    d->nchunks = (p->data.n + chunk_rows - 1) / chunk_rows;
+    d->nchunks = (som_view_rows(p) + chunk_rows - 1) / chunk_rows;
     d->streamed = streamed;
     d->xs = calloc(streamed ? 1 : (size_t)d->nchunks, sizeof *d->xs);
     d->stage = malloc(bytes);

@@ -94,6 +94,8 @@ typedef struct {
                                              restart, row of the factor table (the
                                              driver's: som_factors); index: 0 .. nmaps-1
                                              (kernels take a list)                      */
+    cl_mem seed, row0; /* per map: its seed and its view's first row (som_problem's
+                          views; without: the problem's seed and 0)                    */
 } som_ocl_maps;
 
 /* The maps of p on the device, starting from their initial weights (som_init_map), with

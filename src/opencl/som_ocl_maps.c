@@ -17,17 +17,23 @@ int som_ocl_maps_open(som_ocl_ctx *ctx, const som_problem *p, const som_factors 
     const size_t rs = som_ocl_real(ctx);
     double *init = NULL;
     uint32_t *scratch = NULL;
+    cl_uint *seedh = NULL;
+    cl_ulong *row0h = NULL;
     int *index = NULL, i, maxN = 0, rc;
 
     memset(maps, 0, sizeof *maps);
     maps->nmaps = nmaps;
     maps->woffh = malloc((size_t)nmaps * sizeof *maps->woffh);
     index = malloc((size_t)nmaps * sizeof *index);
-    if (!maps->woffh || !index) goto nomem;
+    seedh = malloc((size_t)nmaps * sizeof *seedh);
+    row0h = malloc((size_t)nmaps * sizeof *row0h);
+    if (!maps->woffh || !index || !seedh || !row0h) goto nomem;
     for (i = 0; i < nmaps; i++) {
         maps->woffh[i] = maps->wtot;
         maps->wtot += (size_t)p->size[i] * m;
         index[i] = i;
+        seedh[i] = som_map_seed(p, i);
+        row0h[i] = p->view ? (cl_ulong)p->view[i] * (cl_ulong)p->data.n : 0;
         if (p->size[i] > maxN) maxN = p->size[i];
     }
     maps->wh = malloc(maps->wtot * rs);
@@ -50,7 +56,11 @@ int som_ocl_maps_open(som_ocl_ctx *ctx, const som_problem *p, const som_factors 
         (rc = som_ocl_buffer(ctx, &maps->index, CL_MEM_READ_ONLY, nmaps * sizeof(cl_int), index,
                              st)) ||
         (rc = som_ocl_buffer(ctx, &maps->sched, CL_MEM_READ_ONLY, nmaps * sizeof(cl_int),
-                             f->sched, st)))
+                             f->sched, st)) ||
+        (rc = som_ocl_buffer(ctx, &maps->seed, CL_MEM_READ_ONLY, nmaps * sizeof(cl_uint), seedh,
+                             st)) ||
+        (rc = som_ocl_buffer(ctx, &maps->row0, CL_MEM_READ_ONLY, nmaps * sizeof(cl_ulong), row0h,
+                             st)))
         goto done;
     rc = SOM_OK;
     goto done;
@@ -60,6 +70,8 @@ done:
     free(init);
     free(scratch);
     free(index);
+    free(seedh);
+    free(row0h);
     return rc;
 }
 
@@ -86,6 +98,8 @@ void som_ocl_maps_close(som_ocl_maps *maps)
     som_ocl_release(&maps->restart);
     som_ocl_release(&maps->index);
     som_ocl_release(&maps->sched);
+    som_ocl_release(&maps->seed);
+    som_ocl_release(&maps->row0);
     free(maps->woffh);
     free(maps->wh);
     memset(maps, 0, sizeof *maps);

@@ -35,21 +35,22 @@ static void online_plan(void *cfg_, const som_family *f, som_plan *plan)
 {
     const som_ocl_cfg *cfg = cfg_;
     const double rs = (double)som_ocl_real(cfg->ctx), n = (double)f->n;
+    const double rows = n * (f->views > 1 ? f->views : 1); /* every view's */
     const double ngroup = !som_ocl_uses_group(cfg, f->size_max)     ? 0
                           : cfg->opts.kernel == SOM_KERNEL_GROUP ? f->nmaps
                           : fmin(f->nmaps, floor(f->size_sum / som_ocl_group_min(cfg)));
     const double block = (double)(f->size_max / 2 + 1) * (f->schedules > 1 ? f->schedules : 1);
     const double tab = (double)som_factor_rows(block, f->passes) * block * rs;
-    som_plan_add(plan, "opencl: the data (host copy while uploading)", n * f->m * rs, SOM_HOST);
+    som_plan_add(plan, "opencl: the data (host copy while uploading)", rows * f->m * rs, SOM_HOST);
     som_plan_add(plan, "opencl: weights (host copy)", f->size_sum * f->m * rs, SOM_HOST);
     som_plan_add(plan, "opencl: neighbourhood factors (host copy)", tab, SOM_HOST);
-    som_plan_add(plan, "opencl: the data", n * f->m * rs, SOM_DEVICE);
+    som_plan_add(plan, "opencl: the data", rows * f->m * rs, SOM_DEVICE);
     som_plan_add(plan, "opencl: weights", f->size_sum * f->m * rs, SOM_DEVICE);
     som_plan_add(plan, "opencl: visiting orders", (f->nmaps + ngroup) * n * sizeof(cl_uint),
                  SOM_DEVICE);
     som_plan_add(plan, "opencl: neighbourhood factors", tab, SOM_DEVICE);
-    som_plan_add(plan, "opencl: per-map offsets, sizes, restarts, schedules, lists",
-                 f->nmaps * (sizeof(cl_ulong) + 5.0 * sizeof(cl_int)) +
+    som_plan_add(plan, "opencl: per-map offsets, sizes, restarts, schedules, seeds, lists",
+                 f->nmaps * (2.0 * sizeof(cl_ulong) + 6.0 * sizeof(cl_int)) +
                      ngroup * 4 * sizeof(cl_uint),
                  SOM_DEVICE);
     som_ocl_trace_plan(cfg->ctx, f, plan);
@@ -63,7 +64,7 @@ static int online_prepare(void *cfg_, const som_problem *p, const som_factors *f
     const int m = p->data.m, nmaps = p->nmaps;
     const size_t rs = som_ocl_real(ctx);
     const cl_uint n = (cl_uint)p->data.n;
-    const double limit = som_ocl_limit(cfg);
+    const double limit = som_ocl_limit(cfg), rows = (double)som_view_rows(p);
     int *itemh = NULL, *grouph = NULL, i, rc, maxN = 0, maxN_group = 0;
     double wtot = 0, norders;
     online_state *s;
@@ -100,13 +101,13 @@ static int online_prepare(void *cfg_, const som_problem *p, const som_factors *f
     norders = ((double)nmaps + s->ngroup) * n; /* the group maps' second orders too */
 
     /* what the device must hold */
-    if ((rc = som_ocl_check_fits(ctx, limit, (double)n * m * rs, "the data", st)) ||
+    if ((rc = som_ocl_check_fits(ctx, limit, rows * m * rs, "the data", st)) ||
         (rc = som_ocl_check_fits(ctx, limit, wtot * rs, "the weights", st)) ||
         (rc = som_ocl_check_fits(ctx, limit, (double)nmaps * n * sizeof(cl_uint),
                                  "the visiting orders of the maps", st)))
         goto done;
     {
-        double need = ((double)n * m + wtot) * rs + norders * sizeof(cl_uint) +
+        double need = (rows * m + wtot) * rs + norders * sizeof(cl_uint) +
                       (double)s->nsched * s->tab_width * rs;
         if (need > ctx->info.global_mem) {
             char a[32], b[32];
@@ -131,7 +132,7 @@ static int online_prepare(void *cfg_, const som_problem *p, const som_factors *f
         rc = som_fail(st, SOM_ERR_NOMEM, "out of host memory preparing the OpenCL run");
         goto done;
     }
-    if ((rc = som_ocl_data_open(ctx, p, p->data.n, 0, &s->run.data, st)) ||
+    if ((rc = som_ocl_data_open(ctx, p, som_view_rows(p), 0, &s->run.data, st)) ||
         (rc = som_ocl_maps_open(ctx, p, fac, &s->run.maps, st)) ||
         (s->nitem > 0 && (rc = som_ocl_buffer(ctx, &s->item, CL_MEM_READ_ONLY,
                                               s->nitem * sizeof(cl_int), itemh, st))) ||
@@ -165,7 +166,7 @@ static int launch(online_state *s, cl_kernel k, cl_mem list, size_t global, size
 {
     const som_problem *p = s->run.p;
     const size_t rs = som_ocl_real(s->run.ctx);
-    const cl_uint n = (cl_uint)p->data.n, seed = p->seed;
+    const cl_uint n = (cl_uint)p->data.n;
     const cl_int m = p->data.m, tw = s->tab_width, ns = s->nsched, tf = (cl_int)t_first,
                  ni = s->nitem;
     cl_mem y = s->run.data.xs[0];
@@ -177,18 +178,18 @@ static int launch(online_state *s, cl_kernel k, cl_mem list, size_t global, size
                            SOM_ARG(s->run.maps.size), SOM_ARG(s->run.maps.restart),
                            SOM_ARG(s->run.maps.woff), SOM_ARG(s->run.maps.w), SOM_ARG(s->orders),
                            SOM_ARG(s->tab), SOM_ARG(s->run.maps.sched), SOM_ARG(tw), SOM_ARG(ns),
-                           SOM_ARG(tf), SOM_ARG(seed),
+                           SOM_ARG(tf), SOM_ARG(s->run.maps.seed), SOM_ARG(s->run.maps.row0),
                            SOM_ARG(from), SOM_ARG(count), SOM_ARG(s->run.data.general),
                            SOM_ARG(s->run.data.colw))))
         return rc;
     if (extra == SOM_RAN_ITEM)
-        rc = SOM_OCL_ARGS(k, 19, st, SOM_ARG(ni));
+        rc = SOM_OCL_ARGS(k, 20, st, SOM_ARG(ni));
     else if (extra == SOM_RAN_GROUP_LOCAL)
-        rc = SOM_OCL_ARGS(k, 19, st, SOM_ARG(s->ahead), SOM_ARG(s->gstate),
+        rc = SOM_OCL_ARGS(k, 20, st, SOM_ARG(s->ahead), SOM_ARG(s->gstate),
                           SOM_LOCAL(s->L * rs), SOM_LOCAL(s->L * sizeof(cl_int)),
                           SOM_LOCAL((size_t)s->gmax_nm * rs));
     else
-        rc = SOM_OCL_ARGS(k, 19, st, SOM_ARG(s->ahead), SOM_ARG(s->gstate),
+        rc = SOM_OCL_ARGS(k, 20, st, SOM_ARG(s->ahead), SOM_ARG(s->gstate),
                           SOM_LOCAL(s->L * rs), SOM_LOCAL(s->L * sizeof(cl_int)));
     if (rc) return rc;
     rc = extra == SOM_RAN_ITEM
@@ -266,7 +267,7 @@ static void online_release(void *state)
 
 const som_engine som_ocl_online = {"opencl online", som_ocl_group, online_prepare,
                                    online_advance, NULL, som_ocl_run_trace, som_ocl_run_read,
-                                   online_release, online_plan};
+                                   online_release, online_plan, 1};
 
 #else
 typedef int som_ocl_online_unused; /* without OpenCL: nothing here (ISO C wants a declaration) */

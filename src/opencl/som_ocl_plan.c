@@ -59,8 +59,8 @@ int som_ocl_uses_group(const som_ocl_cfg *cfg, int N)
 }
 
 /* Online, each map holds a visiting order of n indices (two for the work-group kernel's
- * maps); batch, its block sums (size x som_slot_width) and a block's winners; both, their
- * weights. */
+ * maps), and with views the group holds the data of the views its maps use; batch, its
+ * block sums (size x som_slot_width) and a block's winners; both, their weights. */
 int som_ocl_group(void *cfg_, const som_problem *p, int first, int *last, som_status *st)
 {
     const som_ocl_cfg *cfg = cfg_;
@@ -78,7 +78,10 @@ int som_ocl_group(void *cfg_, const som_problem *p, int first, int *last, som_st
                                      (1 + som_ocl_uses_group(cfg, p->size[i])));
         double nb = b + (batch ? block * sizeof(cl_int) : 0);
         double nw = part * m * rs + N * m * rs;
-        if (i > first && (na > limit || nb > limit || nw > limit)) break;
+        /* with views, the data of every view the group's maps use */
+        double nx = p->view ? (double)(p->view[i] - p->view[first] + 1) * p->data.n * m * rs
+                            : 0;
+        if (i > first && (na > limit || nb > limit || nw > limit || nx > limit)) break;
         a = na;
         b = nb;
         part += N;

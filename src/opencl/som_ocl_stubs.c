@@ -45,7 +45,7 @@ static int stub_read(void *state, double *const *w, som_status *st)
 }
 
 const som_engine som_ocl_refusing = {"opencl (not built)", NULL, stub_prepare, NULL, NULL,
-                                     NULL, stub_read, NULL, NULL};
+                                     NULL, stub_read, NULL, NULL, 0};
 
 #else
 typedef int som_ocl_stubs_unused; /* (ISO C: a translation unit is never empty) */

@@ -66,6 +66,33 @@ void r_data_of(SEXP y, SEXP dist, r_data *rd)
     }
 }
 
+void r_views_of(SEXP data, SEXP problem, som_problem *p)
+{
+    SEXP view = r_elt(problem, "view"), seeds = r_elt(problem, "seeds");
+    const int nv = TYPEOF(data) == VECSXP ? LENGTH(data) : 0;
+    som_data *views;
+    uint32_t *sv;
+    int v;
+    if (nv < 1 || TYPEOF(view) != INTSXP || LENGTH(view) != p->nmaps ||
+        TYPEOF(seeds) != REALSXP || LENGTH(seeds) != nv)
+        Rf_error("somgpu: internal error: views need a list of matrices, a view per map and a seed per view");
+    views = (som_data *)R_alloc((size_t)nv, sizeof *views);
+    sv = (uint32_t *)R_alloc((size_t)nv, sizeof *sv);
+    for (v = 0; v < nv; v++) {
+        r_data rv;
+        if (TYPEOF(VECTOR_ELT(data, v)) != REALSXP)
+            Rf_error("somgpu: internal error: a view must be a double matrix");
+        r_data_of(VECTOR_ELT(data, v), problem, &rv);
+        views[v] = rv.d;
+        sv[v] = (uint32_t)(int64_t)REAL(seeds)[v];
+    }
+    p->nviews = nv;
+    p->views = views;
+    p->seeds = sv;
+    p->view = INTEGER(view);
+    p->data = views[0];
+}
+
 int r_data_open(r_data *rd, som_status *st)
 {
     int rc;

@@ -13,6 +13,7 @@
 /* --- entry points ------------------------------------------------------------------ */
 
 /* Train the maps of `problem` (see problem_of; trace = TRUE records the trace) on the data
+ * (a matrix or a file; with the problem's view and seeds, a list of views: r_views_of)
  * with `backend` (see backend_of). progress: TRUE (a cli bar), FALSE, or an R function of
  * the share done. Returns list(weights, kernels, trace) or a somgpu_status. */
 SEXP C_train(SEXP data, SEXP problem, SEXP backend, SEXP progress)
@@ -28,8 +29,10 @@ SEXP C_train(SEXP data, SEXP problem, SEXP backend, SEXP progress)
     int i, rc;
 
     r_data rd;
-    r_data_of(data, problem, &rd);
+    const int views = !Rf_isNull(r_opt(problem, "view")); /* data: a list of views */
+    r_data_of(views ? VECTOR_ELT(data, 0) : data, problem, &rd);
     problem_of(&rd.d, problem, &p);
+    if (views) r_views_of(data, problem, &p);
     /* the trace: passes x maps, NaN until filled */
     trace = PROTECT(r_flag(problem, "trace")
                         ? Rf_allocMatrix(REALSXP, p.iter_max > 1 ? p.iter_max - 1 : 0, p.nmaps)
@@ -198,9 +201,9 @@ SEXP C_family_of(SEXP data, SEXP problem)
 
 /* What a call of train() allocates, buffer by buffer, for a family of this shape:
  * family = list(n, m, nmaps, restarts, size_sum, size_max, passes, trace, batch_block,
- * general, algorithm, schedules); backend as for C_train, with here = FALSE when the maps train
- * elsewhere (future workers: this process only assesses them). Returns list(what, bytes,
- * where = "host" | "device") or a somgpu_status. */
+ * general, algorithm, schedules, views (1 when absent)); backend as for C_train, with here =
+ * FALSE when the maps train elsewhere (future workers: this process only assesses them).
+ * Returns list(what, bytes, where = "host" | "device") or a somgpu_status. */
 SEXP C_memory_plan(SEXP family, SEXP backend)
 {
     const char *names[] = {"what", "bytes", "where", ""};
@@ -226,6 +229,7 @@ SEXP C_memory_plan(SEXP family, SEXP backend)
     f.general = r_flag(family, "general");
     f.sourced = Rf_asLogical(r_opt(family, "sourced")) == TRUE; /* NULL: in memory */
     f.schedules = Rf_isNull(r_opt(family, "schedules")) ? 1 : Rf_asInteger(r_opt(family, "schedules"));
+    f.views = Rf_isNull(r_opt(family, "views")) ? 1 : Rf_asInteger(r_opt(family, "views"));
     algorithm = r_choice(family, "algorithm", som_algorithm_names);
     nsizes = (double)f.nmaps / f.restarts;
     /* what R holds: the weights of every map, the trace, the clusters of the maps assessed

@@ -427,6 +427,7 @@ int main(int argc, char **argv)
         set_where("%s", probs[i].desc);
         if (verbose) printf("  %s\n", probs[i].desc);
         cpu_checks(&probs[i]);
+        if (i % 4 == 1) views_checks(&probs[i], NULL, NULL);
     }
     printf("  CPU: %d problems trained with 1 and 2 threads and assessed, %.1f s\n", count,
            som_now_seconds() - t0);

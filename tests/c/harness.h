@@ -110,6 +110,10 @@ void invalid_problem_checks(void);
 void status_name_checks(void);
 void cpu_interrupt_checks(void);
 
+/* --- views (harness_views.c): the problem on three views at once, each view's maps
+ * against a problem of their own; on the CPU (ctx NULL) or an OpenCL context --- */
+void views_checks(prob *pr, som_ocl_ctx *ctx, const som_ocl_opts *o);
+
 /* --- the OpenCL part (harness_ocl.c) --- */
 void ocl_part(prob *probs, int np);
 #ifdef SOMGPU_HAVE_OPENCL

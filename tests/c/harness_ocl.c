@@ -412,6 +412,7 @@ void ocl_part(prob *probs, int np)
                       st.message);
                 clear_status(&st);
                 ocl_train_checks(ctx, &probs[i], &o, refs);
+                if (prec == SOM_DOUBLE && i % 4 == 1) views_checks(&probs[i], ctx, &o);
                 if (i % 2) launches_add(ctx);
                 runs++;
                 if (probs[i].big) big_ring_checks(ctx, &probs[i], refs, dev);

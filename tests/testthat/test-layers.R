@@ -11,6 +11,7 @@ r_layers <- c(
   "threads.R", "opencl.R", "backends.R", "engine.R",
   # training
   "assess.R", "fit.R", "workers.R", "future.R", "shards.R", "train.R",
+  "replicates.R",
   # prediction and the groups a map holds
   "predict.R", "groups.R",
   # selection and the methods that report
