@@ -114,7 +114,12 @@ repair_plan <- function() {
 cancel_futures <- function(futures) {
   for (f in futures) {
     if (!inherits(f, "BatchtoolsFuture") || is.null(f$config$reg)) next
-    try(suppressMessages(batchtools::killJobs(reg = f$config$reg)), silent = TRUE)
+    for (attempt in 1:3) { # a kill that failed (a busy scheduler) is tried again
+      left <- tryCatch(nrow(batchtools::findOnSystem(reg = f$config$reg)),
+                       error = function(e) 1L)
+      if (identical(left, 0L)) break
+      try(suppressMessages(batchtools::killJobs(reg = f$config$reg)), silent = TRUE)
+    }
   }
 }
 
