@@ -60,12 +60,7 @@ run_one <- function(name, set) {
     sprintf("a <- answer(%s, r); saveRDS(list(seconds = s, k = a$k, groups = a$groups), %s)",
             deparse(name), deparse(out)),
     sep = "\n")
-  src <- tempfile(fileext = ".R")
-  writeLines(code, src)
-  status <- system2("timeout", c(limit, file.path(R.home("bin"), "Rscript"), src),
-                    stdout = FALSE, stderr = FALSE)
-  if (status != 0 || !file.exists(out)) return(NULL)
-  readRDS(out)
+  run_fresh(code, out, limit)
 }
 
 cat(machine_line(), "\n")

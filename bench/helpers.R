@@ -64,3 +64,14 @@ cold_call <- function(y_code, args_code) {
   out <- system2(file.path(R.home("bin"), "Rscript"), script, stdout = TRUE, stderr = TRUE)
   as.numeric(out[length(out)])
 }
+
+# R code run in a fresh Rscript process for at most `limit` seconds, which saves its result
+# to the file `out`: that result, or NULL when it ran out of time or failed.
+run_fresh <- function(code, out, limit) {
+  src <- tempfile(fileext = ".R")
+  writeLines(code, src)
+  status <- system2("timeout", c(limit, file.path(R.home("bin"), "Rscript"), src),
+                    stdout = FALSE, stderr = FALSE)
+  if (status != 0 || !file.exists(out)) return(NULL)
+  readRDS(out)
+}
