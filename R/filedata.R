@@ -2,7 +2,7 @@
 # compiled code a window of rows at a time (src/core/som_file.c, src/r/r_data.c), never whole in
 # R. Here: recognising one, describing its backing file to C (a somgpu_file), the passes
 # over data that train() and predict() make in C whatever holds the data (column
-# statistics), and the clusters written to a new file-backed matrix.
+# statistics). The clusters written to a file are R/fileclusters.R's.
 
 is_file_data <- function(y) inherits(y, c("big.matrix", "big.matrix.descriptor"))
 
@@ -107,24 +107,6 @@ column_stats <- function(x, center = NULL, call = NULL) {
 # The column means over the observed values (NaN where a column has none).
 column_means <- function(x, call = NULL) column_stats(x, call = call)$mean
 
-# Clusters of n rows for `labels` (N2, N3, ...) to a new file-backed integer big.matrix at
-# `path` (its descriptor beside it, path + ".desc"): the somgpu_file C writes to, and the
-# big.matrix.
-clusters_file_matrix <- function(path, n, labels, call, name = "clusters_file") {
-  if (is.null(path)) return(NULL) # the clusters come back in R
-  need_packages("bigmemory", sprintf("`%s`", name), call)
-  dir <- dirname(path)
-  bm <- tryCatch(bigmemory::filebacked.big.matrix(
-    nrow = n, ncol = length(labels), type = "integer", backingfile = basename(path),
-    backingpath = normalizePath(dir), descriptorfile = paste0(basename(path), ".desc"),
-    dimnames = list(NULL, labels)), error = function(e) {
-      unlink(c(path, paste0(path, ".desc")))
-      abort(sprintf("`%s`: bigmemory could not make the file-backed matrix %s (%s): check the space left on that disk and that the folder can be written.",
-                    name, path, conditionMessage(e)), "somgpu_file_error", call)
-    })
-  list(matrix = bm, file = file_data(bm, call, min_rows = 1L, name = name))
-}
-
 # The columns `names` of a somgpu_file, in that order (all of them must be there).
 file_columns <- function(x, names) {
   k <- match(names, x$colnames)
@@ -132,47 +114,6 @@ file_columns <- function(x, names) {
   x$m <- length(k)
   x$colnames <- names
   x
-}
-
-# The value of expr; if it fails, the clusters file `to` (from clusters_file_matrix(), or
-# NULL) is removed with its descriptor, so that the same path can be used again.
-with_clusters_file <- function(to, expr) {
-  if (is.null(to)) return(expr)
-  done <- FALSE
-  on.exit(if (!done) unlink(c(to$file$path, paste0(to$file$path, ".desc"))), add = TRUE)
-  value <- expr
-  done <- TRUE
-  value
-}
-
-# The clusters of one size of a fit (position or name N<size>), whatever holds them: a
-# column of the data frame, or of the file-backed big.matrix (read whole). cl: the fit's
-# clusters as fit_clusters() gives them, for callers that take several sizes (attached
-# once).
-size_clusters <- function(fit, i, call = NULL, cl = fit_clusters(fit, call)) {
-  if (inherits(cl, "big.matrix")) cl[, i] else cl[[i]]
-}
-
-# A fit's clusters; when they went to a file, the big.matrix usable in this session: the one
-# the fit holds, or (in a fit saved and read back, whose pointer is no longer valid)
-# attached again from the descriptor beside its file. Never touches a dead pointer.
-fit_clusters <- function(fit, call = NULL) {
-  cl <- fit$clusters
-  if (!inherits(cl, "big.matrix") || !bigmemory::is.nil(cl@address)) return(cl)
-  path <- fit$params$clusters_file
-  desc <- if (!is.null(path)) paste0(path, ".desc")
-  if (is.null(desc) || !file.exists(desc)) {
-    abort(sprintf(
-      "The clusters of this fit are in a file-backed big.matrix that this session cannot attach: %s. Its pointer did not survive saving the fit, and the descriptor to attach it again is not there: if the files moved, attach them with bigmemory::attach.big.matrix(), or use predict(fit, data, clusters_file = ...) to make them anew.",
-      if (is.null(desc)) "its path was not kept" else sprintf("%s is gone", desc)),
-      "somgpu_file_error", call)
-  }
-  tryCatch(bigmemory::attach.big.matrix(desc), error = function(e) {
-    # bigmemory joins the folder and file with a doubled slash
-    abort(sprintf("The clusters of this fit could not be attached from %s: %s. Put the file back beside its descriptor, or make the clusters anew with predict(fit, data, clusters_file = ...).",
-                  desc, sub("[.]$", "", gsub("//+", "/", conditionMessage(e)))),
-          "somgpu_file_error", call)
-  })
 }
 
 # File-backed data: what training them allows (the batch rule; no initial PCA or alignment,
@@ -208,43 +149,4 @@ check_file_rows <- function(rows, row_missing, m, call) {
                  "remove such rows from the file"),
             part(!blind, sprintf("missing more than na_max = %g of their values", rows$na_max),
                  "remove them from the file, or raise `na_max`")), collapse = "; ")), call)
-}
-
-# clusters_file: NULL, or (for file-backed data) the path of a file to make.
-check_clusters_file <- function(path, sourced, call, name = "clusters_file",
-                                what = "the clusters") {
-  if (is.null(path)) return(NULL)
-  if (!is.character(path) || length(path) != 1L || is.na(path) || !nzchar(path)) {
-    abort_input(sprintf("`%s` must be NULL or a file path, not %s.", name, describe(path)),
-                call)
-  }
-  if (!sourced) {
-    abort_input(sprintf("`%s` is for file-backed data (a bigmemory big.matrix); %s of data in memory come back in R.",
-                        name, what), call)
-  }
-  path <- path.expand(path)
-  there <- c(path, paste0(path, ".desc"))
-  there <- there[file.exists(there)]
-  if (length(there)) {
-    abort_input(sprintf(
-      "`%s`: %s already %s; somgpu does not overwrite files. Remove %s or name another path.",
-      name, paste(there, collapse = " and "), if (length(there) == 1L) "exists" else "exist",
-      if (length(there) == 1L) "it" else "them"), call)
-  }
-  dir <- dirname(path)
-  if (!dir.exists(dir)) {
-    abort_input(sprintf("`%s`: %s %s; name a path in an existing folder.", name, dir,
-                        if (file.exists(dir)) "is a file, not a folder" else "does not exist"),
-                call)
-  }
-  # a file made and removed now, rather than bigmemory's failure after the training
-  probe <- tempfile(".somgpu-probe-", tmpdir = dir)
-  made <- suppressWarnings(file.create(probe))
-  if (!made) {
-    abort_input(sprintf(
-      "`%s`: somgpu cannot write files in the folder %s (no permission, or a read-only file system); name a path in a folder you can write to.",
-      name, dir), call)
-  }
-  unlink(probe)
-  path
 }

@@ -9,7 +9,7 @@ new_somgpu <- function(weights, clusters, keep, n, rownames, sizes, quality, sta
                        backend, seed, scaling, var_weights, dropped, params, data, elapsed,
                        call) {
   check_internal(is.list(weights) && length(weights) == length(sizes) &&
-                   (inherits(clusters, "big.matrix") ||
+                   (inherits(clusters, "somgpu_file_clusters") ||
                       (is.list(clusters) && length(clusters) == length(sizes))) &&
                    is.data.frame(quality) && length(stability) == length(sizes) &&
                    (is.null(keep) || is.integer(keep)),
@@ -23,7 +23,7 @@ new_somgpu <- function(weights, clusters, keep, n, rownames, sizes, quality, sta
       all
     })
   }
-  if (is.list(clusters)) { # else a file-backed big.matrix, its columns named already
+  if (!inherits(clusters, "somgpu_file_clusters")) { # else clusters in a file, their columns named already
     names(clusters) <- labels
     clusters <- new_clusters(as.data.frame(clusters, optional = TRUE), rownames)
   }

@@ -18,8 +18,9 @@
 #'   is; see Value).
 #' @param clusters_file `NULL`, or for file-backed `newdata` a path where no file is yet:
 #'   the clusters go to a new file-backed integer `big.matrix` there (one column per size;
-#'   its descriptor beside it, the path plus `".desc"`), which is returned invisibly, with a
-#'   message naming the file.
+#'   its descriptor beside it, the path plus `".desc"`), returned invisibly as clusters
+#'   in a file (see [as_big_matrix()]: they read like a matrix and survive [saveRDS()]),
+#'   with a message naming the file.
 #' @param ... Ignored.
 #' @return With `type = "clusters"`, a data frame with one integer column per size (`N2`,
 #'   `N3`, ...) and one row per row of `newdata` (with its row names), as `fit$clusters`
@@ -74,11 +75,10 @@ predict.somgpu <- function(object, newdata, sizes = object$params$sizes, threads
   }
   if (!is.null(to)) { # the clusters are in the file; rows left out get NA there
     if (length(rows$dropped)) to$matrix[rows$dropped, ] <- NA_integer_
-    # returned invisibly: printed, a big.matrix shows bigmemory's warning, not the clusters
     message(sprintf("predict(): the clusters of %.0f rows, %d size%s, went to %s (a file-backed big.matrix, its descriptor beside it)",
                     as.double(nrow(x)), length(sizes), if (length(sizes) == 1L) "" else "s",
                     to$file$path))
-    return(invisible(to$matrix))
+    return(invisible(to$clusters))
   }
   # every row of newdata: NA where left out
   all_rows <- function(v, na) {

@@ -31,7 +31,7 @@ print.somgpu <- function(x, ...) {
     if (!is.null(x$var_weights)) "variable weights")
   if (length(notes)) cat("data: ", paste(notes, collapse = "; "), "\n", sep = "")
   if (!is.null(p$clusters_file)) {
-    cat(sprintf("clusters: a file-backed big.matrix, %s (descriptor %s.desc)\n",
+    cat(sprintf("clusters: in a file-backed big.matrix, %s (descriptor %s.desc)\n",
                 p$clusters_file, basename(p$clusters_file)))
   }
   cat(sprintf("backend %s: %s, %s precision; %s, %d passes, init \"%s\", seed %d, %s\n",

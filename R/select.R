@@ -101,8 +101,8 @@
 #'   of a file-backed matrix, which is then read into memory). See "Large data".
 #' @param groups_file `NULL`, or for file-backed `y` a path where no file is yet: every
 #'   row's group is written there (a file-backed integer `big.matrix` with one column,
-#'   `group`, its descriptor beside it, `bigmemory::attach.big.matrix(paste0(path,
-#'   ".desc"))`), and `partition` is `NULL`.
+#'   `group`, its descriptor beside it), `partition` is `NULL`, `groups_file` holds the
+#'   absolute path, and [as_big_matrix()] attaches the matrix in any session.
 #' @param ... For `select_size()`, further arguments to [train()] (`iter_max`, `algorithm`,
 #'   `scale`, `var_weights`, `backend`, `threads`, `nmin`, `nmax`, `keep_data` (for `fit`),
 #'   ...); for `plot()`, graphical parameters (`main`, a title over the three panels; `col`,

@@ -227,10 +227,13 @@
 #' @param clusters_file `NULL` (the clusters in `fit$clusters`, a data frame), or for
 #'   file-backed `y` a path where no file is yet: the clusters go to a new file-backed
 #'   integer `big.matrix` there (its descriptor beside it, the path plus `".desc"`), one
-#'   column per size, and `fit$clusters` is that big.matrix (the stability across restarts
-#'   is then not measured: `NA`). The path is kept in `fit$params$clusters_file`; a fit
-#'   saved and read back (or used in another session) attaches the big.matrix again from
-#'   its descriptor when it needs the clusters, and says so clearly when the file is gone.
+#'   column per size (the stability across restarts is then not measured: `NA`).
+#'   `fit$clusters` then holds the file's absolute path, not the big.matrix (whose pointer
+#'   would not survive [saveRDS()]): it reads like a matrix (`dim()`, `fit$clusters[i, j]`,
+#'   `fit$clusters$N3`, `head()`, `as.matrix()`), attaching the file from its descriptor
+#'   on first use in any session, and [as_big_matrix()] gives the big.matrix. The path is
+#'   also in `fit$params$clusters_file`; when the files are gone, a classed error
+#'   (`somgpu_file_error`) says so.
 #'
 #' @section Data beyond memory: `y` may be a file-backed `bigmemory::big.matrix` (or its
 #'   descriptor, e.g. from [bigmemory::describe()]), for data of more rows than R's memory
@@ -457,7 +460,7 @@ train_result <- function(s, trained, started) {
   to <- clusters_file_matrix(s$clusters_file, nrow(x), paste0("N", sizes), call)
   fit <- with_clusters_file(to, assess_family(xt, trained$weights, problem$size, restarts,
                                               s$threads, s$dist, call, to$file))
-  if (!is.null(to)) fit$clusters <- to$matrix
+  if (!is.null(to)) fit$clusters <- to$clusters
   if (s$align) fit <- align_family(fit, s$basis)
   tss <- if (!is.null(s$basis) && !missing && is.null(var_weights)) s$basis$tss else
     total_ss(xt, var_weights, missing, call)

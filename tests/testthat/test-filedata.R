@@ -91,7 +91,7 @@ test_that("the clusters can go to a new file-backed matrix", {
              restarts = 2)
   b <- train(bm, nmax = 6, iter_max = 6, algorithm = "batch", seed = 3, threads = 2,
              restarts = 2, clusters_file = path)
-  expect_s4_class(b$clusters, "big.matrix")
+  expect_s3_class(b$clusters, "somgpu_file_clusters")
   expect_true(file.exists(path) && file.exists(paste0(path, ".desc")))
   expect_identical(colnames(b$clusters), names(a$clusters))
   expect_identical(unname(b$clusters[, ]), unname(as.matrix(a$clusters)))
@@ -142,7 +142,7 @@ test_that("predict reads file-backed rows in windows, columns by name", {
   expect_identical(predict(fit, bm, type = "detail"), predict(fit, y, type = "detail"))
   path <- file.path(withr::local_tempdir(), "p.bin")
   pf <- predict(fit, bm, sizes = c(2, 4), clusters_file = path)
-  expect_s4_class(pf, "big.matrix")
+  expect_s3_class(pf, "somgpu_file_clusters")
   expect_identical(unname(pf[, ]), unname(as.matrix(predict(fit, y, sizes = c(2, 4)))))
   expect_error(predict(fit, bigmemory::sub.big.matrix(bm, firstCol = 1, lastCol = 2)),
                class = "somgpu_input_error", regexp = "lacks the column")

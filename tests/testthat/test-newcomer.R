@@ -66,7 +66,8 @@ test_that("clusters written to a file come back invisibly, with a message naming
   expect_message(res <- withVisible(predict(fit, bm, clusters_file = path)),
                  "the clusters of 500 rows, 2 sizes, went to .*p\\.bin")
   expect_false(res$visible)
-  expect_s4_class(res$value, "big.matrix")
+  expect_s3_class(res$value, "somgpu_file_clusters")
+  expect_identical(dim(res$value), c(500L, 2L))
 })
 
 test_that("plots: the suggested size marked, every size in the trace's legend, a colour key", {

@@ -2,12 +2,6 @@
 # one error channel, columns without values, rows without information, report tables that
 # follow broom, and the small things (issue 21).
 
-# A file-backed matrix of x in a folder under tempdir().
-file_matrix <- function(x, dir) {
-  bigmemory::as.big.matrix(x, type = "double", backingfile = "y.bin", backingpath = dir,
-                           descriptorfile = "y.desc")
-}
-
 # The external pointers an object holds (its own, and those of S4 slots and list elements).
 external_pointers <- function(x, where = "x") {
   if (typeof(x) == "externalptr") return(where)
@@ -26,20 +20,7 @@ external_pointers <- function(x, where = "x") {
   character(0)
 }
 
-# Run R code in a new process with this build: list(status, stdout, stderr).
-run_child <- function(code) {
-  script <- tempfile(fileext = ".R")
-  writeLines(c(sprintf(".libPaths(c(%s, .libPaths()))", deparse(dirname(find.package("somgpu")))),
-               sprintf("Sys.setenv(POCL_CACHE_DIR = %s)", deparse(file.path(tempdir(), "pocl"))),
-               "suppressMessages(library(somgpu))", code), script)
-  out <- tempfile()
-  err <- tempfile()
-  status <- system2(file.path(R.home("bin"), "Rscript"), script, stdout = out, stderr = err)
-  list(status = status, stdout = paste(readLines(out), collapse = "\n"),
-       stderr = paste(readLines(err), collapse = "\n"))
-}
-
-test_that("fits and selections hold no external pointer but a clusters file's big.matrix", {
+test_that("fits and selections hold no external pointer, a clusters file's fit included", {
   fit <- train(iris[, 1:4], nmax = 4, iter_max = 10, seed = 1, backend = "cpu")
   expect_identical(external_pointers(fit), character(0))
   sel <- select_size(iris[, 1:4], sizes = 2:3, restarts = 1, bootstrap = 2, iter_max = 5,
@@ -50,7 +31,8 @@ test_that("fits and selections hold no external pointer but a clusters file's bi
   bm <- file_matrix(as.matrix(iris[, 1:4]), dir)
   ff <- train(bm, nmax = 3, iter_max = 3, algorithm = "batch", seed = 1, backend = "cpu",
               clusters_file = file.path(dir, "cl.bin"))
-  expect_identical(external_pointers(ff), "x$clusters@address")
+  # the big.matrix only in the clusters' cache, checked before every use (test-fileclusters.R)
+  expect_identical(external_pointers(ff), character(0))
   expect_identical(ff$params$clusters_file, normalizePath(file.path(dir, "cl.bin")))
   if (somgpu:::build_info()$opencl && nrow(devices()) > 0L) {
     ocl <- train(iris[, 1:4], nmax = 4, iter_max = 10, seed = 1, backend = "opencl")
@@ -76,7 +58,7 @@ test_that("a saved fit with a clusters file works in a new session, and says whe
     png(%s); plot(fit, type = "counts", size = 3); dev.off()
     cat("DONE\\n")', deparse(rds), deparse(png)))
   expect_identical(res$status, 0L)
-  expect_match(res$stdout, "clusters: a file-backed big.matrix, .*cl\\.bin")
+  expect_match(res$stdout, "clusters: in a file-backed big.matrix, .*cl\\.bin")
   expect_match(res$stdout, sizes, fixed = TRUE) # re-attached from the descriptor
   expect_match(res$stdout, "DONE")
   expect_true(file.exists(png))
@@ -87,8 +69,8 @@ test_that("a saved fit with a clusters file works in a new session, and says whe
     cat("CLASS", class(e)[1], "\\n", conditionMessage(e), "\\n")', deparse(rds)))
   expect_identical(res$status, 0L)
   expect_match(res$stdout, "CLASS somgpu_file_error")
-  expect_match(res$stdout, "could not be attached from .*cl\\.bin\\.desc")
-  expect_match(res$stdout, "Put the file back beside its descriptor")
+  expect_match(res$stdout, "cannot attach: .*cl\\.bin is gone")
+  expect_match(res$stdout, "attach them with bigmemory::attach.big.matrix")
   expect_no_match(res$stdout, "//", fixed = TRUE)
   # the descriptor gone: print says why, summary() and plot() raise a somgpu_file_error
   file.remove(file.path(dir, "cl.bin.desc"))
@@ -102,7 +84,7 @@ test_that("a saved fit with a clusters file works in a new session, and says whe
     cat("DONE\\n")', deparse(rds)))
   expect_identical(res$status, 0L) # no crash
   expect_match(res$stdout, "(clusters file not attached)", fixed = TRUE)
-  expect_match(res$stdout, "cl.bin.desc is gone")
+  expect_match(res$stdout, "cl.bin.desc and\\s+\\S*cl.bin are gone")
   expect_match(res$stdout, "CLASS somgpu_file_error\\s+CLASS somgpu_file_error")
   expect_match(res$stdout, "DONE")
 })
