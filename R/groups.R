@@ -142,8 +142,9 @@ agglomerate_cells <- function(moments, family, n, prior) {
 # groups all hold group_min_rows(n) rows); the best by partition_criterion() wins, or, with
 # `family` and `G` given, that family's partition into G groups. EM over the rows refines
 # it. Returns the family, the count, the criterion of every candidate (`scores`), the
-# mixture's parameters and each row's group, numbered in ring order (the group of the
-# lowest neuron first).
+# mixture's parameters, each row's group, numbered in ring order (the group of the
+# lowest neuron first), and `cells`, the neurons whose cells were joined (with rows, not
+# set aside).
 map_grouping <- function(x, cluster, N, family = NULL, G = NULL) {
   n <- nrow(x)
   d <- ncol(x)
@@ -195,15 +196,16 @@ map_grouping <- function(x, cluster, N, family = NULL, G = NULL) {
   par <- list(pro = par$pro[kept], mean = par$mean[kept, , drop = FALSE], cov = par$cov[kept])
   list(family = best$family, groups = length(kept), criterion = best$criterion,
        scores = if (length(scores)) `row.names<-`(do.call(rbind, scores), NULL), par = par,
-       labels = match(labels, kept))
+       labels = match(labels, kept), cells = sum(vapply(moments, `[[`, 0, "n") > 0))
 }
 
 # The grouping rule on a fit: on its largest map, with the rows x (data units: the fit's
 # training rows, or rows like them) and the map's prediction of them (predict(type =
 # "detail") at that size, or its clusters). Returns what map_grouping() returns, with
 # `size` (the map), `partition` (each row of x its group; NA for rows left out),
-# `neurons` (each neuron the group most of its rows join; NA without rows) and `occupied`
-# (the neurons holding group_min_rows() rows).
+# `neurons` (each neuron the group most of its rows join; NA without rows), `rows` (the
+# rows grouped) and `occupied` (the neurons holding group_min_rows() rows; each cell a
+# group of its own, `groups` = `cells`, means the map could not show more groups).
 fit_grouping <- function(fit, x, cluster, family = NULL, G = NULL) {
   size <- max(fit$params$sizes)
   rows <- grouping_rows(fit, x, size, cluster)
@@ -218,7 +220,8 @@ fit_grouping <- function(fit, x, cluster, family = NULL, G = NULL) {
     g <- out$partition[rows$rows][rows$cluster == j]
     if (length(g)) which.max(tabulate(g, out$groups)) else NA_integer_
   }, 1L)
-  out$occupied <- sum(tabulate(rows$cluster, size) >= group_min_rows(length(rows$rows)))
+  out$rows <- length(rows$rows)
+  out$occupied <- sum(tabulate(rows$cluster, size) >= group_min_rows(out$rows))
   out
 }
 

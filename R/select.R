@@ -53,9 +53,11 @@
 #' @section Recommendation: The recommended size is the number of groups when it is among
 #'   `sizes` (else the smallest larger size, whose map holds the groups with neurons to
 #'   spare). One group means no group structure, and `recommended` is `NA` (the maps still
-#'   summarise the data, no size better than another). When every neuron of the largest
-#'   map is a group of its own, the groups reach the largest size: the data may hold more,
-#'   and the reason suggests a wider range. The stability of a size is the adjusted Rand
+#'   summarise the data, no size better than another). When no two cells of the largest
+#'   map were joined (each a group of its own), the data may hold more groups than the map
+#'   shows: the reason suggests a wider range when every neuron held enough rows to be a
+#'   group and the rows allow more such neurons, and otherwise says that the rows are the
+#'   limit. The stability of a size is the adjusted Rand
 #'   index between the clusterings of two replicates, on the same rows, averaged over
 #'   pairs of replicates (every pair up to 50 replicates, else each with the next), with the
 #'   2.5% and 97.5% quantiles over the pairs as an interval. [summary.somgpu()] gives the

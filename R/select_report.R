@@ -78,15 +78,35 @@ recommend_size <- function(grouping, sizes, maps = "") {
     sprintf("%s; N = %d is the smallest size compared that holds them, with neurons to spare.",
             found, size)
   }
-  if (g >= grouping$occupied) { # every neuron with rows a group of its own
-    reason <- sprintf(
-      "%s Every neuron of N = %d is a group of its own: the groups reach the largest size and the data may hold more; compare a wider range (e.g. sizes = %d:%d).",
-      reason, grouping$size, min(sizes), 2L * max(sizes))
+  if (g >= grouping$cells) { # no two cells joined: the map shows no more groups
+    reason <- paste(reason, groups_at_limit(grouping, sizes))
   } else if (g < min(sizes)) {
     reason <- sprintf("%s Smaller sizes were not compared (e.g. sizes = 2:%d).", reason,
                       max(sizes))
   }
   list(groups = g, size = as.integer(size), reason = reason)
+}
+
+# What the reason adds when no two of the map's cells were joined (each a group of its
+# own): the data may hold more groups than the map shows. A wider range helps only when
+# every neuron held enough rows to be a group (group_min_rows()) and the rows allow more
+# such neurons; else the rows are what limits the groups.
+groups_at_limit <- function(grouping, sizes) {
+  least <- group_min_rows(grouping$rows)
+  most <- floor(grouping$rows / least) # neurons the rows can fill with groups
+  if (grouping$occupied < grouping$size) {
+    return(sprintf(
+      "Each group is one neuron's cell, and only %d of the N = %d map's neurons hold at least %g of the %d rows: the data may hold more groups than %d rows can show.",
+      grouping$occupied, grouping$size, least, grouping$rows, grouping$rows))
+  }
+  if (max(sizes) >= most) {
+    return(sprintf(
+      "Every neuron of N = %d is a group of its own: the groups reach the largest size, and %d rows cannot show more groups of at least %g rows.",
+      grouping$size, grouping$rows, least))
+  }
+  sprintf(
+    "Every neuron of N = %d is a group of its own: the groups reach the largest size and the data may hold more; compare a wider range (e.g. sizes = %d:%d).",
+    grouping$size, min(sizes), min(2L * max(sizes), most))
 }
 
 # Each group's bootstrap stability, as fpc::clusterboot reports it: per replicate, the

@@ -122,6 +122,34 @@ test_that("the groups of a map follow the documented rule (a slow reference)", {
   }
 })
 
+test_that("the reason claims a limit only where the map had one (issue 38)", {
+  # mtcars: 4 groups joined from 8 cells of a few rows each; no claim that every neuron is
+  # a group, no wider range
+  sel <- select_size(mtcars, sizes = 2:8, scale = TRUE, seed = 1, progress = FALSE)
+  expect_gt(sel$grouping$cells, sel$groups)
+  expect_no_match(sel$reason, "group of its own|wider range|cannot show")
+  # 50 rows, two groups, a ring of 200: no sizes = 2:400
+  y <- withr::with_seed(2, rbind(matrix(rnorm(50, 0, 0.3), 25), matrix(rnorm(50, 3, 0.3), 25)))
+  sel <- select_size(y, sizes = c(2, 200), seed = 1, bootstrap = 4, progress = FALSE)
+  expect_identical(sel$groups, 2L)
+  expect_no_match(sel$reason, "wider range|2:400")
+  # the three limits, from the grouping's counts
+  g <- function(groups, cells, occupied, size, rows) {
+    list(groups = groups, cells = cells, occupied = occupied, size = size, rows = rows,
+         family = "EII")
+  }
+  limit <- function(...) somgpu:::recommend_size(g(...), 2:8)$reason
+  expect_match(limit(8L, 8L, 8L, 8L, 1000L),
+               "Every neuron of N = 8 is a group of its own: .* compare a wider range \\(e.g. sizes = 2:16\\)")
+  expect_match(limit(8L, 8L, 8L, 8L, 60L), # 60 rows: at most 12 groups of 5 rows
+               "compare a wider range \\(e.g. sizes = 2:12\\)")
+  expect_match(limit(8L, 8L, 8L, 8L, 40L),
+               "the groups reach the largest size, and 40 rows cannot show more groups of at least 5 rows")
+  expect_match(limit(6L, 6L, 4L, 8L, 30L),
+               "Each group is one neuron's cell, and only 4 of the N = 8 map's neurons hold at least 5 of the 30 rows")
+  expect_no_match(limit(4L, 8L, 8L, 8L, 1000L), "group of its own|wider range|cannot show")
+})
+
 test_that("the criteria follow from the replicates, the groups from the fit on all rows", {
   y <- random_blobs(4, seed = 3)
   sel <- select_size(y, sizes = c(6, 2, 4, 3, 5), restarts = 2, bootstrap = 7, seed = 2,
