@@ -38,6 +38,19 @@ need_packages <- function(packages, what, call) {
   invisible(TRUE)
 }
 
+# Arguments `bad` that `fun` does not take: an input error that names them and suggests the
+# nearest of `known` (within two edits) for each.
+abort_unknown_args <- function(bad, known, fun, call) {
+  near <- vapply(bad, function(b) {
+    d <- utils::adist(b, known, ignore.case = TRUE)
+    if (min(d) <= 2) sprintf(" (did you mean `%s`?)", known[which.min(d)]) else ""
+  }, character(1))
+  abort_input(sprintf("%s %s not %s of %s%s.", paste0("`", bad, "`", collapse = ", "),
+                      if (length(bad) == 1L) "is" else "are",
+                      if (length(bad) == 1L) "an argument" else "arguments", fun,
+                      paste(unique(near[nzchar(near)]), collapse = "")), call)
+}
+
 # An interrupt (Ctrl-C) that the compiled code noticed and stopped for, after releasing what
 # it held. It is signalled as an `interrupt` condition, not an error, so handlers for
 # interrupts see it and `tryCatch(error = )` does not; unhandled, it returns to the top

@@ -22,7 +22,8 @@
 #' `NULL`. Requires the kohonen package.
 #'
 #' @param fit A `somgpu` fit from [train()].
-#' @param size The ring size to convert.
+#' @param size The ring size to convert; `NULL` (the default) takes the size that
+#'   [summary.somgpu()] suggests, as [tidy.somgpu()] does (a message says which).
 #' @param data The training rows, when the fit does not keep them (`keep_data = FALSE`).
 #' @return An object of class `kohonen`.
 #' @seealso [train()]
@@ -38,16 +39,16 @@
 #'   plot(as_kohonen(traced, 5), type = "changes")
 #' }
 #' @export
-as_kohonen <- function(fit, size, data = NULL) {
-  call <- sys.call()
+as_kohonen <- function(fit, size = NULL, data = NULL) {
+  call <- compact_call(sys.call(), "as_kohonen")
   need_packages("kohonen", "as_kohonen()", call)
   if (!inherits(fit, "somgpu")) {
     abort_input(sprintf("`fit` must be a somgpu fit from train(), not %s.", describe(fit)),
                 call)
   }
-  size <- check_fit_sizes(fit, size, call)
-  if (length(size) != 1L) abort_input("`size` must be a single ring size.", call)
   x <- fit_data(fit, data, call)
+  size <- report_size(fit, size, "as_kohonen", call,
+                      if (is.null(size)) summary(fit, data = if (!is.null(data)) x))
   d <- stats::predict(fit, x, sizes = size, type = "detail")
   # codes and data in the space the maps trained in, where kohonen's own distance is the fit's
   space <- training_space(fit, x)

@@ -9,9 +9,12 @@
 #' @param object A `somgpu` fit from [train()].
 #' @param newdata The rows to assign: a data frame (or tibble), a numeric matrix, a named
 #'   numeric vector (one row), or a file-backed `bigmemory::big.matrix` (or its
-#'   descriptor; read a window of rows at a time, as [train()] reads one). When the fit's data had column names, its columns are taken
-#'   by name and everything else in `newdata` is ignored, whatever its type or missing
-#'   values; otherwise by position. Zero rows give an empty result.
+#'   descriptor; read a window of rows at a time, as [train()] reads one). When `newdata`
+#'   has column names, the fit's columns are taken by name and everything else in
+#'   `newdata` is ignored, whatever its type or missing values; without names, by
+#'   position. For a fit trained on a matrix without column names (its columns `V1`,
+#'   `V2`, ...), `newdata` with other names is refused rather than matched by position.
+#'   Zero rows give an empty result.
 #' @param sizes Ring sizes to use (default: all trained sizes).
 #' @param threads Number of CPU threads; `NULL` uses [somgpu_threads()].
 #' @param type `"clusters"` (one column per size) or `"detail"` (how sure each assignment
@@ -103,9 +106,9 @@ predict.somgpu <- function(object, newdata, sizes = object$params$sizes, threads
   do.call(rbind, parts)
 }
 
-# newdata as a double matrix of the fit's columns: by name when the fit's data had column
-# names (every other column dropped before any check, whatever its type), else by
-# position. A named numeric vector is one row; so is an unnamed one of the fit's number of
+# newdata as a double matrix of the fit's columns: by name when newdata has column names
+# (every other column dropped before any check, whatever its type), else by position; a
+# fit of unnamed columns (V1, V2, ...: params$named FALSE) refuses other names. A named numeric vector is one row; so is an unnamed one of the fit's number of
 # columns (for more than one column). Zero rows are allowed.
 newdata_matrix <- function(newdata, object, call, name = "newdata") {
   names <- object$params$colnames
@@ -121,6 +124,11 @@ newdata_matrix <- function(newdata, object, call, name = "newdata") {
   }
   if (!is.null(names) && !is.null(have)) {
     absent <- setdiff(names, have)
+    if (length(absent) && isFALSE(object$params$named)) {
+      abort_input(sprintf(
+        "The fit was trained on columns without names (%s, taken by position); `%s` has named columns (%s), which somgpu will not match by position. Pass them unnamed in the training order (e.g. unname(as.matrix(%s))), or train on named columns.",
+        name_list(names), name, name_list(have), name), call)
+    }
     if (length(absent)) {
       abort_input(sprintf("`%s` lacks the column%s %s of the training data.", name,
                           if (length(absent) == 1L) "" else "s",
@@ -137,6 +145,12 @@ newdata_matrix <- function(newdata, object, call, name = "newdata") {
                         if (ncol(x) == 1L) "" else "s", m), call)
   }
   x
+}
+
+# Up to 5 names, then how many more.
+name_list <- function(nm) {
+  if (length(nm) <= 5L) return(paste(nm, collapse = ", "))
+  sprintf("%s, ... (%d in all)", paste(nm[1:4], collapse = ", "), length(nm))
 }
 
 check_fit_sizes <- function(object, sizes, call) {

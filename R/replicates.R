@@ -36,6 +36,7 @@ train_replicates <- function(x, rows, seeds, args, each, one_call = TRUE, progre
 # defaults (evaluated as train() evaluates them: lazily, among the others).
 train_setup_of <- function(args) {
   f <- formals(train)
+  f <- f[names(f) != "..."]
   env <- new.env(parent = environment(train))
   for (nm in names(f)) {
     if (nm %in% names(args)) {

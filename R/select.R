@@ -126,7 +126,7 @@
 #'   their worker was lost (`replicate`, `attempt`, `reason`; see [train()], "Parallel
 #'   computing with future"); `fit`, the fit on all rows (on the sample, when the rows were
 #'   sampled: a [train()] result); `strategy` (`rows`, the rows trained on; `n`; `sampled`;
-#'   `algorithm`; `text`); `groups_file` (the path the groups went to, or `NULL`); `seed`,
+#'   `algorithm`; `dropped`, the rows of those left out for missing values; `text`); `groups_file` (the path the groups went to, or `NULL`); `seed`,
 #'   `bootstrap`,
 #'   `holdout`, `sigma0`, `elapsed` (seconds).
 #' @seealso [train()], [summary.somgpu()], [tidy.somgpu_selection()]
@@ -163,8 +163,6 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
     if (file) rows_at(data$x, seq_len(n_all)) else data$x
   n <- nrow(x)
   if (!is.null(sample) && is.null(dots$algorithm)) dots$algorithm <- "batch"
-  strategy <- select_strategy(n_all, sample,
-                              if (is.null(dots$algorithm)) "online" else dots$algorithm)
   progress <- check_flag(progress, "progress", call)
   parallel <- check_choice(parallel, "parallel", c("none", "future"), call)
   if (parallel == "future") {
@@ -180,6 +178,7 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
   # shape and count every replicate then takes for the groups' stability
   full <- do.call(train, c(list(x, seed = seed),
                           utils::modifyList(args, list(keep_data = keep_data))))
+  strategy <- select_strategy(n_all, sample, full$params$algorithm, length(full$dropped))
   grouping <- fit_grouping(full, x, full$clusters[[paste0("N", max(sizes))]])
   same <- if (!is.null(grouping)) list(family = grouping$family, G = grouping$groups)
   # the replicates' rows, from the seed, leaving the session's generator alone
@@ -225,19 +224,9 @@ select_args <- function(dots, call) {
   }
   own <- c("sizes", "restarts", "bootstrap", "holdout", "seed", "sigma0", "progress",
            "parallel", "sample_rows", "groups_file")
-  known <- setdiff(names(formals(train)), c("y", own))
+  known <- setdiff(names(formals(train)), c("y", "...", own))
   bad <- setdiff(nm, known)
-  if (length(bad)) {
-    near <- vapply(bad, function(b) {
-      d <- utils::adist(b, c(known, own), ignore.case = TRUE)
-      if (min(d) <= 2) sprintf(" (did you mean `%s`?)", c(known, own)[which.min(d)]) else ""
-    }, character(1))
-    abort_input(sprintf("%s %s not %s of select_size() or train()%s.",
-                        paste0("`", bad, "`", collapse = ", "),
-                        if (length(bad) == 1L) "is" else "are",
-                        if (length(bad) == 1L) "an argument" else "arguments",
-                        paste(unique(near[nzchar(near)]), collapse = "")), call)
-  }
+  if (length(bad)) abort_unknown_args(bad, c(known, own), "select_size() or train()", call)
   dots
 }
 
@@ -331,4 +320,36 @@ replicate_fit <- function(work, x, args, fit = NULL) {
   }
   list(qe = kept$qe, heldout = held, te = kept$te, explained = kept$explained_var,
        clusters = clusters, groups = groups)
+}
+
+#' Groups of new rows
+#'
+#' Gives each row of `newdata` its group among those [select_size()] found: its winner on
+#' the grouping map (the selection's largest ring), then the group of highest posterior
+#' under the groups' Gaussian mixture, as the selection's own rows got theirs (see
+#' [select_size()], "Groups"). File-backed rows are read a block at a time.
+#'
+#' @param object A `somgpu_selection` from [select_size()].
+#' @param newdata The rows, as for [predict.somgpu()]: a data frame, a matrix, a named
+#'   numeric vector, or a file-backed `bigmemory::big.matrix`; columns taken by name.
+#' @param threads Number of CPU threads; `NULL` uses [somgpu_threads()].
+#' @param ... Ignored.
+#' @return An integer vector, a group (1, 2, ...) per row of `newdata`; `NA` for rows
+#'   left out for missing values, and for every row when the selection found no groups
+#'   (no map had rows).
+#' @seealso [select_size()], [augment.somgpu_selection()]
+#' @examples
+#' sel <- select_size(iris[1:4], sizes = 2:5, restarts = 1, bootstrap = 3, iter_max = 20,
+#'                    scale = TRUE, seed = 1, threads = 2)
+#' predict(sel, iris[c(1, 51, 101), ])
+#' @export
+predict.somgpu_selection <- function(object, newdata, threads = NULL, ...) {
+  call <- compact_call(sys.call(), "predict")
+  if (missing(newdata)) {
+    abort_input("predict() of a selection needs `newdata`, the rows to give groups to (its own rows' groups are in `partition`).", call)
+  }
+  fit <- object$fit
+  x <- newdata_matrix(newdata, fit, call)
+  if (is.null(object$grouping) || nrow(x) == 0L) return(rep(NA_integer_, nrow(x)))
+  groups_of_rows(object$grouping, fit, x, nrow(x), threads)$partition
 }

@@ -52,14 +52,22 @@ groups_of_rows <- function(grouping, fit, y, n, threads, to = NULL) {
 }
 
 # What select_size() did at this size of data, for the result and its print(): list(rows,
-# n, sampled, algorithm, text).
-select_strategy <- function(n, sample, algorithm) {
+# n, sampled, algorithm, dropped, text). dropped: the rows (of the sample) that the fit
+# left out for missing values.
+select_strategy <- function(n, sample, algorithm, dropped = 0L) {
   k <- if (is.null(sample)) n else length(sample)
+  big <- function(v) format(v, big.mark = ",")
+  out <- if (dropped > 0L) {
+    sprintf(" (%s left out for missing values: no group)", big(dropped))
+  } else ""
   list(rows = k, n = n, sampled = !is.null(sample), algorithm = algorithm,
-       text = if (is.null(sample)) {
-         sprintf("all %s rows, %s training", format(n, big.mark = ","), algorithm)
+       dropped = as.integer(dropped),
+       text = if (is.null(sample) && dropped == 0L) {
+         sprintf("all %s rows, %s training", big(n), algorithm)
+       } else if (is.null(sample)) {
+         sprintf("%s of the %s rows%s, %s training", big(n - dropped), big(n), out, algorithm)
        } else {
-         sprintf("a sample of %s of the %s rows, %s training; every row then given its group",
-                 format(k, big.mark = ","), format(n, big.mark = ","), algorithm)
+         sprintf("a sample of %s of the %s rows%s, %s training; every row then given its group",
+                 big(k), big(n), out, algorithm)
        })
 }

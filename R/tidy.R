@@ -45,6 +45,7 @@
 #'   generics::augment(fit, newdata = iris[1:5, ], size = 3)
 #' }
 #' @name tidy.somgpu
+#' @usage \method{tidy}{somgpu}(x, size = NULL, quality = FALSE, data = NULL, ...)
 #' @exportS3Method generics::tidy
 tidy.somgpu <- function(x, size = NULL, quality = FALSE, data = NULL, ...) {
   call <- compact_call(sys.call(), "tidy")
@@ -65,13 +66,14 @@ tidy.somgpu <- function(x, size = NULL, quality = FALSE, data = NULL, ...) {
     withinss <- vapply(seq_len(size), function(j) sum(d$distance[ok & d$cluster == j]^2), 0)
   }
   out <- data.frame(cluster = factor(seq_len(size)), unname(w))
-  names(out)[-1] <- if (is.null(colnames(w))) paste0("x", seq_len(ncol(w))) else colnames(w)
+  names(out)[-1] <- colnames(w)
   out$size <- rows
   out$withinss <- withinss
   as_table(out[rows > 0, , drop = FALSE])
 }
 
 #' @rdname tidy.somgpu
+#' @usage \method{glance}{somgpu}(x, ...)
 #' @exportS3Method generics::glance
 glance.somgpu <- function(x, ...) {
   q <- x$quality[x$quality$best, , drop = FALSE]
@@ -81,6 +83,8 @@ glance.somgpu <- function(x, ...) {
 }
 
 #' @rdname tidy.somgpu
+#' @usage \method{augment}{somgpu}(x, data = NULL, newdata = NULL, size = NULL,
+#'   all_sizes = FALSE, ...)
 #' @exportS3Method generics::augment
 augment.somgpu <- function(x, data = NULL, newdata = NULL, size = NULL, all_sizes = FALSE,
                            ...) {
@@ -165,16 +169,22 @@ as_table <- function(df) {
 #' @param data,newdata For `augment()`: the rows (all their columns kept; default: the
 #'   rows the selection's fit keeps). `newdata` is the same as `data`, for broom's habit.
 #' @param ... Ignored.
-#' @return A tibble or data frame (see Description).
-#' @seealso [select_size()], [tidy.somgpu()]
+#' @return A tibble or data frame (see Description). `glance()` gives one row: `groups`
+#'   (1: no group structure), `recommended` (a size or `NA`), `family` (the groups'
+#'   covariance shape, mclust's name), `criterion` (its BIC of the classification),
+#'   `stability` (the groups' mean bootstrap stability), `rows` (the rows the rule ran on),
+#'   `n` (the rows of the data), `sampled`, `bootstrap` and `elapsed` (seconds).
+#' @seealso [select_size()], [tidy.somgpu()], [predict.somgpu_selection()]
 #' @examples
 #' if (requireNamespace("generics", quietly = TRUE)) {
 #'   sel <- select_size(iris[1:4], sizes = 2:6, restarts = 2, bootstrap = 4, iter_max = 30,
 #'                      scale = TRUE, seed = 1, threads = 2)
 #'   generics::tidy(sel)
+#'   generics::glance(sel)
 #'   head(generics::augment(sel, iris))
 #' }
 #' @name tidy.somgpu_selection
+#' @usage \method{tidy}{somgpu_selection}(x, ...)
 #' @exportS3Method generics::tidy
 tidy.somgpu_selection <- function(x, ...) {
   g <- x$grouping
@@ -191,11 +201,12 @@ tidy.somgpu_selection <- function(x, ...) {
   out <- data.frame(group = factor(gt$group), rows = gt$rows, stability = gt$stability,
                     reading = gt$reading)
   means <- as.data.frame(unname(mu))
-  names(means) <- if (is.null(names)) paste0("x", seq_len(ncol(mu))) else names
+  names(means) <- names
   as_table(cbind(out, means))
 }
 
 #' @rdname tidy.somgpu_selection
+#' @usage \method{augment}{somgpu_selection}(x, data = NULL, newdata = NULL, ...)
 #' @exportS3Method generics::augment
 augment.somgpu_selection <- function(x, data = NULL, newdata = NULL, ...) {
   call <- compact_call(sys.call(), "augment")
@@ -203,14 +214,25 @@ augment.somgpu_selection <- function(x, data = NULL, newdata = NULL, ...) {
   if (is_file_data(rows)) {
     abort_input("augment() binds the rows to their groups in memory; pass rows in memory.", call)
   }
-  fit <- x$fit
-  if (is.null(rows)) rows <- fit_data(fit, NULL, call)
-  groups <- if (is.null(x$grouping)) rep(NA_integer_, NROW(rows)) else {
-    xm <- newdata_matrix(rows, fit, call)
-    winners <- stats::predict(fit, xm, sizes = x$grouping$size)[[1L]]
-    predict_groups(x$grouping, fit, xm, winners)
-  }
+  if (is.null(rows)) rows <- fit_data(x$fit, NULL, call)
+  groups <- stats::predict(x, rows)
   out <- rows_frame(rows)
   out$.group <- factor(groups, levels = seq_len(max(1L, x$groups, na.rm = TRUE)))
   as_table(out)
+}
+
+#' @rdname tidy.somgpu_selection
+#' @usage \method{glance}{somgpu_selection}(x, ...)
+#' @exportS3Method generics::glance
+glance.somgpu_selection <- function(x, ...) {
+  g <- x$grouping
+  st <- x$strategy
+  as_table(data.frame(
+    groups = x$groups, recommended = x$recommended,
+    family = if (is.null(g)) NA_character_ else g$family,
+    criterion = if (is.null(g)) NA_real_ else g$criterion,
+    stability = if (is.null(x$group_table) || x$groups < 2L) NA_real_ else
+      mean(x$group_table$stability, na.rm = TRUE),
+    rows = if (is.null(g)) NA_integer_ else as.integer(g$rows),
+    n = st$n, sampled = st$sampled, bootstrap = x$bootstrap, elapsed = x$elapsed))
 }

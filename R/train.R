@@ -141,14 +141,18 @@
 #'   values are not, nor a column without any observed value (drop it); it is never
 #'   modified. Columns without a name, or with a name repeated, are named as
 #'   [data.frame()] would (`V2`; `a.1`), with a message, so that [predict.somgpu()] finds
-#'   them by name. `integer64` columns (bit64) are taken as doubles when bit64 is
+#'   them by name. A matrix without column names has its columns called `V1`, `V2`, ...
+#'   in the fit (weights, [tidy.somgpu()], [augment.somgpu()]; a message once per
+#'   session), and [predict.somgpu()] takes new rows' columns by position, or by those
+#'   names; new rows with other names are refused, never matched by position. `integer64` columns (bit64) are taken as doubles when bit64 is
 #'   installed. For data beyond memory, a file-backed
 #'   `bigmemory::big.matrix` (or its descriptor) of type `"double"` or `"integer"`: see the
 #'   section "Data beyond memory".
 #' @param nmax,nmin The largest and smallest ring size: sizes `nmin:nmax` are trained.
 #' @param sizes Ring sizes (numbers of neurons, each at least 2) to train, instead of
 #'   `nmin:nmax`. Results keep this order.
-#' @param iter_max The schedule length: `iter_max - 1` passes over the data. `NULL` (the
+#' @param iter_max The schedule length: `iter_max - 1` passes over the data (`1`: none, the
+#'   initial weights, said in a message). `NULL` (the
 #'   default): 150 online (the original script's 149 passes), 76 batch (75 passes, half the
 #'   time: the batch rule moves every neuron to the mean of its neighbourhood each pass, and
 #'   with the same schedule its maps end within 0.2% to 1.4% of 149 passes' quantization
@@ -234,6 +238,8 @@
 #'   on first use in any session, and [as_big_matrix()] gives the big.matrix. The path is
 #'   also in `fit$params$clusters_file`; when the files are gone, a classed error
 #'   (`somgpu_file_error`) says so.
+#' @param ... Nothing: an argument `train()` does not take is an error that names it and
+#'   suggests the nearest one (`algoritm` -> `algorithm`).
 #'
 #' @section Data beyond memory: `y` may be a file-backed `bigmemory::big.matrix` (or its
 #'   descriptor, e.g. from [bigmemory::describe()]), for data of more rows than R's memory
@@ -333,8 +339,17 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = NULL, si
                   backend = "auto", device = NULL, precision = "double", threads = NULL,
                   progress = interactive(), trace = FALSE, align = FALSE, keep_data = TRUE,
                   parallel = "none", na_max = 0.5, scale = FALSE, var_weights = NULL,
-                  clusters_file = NULL) {
+                  clusters_file = NULL, ...) {
   call <- compact_call(sys.call())
+  if (...length()) {
+    nm <- names(match.call(expand.dots = FALSE)$...)
+    if (is.null(nm) || any(!nzchar(nm))) {
+      abort_input(sprintf("train() takes %d arguments; the call has %d more, unnamed: name every argument after `y` (e.g. `nmax = 10`).",
+                          length(formals(train)) - 1L, sum(if (is.null(nm)) ...length() else !nzchar(nm))),
+                  call)
+    }
+    abort_unknown_args(nm, setdiff(names(formals(train)), "..."), "train()", call)
+  }
   given <- c(nmin = !missing(nmin), nmax = !missing(nmax), sizes = !missing(sizes))
   progress_given <- !missing(progress)
   s <- train_setup(y, nmax, nmin, sizes, iter_max, sigma0, eta0, init, restarts, algorithm,
@@ -383,6 +398,9 @@ train_setup <- function(y, nmax, nmin, sizes, iter_max, sigma0, eta0, init, rest
   restarts <- check_whole(restarts, "restarts", 1, call = call)
   algorithm <- check_choice(algorithm, "algorithm", c("online", "batch"), call)
   if (is.null(iter_max)) iter_max <- default_iter_max(algorithm)
+  if (iter_max == 1L) {
+    message("train(): iter_max = 1 trains no pass (a schedule of iter_max - 1 passes): the maps are their initial weights.")
+  }
   parallel <- check_choice(parallel, "parallel", c("none", "future"), call)
   if (sourced) check_file_rows(c(rows, na_max = na_max), data$row_missing, ncol(x), call)
   clusters_file <- check_clusters_file(clusters_file, sourced, call)
@@ -465,11 +483,12 @@ train_result <- function(s, trained, started) {
   tss <- if (!is.null(s$basis) && !missing && is.null(var_weights)) s$basis$tss else
     total_ss(xt, var_weights, missing, call)
   elapsed <- proc.time()[["elapsed"]] - started
+  names <- column_names(x)
 
   # construct
   new_somgpu(
     weights = lapply(fit$weights, function(w) {
-      dimnames(w) <- list(NULL, colnames(x))
+      dimnames(w) <- list(NULL, names)
       w
     }),
     clusters = fit$clusters, keep = s$rows$keep, n = nrow(x), rownames = rownames(x),
@@ -486,7 +505,7 @@ train_result <- function(s, trained, started) {
                   schedule = if (identical(s$sigma0, "auto")) "auto" else "fixed",
                   eta0 = s$eta0, init = s$init$type, algorithm = s$algorithm, align = s$align,
                   parallel = s$parallel, na_max = s$na_max, n = nrow(x), m = ncol(x),
-                  colnames = colnames(x), file_backed = s$sourced,
+                  colnames = names, named = !is.null(colnames(x)), file_backed = s$sourced,
                   clusters_file = if (!is.null(to)) to$file$path),
     data = if (s$keep_data && !s$sourced) x, elapsed = elapsed, call = call)
 }

@@ -155,6 +155,10 @@ as_data_matrix <- function(y, call, min_rows = 2L, name = "y") {
   n <- nrow(x)
   if (ncol(x) < 1L) abort_input(sprintf("`%s` has no columns.", name), call)
   fixed <- usable_names(colnames(x))
+  if (is.null(fixed) && name == "y" && is.null(.said$unnamed)) {
+    .said$unnamed <- TRUE
+    message("somgpu: the columns of `y` have no names; the fit calls them V1, V2, ... (as as.data.frame() does) and predict() takes new rows' columns by position, or by those names. (Said once per session.)")
+  }
   if (!identical(fixed, colnames(x))) {
     if (name == "y") {
       was <- colnames(x)[fixed != colnames(x) | is.na(colnames(x))]
@@ -172,6 +176,16 @@ as_data_matrix <- function(y, call, min_rows = 2L, name = "y") {
   }
   x
 }
+
+# The names of x's columns as a fit reports them: its own, or for a matrix without column
+# names V1, V2, ... (as as.data.frame() names them; predict() then matches by position).
+column_names <- function(x) {
+  nm <- colnames(x)
+  if (is.null(nm)) paste0("V", seq_len(ncol(x))) else nm
+}
+
+# What this session was told once (messages shown once per session).
+.said <- new.env(parent = emptyenv())
 
 # Column names by which predict() can find a column: a missing or empty name becomes V<k>
 # (as data.frame() names column k), a repeated one gets .1, .2, ... (make.unique()).

@@ -219,6 +219,12 @@ test_that("as_kohonen gives an object kohonen's own tools accept", {
   expect_error(as_kohonen(bare, 3), "keep_data = FALSE", class = "somgpu_input_error")
   expect_s3_class(as_kohonen(bare, 3, data = y), "kohonen")
   expect_error(as_kohonen(fit, 9), "trained sizes", class = "somgpu_input_error")
+  # no size: the one summary() suggests, said in a message, as tidy() and augment() do
+  s <- summary(fit)$suggested
+  expect_message(k0 <- as_kohonen(fit), sprintf("as_kohonen\\(\\): ring size N = %d, the size summary\\(\\) suggests", s))
+  expect_equal(k0$grid$xdim, s)
+  expect_message(kb <- as_kohonen(bare, data = y), "ring size N = ")
+  expect_s3_class(kb, "kohonen")
 })
 
 test_that("as_kohonen fills changes from the trace, for kohonen's changes plot", {

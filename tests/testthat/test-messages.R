@@ -115,3 +115,36 @@ test_that("columns without a name or with a repeated one are named once, for eve
   expect_identical(colnames(f2$weights$N3), c("a", "a.1"))
   expect_identical(predict(f2, dup)$N3, f2$clusters$N3)
 })
+
+test_that("train()'s own typos are named with the nearest argument (issue 38)", {
+  y <- iris[1:4]
+  expect_input_error(train(y, algoritm = "batch"),
+                     "`algoritm` is not an argument of train\\(\\) \\(did you mean `algorithm`\\?\\)")
+  expect_input_error(train(y, nmax = 3, sigm0 = 1, restrats = 2),
+                     "`sigm0`, `restrats` are not arguments of train\\(\\) \\(did you mean `sigma0`\\?\\) \\(did you mean `restarts`\\?\\)")
+  expect_input_error(train(y, nmax = 3, zzzzzz = 1), "`zzzzzz` is not an argument of train\\(\\)\\.$")
+  expect_input_error(train(y, 10, 2, 2:10, NULL, 5, 1, "uniform", 1, "online", 1, "auto", NULL,
+                           "double", 2, FALSE, FALSE, FALSE, TRUE, "none", 0.5, FALSE, NULL,
+                           NULL, 7), "train\\(\\) takes 24 arguments; the call has 1 more, unnamed")
+})
+
+test_that("a matrix without column names: V1, V2, ... said once, never matched by position against other names", {
+  y <- unname(as.matrix(iris[1:4]))
+  rm(list = ls(envir = somgpu:::.said), envir = somgpu:::.said)
+  expect_message(fu <- train(y, nmax = 4, iter_max = 5, seed = 1), "have no names; the fit calls them V1, V2")
+  expect_silent(train(y, nmax = 4, iter_max = 5, seed = 1)) # once per session
+  expect_identical(colnames(fu$weights$N3), paste0("V", 1:4))
+  expect_false(fu$params$named)
+  skip_if_not_installed("generics")
+  expect_identical(names(generics::tidy(fu, size = 3))[2:5], paste0("V", 1:4))
+  expect_identical(names(generics::augment(fu, size = 3))[1:4], paste0("V", 1:4))
+  # new rows: by position without names, by the V names, refused with other names
+  expect_identical(predict(fu, y[1:5, ])$N4, fu$clusters$N4[1:5])
+  expect_identical(predict(fu, as.data.frame(y[1:5, ]))$N4, fu$clusters$N4[1:5])
+  expect_input_error(predict(fu, iris[1:3, 4:1]),
+                     "trained on columns without names \\(V1, V2, V3, V4, taken by position\\); `newdata` has named columns \\(Petal.Width, Petal.Length, Sepal.Width, Sepal.Length\\)")
+  sel <- select_size(y, sizes = 2:3, restarts = 1, bootstrap = 2, iter_max = 5, seed = 1,
+                     progress = FALSE)
+  expect_identical(names(generics::tidy(sel))[5:8], paste0("V", 1:4))
+  expect_input_error(predict(sel, iris[1:3, 1:4]), "trained on columns without names")
+})

@@ -80,6 +80,23 @@ test_that("tidy, glance and augment give report-ready data frames", {
   expect_true(any(grepl("explained_var", knitr::kable(td))))
 })
 
+test_that("glance() of a selection: one row that says what it found", {
+  skip_if_not_installed("generics")
+  sel <- select_size(iris[1:4], sizes = 2:4, restarts = 1, bootstrap = 3, iter_max = 10,
+                     scale = TRUE, seed = 1, progress = FALSE)
+  gl <- generics::glance(sel)
+  expect_identical(names(gl), c("groups", "recommended", "family", "criterion", "stability",
+                                "rows", "n", "sampled", "bootstrap", "elapsed"))
+  expect_identical(nrow(gl), 1L)
+  expect_identical(gl$groups, sel$groups)
+  expect_identical(gl$recommended, sel$recommended)
+  expect_identical(gl$family, sel$grouping$family)
+  expect_identical(gl$criterion, sel$grouping$criterion)
+  expect_identical(gl$stability, mean(sel$group_table$stability))
+  expect_identical(c(gl$rows, gl$n), c(150L, 150L))
+  expect_false(gl$sampled)
+})
+
 test_that("a saved fit predicts and plots in a new R session", {
   skip_if_not_installed("processx")
   fit <- train(airquality, nmax = 4, iter_max = 15, seed = 1, scale = TRUE, backend = "cpu")
@@ -122,4 +139,36 @@ test_that("init = fit continues from the fit's weights for the sizes it has", {
   expect_true(all(tuned$quality$qe <= first$quality$qe * 1.01))
   expect_error(train(y[, 1:3], init = first), "`init` is a fit of 4 columns",
                class = "somgpu_input_error")
+})
+
+test_that("help pages show methods as methods in their usage (issue 38)", {
+  man <- test_path("..", "..", "man")
+  skip_if_not(dir.exists(man), "no help sources beside the tests (R CMD check's copy)")
+  methods <- grep("^S3method\\(", readLines(test_path("..", "..", "NAMESPACE")), value = TRUE)
+  fun <- sub("^S3method\\((?:[a-zA-Z0-9.]+::)?\"?([^\",]+)\"?, *([^)]+)\\)$", "\\1.\\2", methods)
+  for (rd in list.files(man, "[.]Rd$", full.names = TRUE)) {
+    usage <- readLines(rd)
+    at <- grep("^\\\\usage\\{", usage)
+    if (!length(at)) next
+    lines <- usage[at:length(usage)]
+    lines <- lines[seq_len(match("}", lines))]
+    plain <- vapply(fun, function(f) any(startsWith(lines, paste0(f, "("))), logical(1))
+    expect_false(any(plain), label = sprintf("%s writes %s as a function", basename(rd),
+                                             paste(fun[plain], collapse = ", ")))
+  }
+})
+
+test_that("print() of a selection counts the rows it left out; no pass is said", {
+  y <- iris[1:4]
+  y[c(3, 40), ] <- NA
+  sel <- select_size(y, sizes = 2:3, restarts = 1, bootstrap = 2, iter_max = 5, seed = 1,
+                     progress = FALSE)
+  expect_identical(sel$strategy$dropped, 2L)
+  expect_output(print(sel), "trained on 148 of the 150 rows \\(2 left out for missing values: no group\\), online training")
+  expect_true(all(is.na(sel$partition[c(3, 40)])))
+  full <- select_size(iris[1:4], sizes = 2:3, restarts = 1, bootstrap = 2, iter_max = 5,
+                      seed = 1, progress = FALSE)
+  expect_output(print(full), "trained on all 150 rows, online training")
+  expect_message(train(iris[1:4], nmax = 3, iter_max = 1, seed = 1),
+                 "iter_max = 1 trains no pass .*the maps are their initial weights")
 })

@@ -362,7 +362,7 @@ test_that("one answer: summary(), tidy() and augment() describe select_size()'s 
   td <- generics::tidy(sel)
   expect_identical(nrow(td), 4L)
   expect_identical(td$rows, tabulate(sel$partition, 4))
-  expect_equal(as.matrix(td[c("x1", "x2")]),
+  expect_equal(as.matrix(td[c("V1", "V2")]),
                unname(t(sapply(1:4, function(k) colMeans(g4[sel$partition == k, ])))),
                tolerance = 0.05, ignore_attr = TRUE)
   sa <- generics::augment(sel, g4)
@@ -433,4 +433,18 @@ test_that("no sampling below sample_rows; sample_rows is checked", {
   expect_error(select_size(y, sample_rows = 10), "`sample_rows` must be a single whole number from 100",
                class = "somgpu_input_error")
   expect_error(select_size(y, sample_rows = "all"), "`sample_rows`", class = "somgpu_input_error")
+})
+
+test_that("predict() of a selection gives new rows their groups, as its own rows got theirs", {
+  y <- simplex_blobs(3, sep = 6, n_per = 40, seed = 7)
+  sel <- quick(y, sizes = 2:5)
+  expect_identical(predict(sel, y), sel$partition)
+  expect_identical(predict(sel, y[c(5, 45, 85), ]), sel$partition[c(5, 45, 85)])
+  expect_identical(predict(sel, y[0, , drop = FALSE]), integer(0))
+  expect_error(predict(sel), "needs `newdata`", class = "somgpu_input_error")
+  skip_if_not_installed("bigmemory")
+  dir <- withr::local_tempdir()
+  expect_identical(predict(sel, file_matrix(y, dir)), sel$partition) # file-backed, in blocks
+  skip_if_not_installed("generics")
+  expect_identical(as.integer(generics::augment(sel, y)$.group), sel$partition)
 })
