@@ -40,7 +40,8 @@ on_workers <- function(work, fun, ..., globals = 0, label = "somgpu-%d", lost) {
       if (die && Sys.getpid() != main) tools::pskill(Sys.getpid(), tools::SIGKILL)
       do.call(entry, c(list(piece), rest))
     }), substitute = FALSE, packages = "somgpu", label = sprintf(label, i), seed = NULL,
-    globals = list(entry = entry, piece = piece, rest = rest, die = die, main = main))
+    lazy = TRUE, globals = list(entry = entry, piece = piece, rest = rest, die = die,
+                                main = main))
   }
   out <- vector("list", length(work))
   reruns <- list()
@@ -53,10 +54,22 @@ on_workers <- function(work, fun, ..., globals = 0, label = "somgpu-%d", lost) {
     queue <- queue[-seq_along(wave)]
     running <- vector("list", length(wave))
     for (j in seq_along(wave)) {
-      # a scheduler's job is submitted and recorded at once, an interrupt held until both
-      # are done, so that leaving cancels every job submitted (a submission takes a
-      # moment; the workers of other plans finish on their own)
-      record <- quote(running[j] <- list(tryCatch(launch(wave[j]), FutureError = function(e) e)))
+      # Each future is recorded before it starts, so that leaving early cancels a
+      # scheduler's job from the moment it is submitted (the workers of other plans finish
+      # on their own). An interrupt can land inside a start: once sbatch has answered and
+      # the job's id is in its registry, batchtools waits out the scheduler's latency in
+      # Sys.sleep(), and R lets an interrupt through a sleep even while interrupts are
+      # suspended; future() would then never return its future. The suspension holds an
+      # interrupt between sbatch and the registry's record of the job.
+      record <- quote({
+        running[j] <- list(tryCatch(launch(wave[j]), FutureError = function(e) e))
+        if (!inherits(running[[j]], "FutureError")) {
+          running[j] <- list(tryCatch({
+            future::run(running[[j]])
+            running[[j]]
+          }, FutureError = function(e) e))
+        }
+      })
       if (scheduler) suspendInterrupts(eval(record)) else eval(record)
     }
     died <- FALSE

@@ -2,7 +2,8 @@
 # (tools/slurm.sh, started by the test command's "slurm" step, which exports SLURM_CONF),
 # through future.batchtools with 2 workers: every result identical bit for bit to the one
 # run in this process; a job lost mid-run runs again; an error on one worker stops the jobs
-# still to come. Skipped, with the reason, where no Slurm runs.
+# still to come; an interrupt cancels the jobs, also one landing while a job is being
+# submitted. Skipped, with the reason, where no Slurm runs.
 
 skip_if_no_slurm <- function() {
   conf <- Sys.getenv("SLURM_CONF")
@@ -106,26 +107,33 @@ test_that("under Slurm: an error on one worker stops the jobs still to come", {
   expect_true(queue_empty())
 })
 
-test_that("under Slurm: interrupting the session cancels the jobs queued and running", {
-  skip_if_no_slurm()
-  skip_if_not_installed("processx")
-  # a session of its own (the interrupt must not reach this one) that trains maps for
-  # minutes over 2 Slurm jobs; interrupted once both jobs run
+# A session of its own (the interrupt must not reach this one) that trains maps for minutes
+# over 2 Slurm jobs, its plan set by `plan` (code, after `hook` of its own): a processx
+# process, killed and its jobs cancelled when the calling test ends.
+slurm_session <- function(plan, hook = character(0), env = parent.frame()) {
   jobs <- file.path(tempdir(), "somgpu-slurm-interrupt")
-  code <- sprintf(paste(
-    "library(somgpu, lib.loc = %s)",
-    "options(future.cache.path = %s)",
-    "future::plan(future.batchtools::batchtools_slurm, workers = 2)",
+  code <- paste(c(
+    sprintf("library(somgpu, lib.loc = %s)", deparse(dirname(find.package("somgpu")))),
+    sprintf("options(future.cache.path = %s)", deparse(jobs)),
+    hook, plan,
     "y <- matrix(stats::rnorm(2e5 * 8), ncol = 8)",
-    "train(y, sizes = 2:9, iter_max = 5000, seed = 1, threads = 1, parallel = 'future')",
-    sep = "; "), deparse(dirname(find.package("somgpu"))), deparse(jobs))
+    "train(y, sizes = 2:9, iter_max = 5000, seed = 1, threads = 1, parallel = 'future')"),
+    collapse = "\n")
   user <- if (nzchar(Sys.getenv("USER"))) Sys.getenv("USER") else Sys.info()[["user"]]
   p <- processx::process$new(file.path(R.home("bin"), "Rscript"), c("-e", code),
                              env = c("current", USER = user), stdout = "|", stderr = "2>&1")
-  on.exit({
+  withr::defer({
     p$kill()
     system2("scancel", c("--user", user), stdout = FALSE, stderr = FALSE)
-  }, add = TRUE)
+  }, envir = env)
+  p
+}
+
+test_that("under Slurm: interrupting the session cancels the jobs queued and running", {
+  skip_if_no_slurm()
+  skip_if_not_installed("processx")
+  # interrupted once both jobs run and the session waits on them
+  p <- slurm_session("future::plan(future.batchtools::batchtools_slurm, workers = 2)")
   running <- function() {
     state <- system2("squeue", c("-h", "-o", "%t"), stdout = TRUE, stderr = TRUE)
     sum(state == "R")
@@ -135,13 +143,39 @@ test_that("under Slurm: interrupting the session cancels the jobs queued and run
     Sys.sleep(0.5)
     waited <- waited + 0.5
   }
-  # settled: the session waits on its jobs (an interrupt within about a second of the
-  # second submission has left that job running in CI: under investigation)
-  Sys.sleep(3)
+  Sys.sleep(3) # settled: the session waits on its jobs (the next test interrupts sooner)
   expect_true(p$is_alive())
   expect_identical(running(), 2L)
   p$interrupt()
   p$wait(60 * 1000)
   expect_false(p$is_alive())
   expect_true(queue_empty()) # the jobs ran for minutes more, had they not been cancelled
+})
+
+test_that("under Slurm: an interrupt while a job is being submitted cancels that job too", {
+  skip_if_no_slurm()
+  skip_if_not_installed("processx")
+  # The session interrupts itself the moment batchtools has recorded its second job (a hook
+  # of batchtools' own, run right after sbatch): the interrupt is then pending while
+  # batchtools waits out the scheduler's latency (Sys.sleep(), which lets an interrupt
+  # through even while interrupts are suspended), before future() returns.
+  hook <- c(
+    "cf <- batchtools::makeClusterFunctionsSlurm(system.file('templates', 'slurm.tmpl',",
+    "  package = 'future.batchtools'))",
+    "submitted <- 0L",
+    "cf$hooks$post.submit.job <- function(reg, ...) {",
+    "  submitted <<- submitted + 1L",
+    "  if (submitted == 2L) {",
+    "    queue <- system2('squeue', c('-h', '-o', '%i'), stdout = TRUE)",
+    "    cat('interrupted after submission 2, jobs in the queue:', length(queue), '\\n')",
+    "    tools::pskill(Sys.getpid(), tools::SIGINT)",
+    "  }",
+    "}")
+  p <- slurm_session(paste("future::plan(future.batchtools::batchtools_custom,",
+                           "cluster.functions = cf, workers = 2)"), hook)
+  p$wait(120 * 1000)
+  expect_false(p$is_alive())
+  expect_match(p$read_all_output(), "interrupted after submission 2, jobs in the queue: 2",
+               fixed = TRUE)
+  expect_true(queue_empty()) # the second job runs for minutes, had it not been cancelled
 })
