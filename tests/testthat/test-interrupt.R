@@ -13,8 +13,8 @@ child_script <- function(body) {
   body)
 }
 
-# Start a child, wait for it to print START, interrupt it one second later and collect its
-# output. The jobs take minutes; `stopped` says whether the child ended within 30 s.
+# Start a child, wait for it to print START, interrupt it two seconds later (time for R's
+# setup of the call to reach the compiled code on a loaded machine) and collect its output. The jobs take minutes; `stopped` says whether the child ended within 30 s.
 interrupt_child <- function(body) {
   p <- processx::process$new(file.path(R.home("bin"), "Rscript"), c("-e", child_script(body)),
                              stdout = "|", stderr = "|")
@@ -25,7 +25,7 @@ interrupt_child <- function(body) {
     p$poll_io(1000)
     out <- paste0(out, p$read_output())
   }
-  Sys.sleep(1)
+  Sys.sleep(2)
   alive <- p$is_alive()
   p$interrupt()
   p$wait(30000)
@@ -36,13 +36,14 @@ interrupt_child <- function(body) {
        status = if (stopped) p$get_exit_status() else NA)
 }
 
-handled <- function(call) sprintf('
+handled <- function(call, setup = "") sprintf('
+  %s
   cat("START\\n")
   r <- tryCatch(%s, interrupt = function(e) e)
   cat("CLASS", class(r), "\\n")
   f <- train(y[1:100, ], nmax = 3, iter_max = 5, threads = 2)
   cat("AFTER", nrow(f$clusters), "\\n")
-', call)
+', setup, call)
 
 expect_interrupted <- function(res) {
   expect_true(res$alive_before)
@@ -64,7 +65,8 @@ test_that("an interrupt stops the assessment of many large maps", {
   skip_if_not_installed("processx")
   # iter_max = 1: no training, all the time goes to qe, te and clusters
   expect_interrupted(interrupt_child(handled(
-    "train(y[rep(1:20000, 10), ], nmax = 700, iter_max = 1, threads = 2)")))
+    "suppressMessages(train(yy, nmax = 700, iter_max = 1, threads = 2))",
+    setup = "yy <- y[rep(1:20000, 10), ]")))
 })
 
 test_that("an interrupt stops a long OpenCL run and releases it", {
