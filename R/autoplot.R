@@ -7,7 +7,12 @@
 #' `ggplot2::autoplot(sel, type)` for a selection (`"criteria"`, `"groups"`). The figures
 #' are the same, from the same numbers: legends for every kind of mark, the suggested or
 #' recommended size marked and labelled, "no group structure" said in the figure, points
-#' fainter and smaller as there are more of them.
+#' fainter and smaller as there are more of them. The labels of the marked sizes sit in
+#' room left above the data, never on a point; long panel names wrap; axes of sizes, rows
+#' and passes carry whole numbers only, and on rings of more than 12 neurons some neurons
+#' are labelled (1, 5, 10, ... on a ring of 30); a heatmap's values are left out when its
+#' cells are too small for them (beyond some 13 neurons of four-character values, the cells
+#' of a 480 pixel figure).
 #'
 #' @param object A `somgpu` fit from [train()] or a `somgpu_selection` from
 #'   [select_size()].
@@ -39,7 +44,7 @@ autoplot.somgpu <- function(object, type = "quality", size = NULL, data = NULL,
   switch(type,
          quality = gg_quality(quality_data(x)),
          trace = gg_trace(trace_data(x, call)),
-         codes = gg_codes(codes_data(x, size, fit_data(x, data, call), max_points)),
+         codes = gg_codes(codes_view(x, size, data, max_points, call)),
          groups = gg_groups(fit_groups_view(x, data, max_points, call)),
          neighbours = gg_bars(data.frame(at = factor(ring_pairs(size), ring_pairs(size)),
                                          value = ring_gaps(x, size)),
@@ -48,7 +53,8 @@ autoplot.somgpu <- function(object, type = "quality", size = NULL, data = NULL,
          profiles = gg_profiles(x$weights[[paste0("N", size)]], size),
          counts = gg_bars(data.frame(at = factor(seq_len(size)),
                                      value = tabulate(size_clusters(x, paste0("N", size)), size)),
-                          "neuron", "rows", sprintf("rows per neuron, N = %d", size)))
+                          "neuron", "rows", sprintf("rows per neuron, N = %d", size),
+                          counts = TRUE))
 }
 
 #' @rdname autoplot.somgpu
@@ -82,22 +88,36 @@ gg_quality <- function(qd) {
                                 name = NULL) +
     ggplot2::scale_colour_manual(values = c(`kept restart (lowest qe)` = "black",
                                             `other restarts` = "grey50"), name = NULL) +
-    ggplot2::scale_x_continuous(breaks = sort(unique(q$size))) +
+    ggplot2::scale_x_continuous(breaks = size_breaks(q$size)) +
+    gg_headroom() +
     ggplot2::facet_wrap(~measure, scales = "free_y") +
     ggplot2::labs(x = "ring size N", y = NULL, title = "quality by ring size") +
     ggplot2::theme(legend.position = "bottom")
   at <- qd$suggested
   if (is.na(at)) return(p)
   p + ggplot2::geom_vline(xintercept = at, linetype = "dashed", colour = "grey30") +
-    ggplot2::annotate("label", x = at, y = Inf, label = sprintf(" suggested N = %d ", at),
-                      vjust = 1.2, hjust = if (at <= mean(range(q$size))) 0 else 1,
-                      size = 3.8, fontface = "bold", label.size = 0, fill = "white")
+    ggplot2::annotate("label", x = at, y = Inf, label = sprintf("suggested N = %d", at),
+                      vjust = 1.1, hjust = mark_hjust(at, range(q$size)), lineheight = 0.9,
+                      size = 3.4, fontface = "bold", label.size = 0, fill = "white")
+}
+
+# The breaks of an axis of ring sizes: every size up to 12 of them, else whole numbers.
+size_breaks <- function(sizes) {
+  sizes <- sort(unique(sizes))
+  if (length(sizes) <= 12L) sizes else function(lim) integer_breaks(lim)
+}
+
+# Room above the data in each panel (a fifth of its height) for the labels of the marked
+# sizes, which sit at its top (y = Inf) and so never over a point.
+gg_headroom <- function() {
+  ggplot2::scale_y_continuous(expand = ggplot2::expansion(mult = c(0.05, 0.3)))
 }
 
 gg_trace <- function(td) {
   ggplot2::ggplot(td, ggplot2::aes(pass, qe, colour = size, group = size)) +
     ggplot2::geom_line() +
-    ggplot2::scale_colour_viridis_c(name = "ring size N") +
+    ggplot2::scale_colour_viridis_c(name = "ring size N", breaks = function(lim) integer_breaks(lim)) +
+    ggplot2::scale_x_continuous(breaks = function(lim) integer_breaks(lim)) +
     ggplot2::labs(x = "pass", y = "quantization error", title = "training trace")
 }
 
@@ -110,9 +130,13 @@ gg_codes <- function(cd) {
                         alpha = st$alpha, size = 1.6 * st$cex) +
     ggplot2::scale_colour_manual(values = grDevices::hcl.colors(size, "Dark 3"),
                                  name = shown_label(cd, "their neuron's colour"), drop = FALSE) +
+    ggplot2::guides(colour = ggplot2::guide_legend(nrow = ceiling(size / 10), byrow = TRUE,
+                                                   title.position = "top",
+                                                   override.aes = list(alpha = 1, size = 2.5))) +
     gg_neurons(cd$neurons, grDevices::hcl.colors(size, "Dark 3"), numbers = TRUE) +
     ggplot2::labs(title = sprintf("ring of %d neurons", size),
-                  caption = "circles: the ring's neurons, numbered")
+                  caption = "circles: the ring's neurons, numbered") +
+    ggplot2::theme(legend.position = "bottom", legend.direction = "horizontal")
 }
 
 gg_groups <- function(gd) {
@@ -152,32 +176,52 @@ gg_neurons <- function(neurons, fill, numbers) {
        })
 }
 
-gg_bars <- function(d, xlab, ylab, title) {
+# Bars along a ring: a label at the bars axis_labels_at() picks; `counts`: whole numbers on
+# the y axis.
+gg_bars <- function(d, xlab, ylab, title, counts = FALSE) {
+  lv <- levels(d$at)
   ggplot2::ggplot(d, ggplot2::aes(at, value)) +
     ggplot2::geom_col(fill = "grey60", width = 0.6) +
+    ggplot2::scale_x_discrete(breaks = lv[axis_labels_at(length(lv))]) +
+    (if (counts) ggplot2::scale_y_continuous(breaks = function(lim) integer_breaks(lim))) +
     ggplot2::labs(x = xlab, y = ylab, title = title)
 }
 
+# The variables from the first at the top, as plot() lists them; the values in the cells
+# when cells of a 7 inch figure hold them (profiles_fit()).
 gg_profiles <- function(w, size) {
   pd <- profiles_data(w)
   d <- data.frame(neuron = factor(rep(seq_len(size), ncol(w)), seq_len(size)),
                   variable = factor(rep(pd$vars, each = size), rev(pd$vars)),
                   span = as.vector(pd$span), text = pd$labels)
-  ggplot2::ggplot(d, ggplot2::aes(neuron, variable, fill = span)) +
-    ggplot2::geom_tile(colour = "white") +
-    ggplot2::geom_text(ggplot2::aes(label = text, colour = span > 0.6), size = 3,
-                       show.legend = FALSE) +
-    ggplot2::scale_colour_manual(values = c(`TRUE` = "white", `FALSE` = "black")) +
-    ggplot2::scale_fill_gradientn(colours = grDevices::hcl.colors(32, "Blues 3", rev = TRUE),
-                                  limits = c(0, 1), breaks = c(0, 0.5, 1),
-                                  labels = c("lowest", "middle", "highest"),
-                                  name = "within each\nvariable") +
+  p <- ggplot2::ggplot(d, ggplot2::aes(neuron, variable, fill = span)) +
+    ggplot2::geom_tile(colour = "white")
+  if (profiles_fit(pd$labels, size, ncol(w))) {
+    p <- p + ggplot2::geom_text(ggplot2::aes(label = text, colour = span > 0.6), size = 3,
+                                show.legend = FALSE) +
+      ggplot2::scale_colour_manual(values = c(`TRUE` = "white", `FALSE` = "black"))
+  }
+  p + ggplot2::scale_fill_gradientn(colours = grDevices::hcl.colors(32, "Blues 3", rev = TRUE),
+                                    limits = c(0, 1), breaks = c(0, 0.5, 1),
+                                    labels = c("lowest", "middle", "highest"),
+                                    name = "within each\nvariable") +
+    ggplot2::scale_x_discrete(breaks = levels(d$neuron)[axis_labels_at(size)]) +
     ggplot2::labs(x = "neuron (ring order)", y = NULL, title = sprintf("profiles, N = %d", size))
+}
+
+# Whether a heatmap's values can be written in its cells (size columns, m rows) at ggplot2's
+# size 3 (8.5 points) on a figure of 480 pixels, the panel some 4.3 inches wide and high: a
+# character 0.07 inches wide, a line 0.16 high.
+profiles_fit <- function(labels, size, m) {
+  max(nchar(labels)) * 0.07 <= 0.9 * 4.3 / size && 0.16 <= 0.9 * 4.3 / m
 }
 
 gg_criteria <- function(sd) {
   d <- sd$long
   marks <- sd$marks[!is.na(sd$marks$x), , drop = FALSE]
+  # the marks' labels on two lines, in the headroom at the top of their panel
+  marks$label <- sub("^recommended ", "recommended\n", marks$label)
+  strips <- stats::setNames(sub(" (\\(|per )", "\n\\1", sd$panels), sd$panels)
   p <- ggplot2::ggplot(d, ggplot2::aes(x, y)) +
     ggplot2::geom_errorbar(ggplot2::aes(ymin = lo, ymax = hi, linetype = "interval"),
                            width = 0.25, colour = "grey50") +
@@ -186,19 +230,20 @@ gg_criteria <- function(sd) {
     ggplot2::scale_linetype_manual(values = c(interval = "solid"), name = NULL,
                                    labels = "+- 1 SE; 95% of replicate pairs") +
     ggplot2::scale_shape_manual(values = 19, name = NULL) +
-    ggplot2::facet_wrap(~panel, scales = "free") +
+    ggplot2::scale_x_continuous(breaks = function(lim) integer_breaks(lim)) +
+    gg_headroom() +
+    ggplot2::facet_wrap(~panel, scales = "free", labeller = ggplot2::as_labeller(strips)) +
     ggplot2::labs(x = "ring size N (criterion: number of groups)", y = NULL,
                   title = "choosing the ring size",
                   subtitle = sd$none) +
-    ggplot2::theme(legend.position = "bottom")
+    ggplot2::theme(legend.position = "bottom", legend.direction = "vertical")
   if (nrow(marks)) {
     p <- p + ggplot2::geom_vline(data = marks, ggplot2::aes(xintercept = x),
                                  linetype = "dashed", colour = "grey30") +
-      ggplot2::geom_label(data = marks, ggplot2::aes(x = x, y = Inf, label = paste0(" ", label, " "),
-                                                     hjust = side),
-                          vjust = 1.2, size = 3.6, fontface = "bold", label.size = 0)
+      ggplot2::geom_label(data = marks, ggplot2::aes(x = x, y = Inf, label = label, hjust = side),
+                          vjust = 1.1, size = 3.2, lineheight = 0.9, fontface = "bold",
+                          label.size = 0)
   }
   if (!is.null(sd$none)) p <- p + ggplot2::theme(plot.subtitle = ggplot2::element_text(colour = "firebrick", face = "bold"))
   p
 }
-

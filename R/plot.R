@@ -3,7 +3,11 @@
 #' Base graphics for reports; every type passes `...` to the graphics calls, so that `main`,
 #' `xlab`, `ylab`, `col`, `pch`, `cex`, `lwd` and `lty` (and other graphical parameters)
 #' override the defaults. Every figure carries a legend for each kind of mark it draws and
-#' labels its reference lines. [autoplot.somgpu()] draws the same figures with ggplot2.
+#' labels its reference lines. The figures read at the sizes reports use (`png()`'s 480 x
+#' 480 pixels, a 7 x 5 inch R Markdown chunk, and larger): titles and labels are fitted to
+#' their panels (shrunk, put on two lines, or said shorter), legends are drawn beside the
+#' panels, never over the data, and axes of sizes, rows and passes carry whole numbers only.
+#' [autoplot.somgpu()] draws the same figures with ggplot2.
 #'
 #' * `"quality"` (the default): quantization and topographic error against ring size,
 #'   the kept restart of each size as a filled point, joined in order of size, the others as
@@ -22,8 +26,10 @@
 #' * `"neighbours"`: the ring's U-matrix, the distance between each pair of adjacent
 #'   neurons around the ring (in the fit's distance: scaled and weighted as in training);
 #'   high bars mark borders between groups of the data.
-#' * `"profiles"`: a heatmap of the neurons (in ring order) by the variables, in the data's
-#'   units (colours scaled per variable, values written in the cells when they fit).
+#' * `"profiles"`: a heatmap of the neurons (in ring order) by the variables (the first
+#'   at the top), in the data's units (colours scaled per variable; values written in the
+#'   cells when they fit, to three significant digits of their variable's range, so that a
+#'   weight next to zero reads 0).
 #' * `"counts"`: the rows won by each neuron.
 #'
 #' @param x A `somgpu` fit from [train()].
@@ -31,7 +37,9 @@
 #' @param size For the one-size types: the ring size to draw (default: the suggested size,
 #'   else the largest).
 #' @param data For `"codes"` and `"groups"` when the fit does not keep its data: the
-#'   training rows.
+#'   training rows, in memory or as a file-backed `bigmemory::big.matrix` (of which the
+#'   rows drawn are read from the file; for `"groups"`, each row's group is counted a
+#'   block of rows at a time).
 #' @param max_points For `"codes"` and `"groups"`: most rows drawn.
 #' @param ... Graphical parameters that override the defaults.
 #' @return `x`, invisibly.
@@ -56,7 +64,7 @@ plot.somgpu <- function(x, type = "quality", size = NULL, data = NULL, max_point
   switch(type,
          quality = plot_quality(x, dots),
          trace = plot_trace(x, dots, call),
-         codes = plot_codes(codes_data(x, size, fit_data(x, data, call), max_points), dots),
+         codes = plot_codes(codes_view(x, size, data, max_points, call), dots),
          groups = plot_groups(fit_groups_view(x, data, max_points, call), dots),
          neighbours = plot_neighbours(x, size, dots),
          profiles = plot_profiles(x, size, dots),
@@ -76,49 +84,195 @@ mark_dots <- function(dots) dots[intersect(names(dots), mark_args)]
 # For image(): the marks it has no use for dropped.
 area_dots <- function(dots) dots[setdiff(names(dots), c("pch", "type", "cex", "bg", "lwd", "lty"))]
 
+# A figure's frame (draw()), its title drawn apart by panel_title() to fit the plot region:
+# `main` (the user's, or ours with the `shorter` ways to say it) at its cex.main.
+draw_frame <- function(fun, defaults, dots, shorter = character(), line = NA) {
+  args <- utils::modifyList(defaults, dots, keep.null = TRUE)
+  main <- args$main
+  args$main <- NULL
+  do.call(fun, args)
+  if (!identical(main, defaults$main)) shorter <- character() # the user's title, as it is
+  panel_title(main, args, shorter, line)
+}
+
+# A title over the plot region, fitted to its width (fit_text()); `args`: the frame's
+# arguments, for cex.main, font.main and col.main. An expression is drawn as it is.
+panel_title <- function(main, args = list(), shorter = character(), line = NA) {
+  if (is.null(main) || !length(main)) return(invisible(NULL))
+  cex <- if (!is.null(args$cex.main)) args$cex.main else graphics::par("cex.main")
+  font <- if (!is.null(args$font.main)) args$font.main else graphics::par("font.main")
+  col <- if (!is.null(args$col.main)) args$col.main else graphics::par("col.main")
+  if (!is.character(main)) {
+    graphics::title(main = main, cex.main = cex, font.main = font, col.main = col, line = line)
+    return(invisible(NULL))
+  }
+  ft <- fit_text(main[1L], graphics::par("pin")[1L], cex, font, shorter)
+  graphics::title(main = ft$text, cex.main = ft$cex, font.main = font, col.main = col,
+                  line = line)
+  invisible(ft)
+}
+
+# `text` written to fit `width` inches in the open device: as it is at `cex`, shrunk (to 85%
+# of it), on two lines (shrunk down to min_cex), then each of `shorter` in the same ways; the
+# last, shrunk until it fits, when none does. list(text, cex). cex is relative to
+# par("cex"), as cex.main is; `absolute`: as mtext()'s cex is, not scaled by par("cex").
+fit_text <- function(text, width, cex = 1, font = 1, shorter = character(),
+                     min_cex = 0.7 * cex, absolute = FALSE, wrap = TRUE) {
+  rel <- if (absolute) 1 / graphics::par("cex") else 1
+  wide <- function(t, k) text_width(t, k * rel, font)
+  steps <- function(to) unique(c(seq(cex, to, by = -0.05 * cex), to))
+  for (t in c(text, shorter)) {
+    for (k in steps(max(min_cex, 0.85 * cex))) if (wide(t, k) <= width) return(list(text = t, cex = k))
+    two <- if (wrap) two_lines(t, function(u) wide(u, cex))
+    if (!is.null(two)) {
+      for (k in steps(min_cex)) if (wide(two, k) <= width) return(list(text = two, cex = k))
+    }
+  }
+  t <- c(text, shorter)[length(c(text, shorter))]
+  list(text = t, cex = max(0.3, min_cex * width / wide(t, min_cex)))
+}
+
+# The width in inches of the widest line of `text` at `cex` (times par("cex")).
+text_width <- function(text, cex, font = 1) {
+  max(graphics::strwidth(strsplit(text, "\n", fixed = TRUE)[[1L]], "inches", cex = cex,
+                         font = font))
+}
+
+# `text` on two lines, broken at the space that makes the wider line narrowest (NULL for one
+# word, or a text with lines already).
+two_lines <- function(text, width) {
+  words <- strsplit(text, " ", fixed = TRUE)[[1L]]
+  if (length(words) < 2L || grepl("\n", text, fixed = TRUE)) return(NULL)
+  ways <- vapply(seq_len(length(words) - 1L), function(i) {
+    paste(paste(words[seq_len(i)], collapse = " "),
+          paste(words[-seq_len(i)], collapse = " "), sep = "\n")
+  }, "")
+  ways[which.min(vapply(ways, width, 0))]
+}
+
+# Positions in the margins: the user coordinate `inches` to the right of the plot region (x),
+# or below it (y).
+right_of_plot <- function(inches) {
+  usr <- graphics::par("usr")
+  usr[2L] + inches * diff(usr[1:2]) / graphics::par("pin")[1L]
+}
+below_plot <- function(inches) {
+  usr <- graphics::par("usr")
+  usr[3L] - inches * diff(usr[3:4]) / graphics::par("pin")[2L]
+}
+# Inches per line of margin.
+margin_line <- function() graphics::par("mai")[1L] / graphics::par("mar")[1L]
+
+# The size in inches (w, h) of a legend of `args` (legend = , and cex, pch, lty, lwd, title;
+# one column, x.intersp, y.intersp and seg.len as their defaults) in the open device, as
+# legend() lays it out, without drawing it or a frame: so that the margins can leave it
+# room before the figure's frame is drawn. A title on several lines counts them all.
+legend_inches <- function(args) {
+  k <- if (is.null(args$cex)) 1 else args$cex
+  cin <- graphics::par("cin") * k * graphics::par("cex") # a character's width and height
+  lines <- !is.null(args$lty) || !is.null(args$lwd)
+  w <- max(graphics::strwidth(args$legend, "inches", cex = k)) + 2 * cin[1L] +
+    (if (lines) (2 - if (!is.null(args$pch)) 0.7 else 0) * cin[1L] else 0) + 0.5 * cin[1L]
+  title <- if (!is.null(args$title)) strsplit(args$title, "\n")[[1L]]
+  if (length(title)) w <- max(w, max(graphics::strwidth(title, "inches", cex = k)) + 0.5 * cin[1L])
+  c(w = w, h = (length(args$legend) + length(title) + 1) * cin[2L])
+}
+
+# A legend beside the plot region, never over the data: in the right margin (side "right")
+# or under the x axis label ("bottom"), the margins widened for it by legend_margin().
+legend_beside <- function(args, side) {
+  base <- list(bty = "n", xpd = NA)
+  if (side == "right") {
+    pos <- list(x = right_of_plot(0.12), y = mean(graphics::par("usr")[3:4]), xjust = 0,
+                yjust = 0.5)
+  } else {
+    pos <- list(x = mean(graphics::par("usr")[1:2]), y = below_plot(3.6 * margin_line()),
+                xjust = 0.5, yjust = 1)
+  }
+  do.call(graphics::legend, c(pos, base, args))
+}
+
+# The margins (par("mai")) that leave a legend of size `inches` room on `side`.
+legend_margin <- function(inches, side) {
+  mai <- graphics::par("mai")
+  if (side == "right") {
+    mai[4L] <- max(mai[4L], inches[["w"]] + 0.2)
+  } else {
+    mai[1L] <- max(mai[1L], 3.6 * margin_line() + inches[["h"]] + 0.05)
+  }
+  mai
+}
+
+# A legend across the foot of the device (in the outer margin the figure left for it, as
+# ggplot2 puts it at the bottom), or in the empty cell `cell` of the figure's layout.
+legend_foot <- function(args, cell = FALSE) {
+  if (cell) {
+    graphics::plot.new()
+    return(invisible(do.call(graphics::legend, c(list(x = "center", bty = "n"), args))))
+  }
+  op <- graphics::par(fig = c(0, 1, 0, 1), oma = c(0, 0, 0, 0), mar = c(0, 0, 0, 0), new = TRUE)
+  on.exit(graphics::par(op))
+  graphics::plot.new()
+  graphics::plot.window(c(0, 1), c(0, 1), xaxs = "i", yaxs = "i")
+  invisible(do.call(graphics::legend, c(list(x = "bottom", horiz = TRUE, bty = "n", xpd = NA),
+                                        args)))
+}
+
+# An axis of whole numbers only (sizes, counts, passes) over `range`.
+integer_axis <- function(side, range, ...) {
+  graphics::axis(side, at = integer_breaks(range), ...)
+}
+
 plot_quality <- function(x, dots) {
   qd <- quality_data(x)
   q <- qd$points
   kept <- q[q$kept, , drop = FALSE]
   kept <- kept[order(kept$size), , drop = FALSE] # joined in order of size
-  op <- graphics::par(mfrow = c(1, 2), mar = c(4, 4, 3, 1))
+  op <- graphics::par(mfrow = c(1, 2), mar = c(4, 4, 3.6, 1), oma = c(1.6, 0, 0, 0))
   on.exit(graphics::par(op))
   titles <- c(qe = "quantization error", te = "topographic error")
   for (what in c("qe", "te")) {
     frame <- frame_dots(dots)
     if (length(frame$main) == 2L) frame$main <- frame$main[[match(what, names(titles))]]
-    draw(graphics::plot, list(x = q$size, y = q[[what]], type = "n", xlab = "ring size N",
-                              ylab = what, main = titles[[what]], xaxt = "n"), frame)
+    draw_frame(graphics::plot, list(x = q$size, y = q[[what]], type = "n", xlab = "ring size N",
+                                    ylab = what, main = titles[[what]], xaxt = "n"),
+               frame, shorter = c(qe = "quantization", te = "topographic")[[what]], line = 1.6)
     graphics::axis(1, at = kept$size)
     graphics::points(q$size[!q$kept], q[[what]][!q$kept], pch = 1, col = "grey50")
     draw(graphics::lines, list(x = kept$size, y = kept[[what]], type = "b", pch = 19),
          mark_dots(dots))
     mark_size(qd$suggested, "suggested")
-    if (what == "qe") {
-      graphics::legend("topright", bty = "n", cex = 0.85,
-                       legend = c("kept restart (lowest qe)",
-                                  if (any(!q$kept)) "other restarts"),
-                       pch = c(19, if (any(!q$kept)) 1),
-                       col = c(if (is.null(dots$col)) "black" else dots$col[1],
-                               if (any(!q$kept)) "grey50"),
-                       lty = c(1, if (any(!q$kept)) NA))
-    }
   }
+  # the legend under both panels, off the points
+  legend_foot(list(cex = 0.85, legend = c("kept restart (lowest qe)",
+                                          if (any(!q$kept)) "other restarts"),
+                   pch = c(19, if (any(!q$kept)) 1),
+                   col = c(if (is.null(dots$col)) "black" else dots$col[1],
+                           if (any(!q$kept)) "grey50"),
+                   lty = c(1, if (any(!q$kept)) NA)))
   invisible(kept)
 }
 
 # A size marked on a panel: a dotted line, its label in readable text above the panel.
 mark_size <- function(at, what) {
-  if (!is.na(at)) mark_at(at, sprintf("%s N = %d", what, at))
+  if (!is.na(at)) mark_at(at, sprintf("%s N = %d", what, at), sprintf("N = %d", at))
 }
 
 # A dotted line at x = at, labelled above the panel, the text running away from the nearer
-# side so that it stays over its panel.
-mark_at <- function(at, label) {
+# side and fitted (shrunk, or `shorter`) to the room left to the edge of its figure, so that
+# it stays over its panel.
+mark_at <- function(at, label, shorter = character()) {
   graphics::abline(v = at, lty = 3, col = "grey30")
+  if (!nzchar(label)) return(invisible(NULL))
   usr <- graphics::par("usr")
-  graphics::mtext(label, side = 3, at = at, line = 0.3, cex = 0.85, font = 2, col = "grey20",
-                  adj = if (at < mean(usr[1:2])) 0 else 1)
+  left <- at < mean(usr[1:2])
+  x <- graphics::grconvertX(at, "user", "inches")
+  fig <- graphics::grconvertX(c(0, 1), "nfc", "inches")
+  room <- (if (left) fig[2L] - x else x - fig[1L]) - 0.05
+  ft <- fit_text(label, room, cex = 0.85, font = 2, shorter = shorter, min_cex = 0.65,
+                 absolute = TRUE, wrap = FALSE)
+  graphics::mtext(ft$text, side = 3, at = at, line = 0.3, cex = ft$cex, font = 2,
+                  col = "grey20", adj = if (left) 0 else 1)
 }
 
 plot_trace <- function(x, dots, call) {
@@ -127,32 +281,40 @@ plot_trace <- function(x, dots, call) {
   tr <- matrix(td$qe, ncol = length(sizes))
   # a colour ramp over the sizes, small to large
   pal <- grDevices::hcl.colors(length(sizes), "viridis")[rank(sizes, ties.method = "first")]
-  draw(graphics::matplot, list(x = seq_len(nrow(tr)), y = tr, type = "l", lty = 1, col = pal,
-                               xlab = "pass", ylab = "quantization error",
-                               main = "training trace"), dots)
-  # the legend: every size up to 12 (in two columns beyond 6), else ten along the ramp
+  # the legend: every size up to 12, else ten along the ramp; in
+  # the right margin, off the lines
   ord <- order(sizes)
   show <- if (length(sizes) <= 12L) ord else ord[unique(round(seq(1, length(ord), length.out = 10)))]
   col <- if (is.null(dots$col)) pal else rep_len(dots$col, length(sizes))
-  graphics::legend("topright", legend = paste0("N", sizes[show]), lty = 1, bty = "n",
-                   col = col[show], cex = 0.9, lwd = 2, ncol = if (length(show) > 6L) 2L else 1L,
-                   title = if (length(sizes) > 12L) sprintf("%d sizes, 10 shown", length(sizes)))
+  key <- list(legend = paste0("N", sizes[show]), lty = 1, col = col[show], cex = 0.9,
+              lwd = 2,
+              title = if (length(sizes) > 12L) sprintf("%d sizes,\n10 shown", length(sizes)))
+  old <- graphics::par("mai")
+  on.exit(graphics::par(mai = old))
+  graphics::par(mai = legend_margin(legend_inches(key), "right"))
+  draw_frame(graphics::matplot, list(x = seq_len(nrow(tr)), y = tr, type = "l", lty = 1,
+                                     col = pal, xlab = "pass", ylab = "quantization error",
+                                     main = "training trace", xaxt = "n"), dots)
+  integer_axis(1, c(1, nrow(tr)))
+  legend_beside(key, "right")
   invisible(tr)
 }
 
 plot_codes <- function(cd, dots) {
   size <- nrow(cd$neurons)
   pal <- grDevices::hcl.colors(size, "Dark 3")
-  ring_frame(cd, sprintf("ring of %d neurons", size), dots)
+  key <- list(cex = 0.85, pch = c(16, 21), pt.cex = c(1, 1.8), col = c("grey40", "black"),
+              pt.bg = c(NA, "grey70"),
+              legend = c(shown_label(cd, "their neuron's colour"),
+                         "neuron (numbered round the ring)"))
+  rf <- ring_frame(cd, sprintf("ring of %d neurons", size), dots, key)
+  on.exit(graphics::par(mai = rf$mai))
   st <- point_style(cd$shown)
   draw(graphics::points, list(x = cd$points$PC1, y = cd$points$PC2, pch = 16, cex = st$cex,
                               col = grDevices::adjustcolor(pal[cd$points$cluster], st$alpha)),
        mark_dots(dots))
   ring_neurons(cd$neurons, pal)
-  graphics::legend("topright", bty = "n", cex = 0.85, pch = c(16, 21), pt.cex = c(1, 1.8),
-                   col = c("grey40", "black"), pt.bg = c(NA, "grey70"),
-                   legend = c(shown_label(cd, "their neuron's colour"),
-                              "neuron (numbered round the ring)"))
+  legend_beside(key, rf$side)
   invisible(cd)
 }
 
@@ -160,8 +322,14 @@ plot_codes <- function(cd, dots) {
 # (each filled with its group's colour), a legend naming every group.
 plot_groups <- function(gd, dots) {
   pal <- group_palette(gd$groups)
-  ring_frame(gd, sprintf("%d group%s, found on the ring of %d", gd$groups,
-                         if (gd$groups == 1) "" else "s", nrow(gd$neurons)), dots)
+  key <- list(cex = 0.8, pch = c(rep(16, gd$groups), 21), col = c(pal, "black"),
+              pt.bg = c(rep(NA, gd$groups), "white"), pt.cex = c(rep(1.2, gd$groups), 1.4),
+              legend = c(gd$labels, sprintf("neuron of the ring of %d", nrow(gd$neurons))),
+              title = shown_label(gd, "their group's colour"), title.adj = 0)
+  rf <- ring_frame(gd, sprintf("%d group%s, found on the ring of %d", gd$groups,
+                               if (gd$groups == 1) "" else "s", nrow(gd$neurons)), dots, key,
+                   shorter = sprintf("%d group%s", gd$groups, if (gd$groups == 1) "" else "s"))
+  on.exit(graphics::par(mai = rf$mai))
   st <- point_style(gd$shown)
   g <- gd$points$group
   draw(graphics::points, list(x = gd$points$PC1, y = gd$points$PC2, pch = 16, cex = st$cex,
@@ -170,22 +338,37 @@ plot_groups <- function(gd, dots) {
        mark_dots(dots))
   fill <- ifelse(is.na(gd$neurons$group), "white", pal[pmax(gd$neurons$group, 1L)])
   ring_neurons(gd$neurons, fill, numbers = FALSE, cex = 1.6)
-  graphics::legend("topright", bty = "n", cex = 0.8, pch = c(rep(16, gd$groups), 21),
-                   col = c(pal, "black"), pt.bg = c(rep(NA, gd$groups), "white"),
-                   pt.cex = c(rep(1.2, gd$groups), 1.4),
-                   legend = c(gd$labels, sprintf("neuron of the ring of %d", nrow(gd$neurons))),
-                   title = shown_label(gd, "their group's colour"))
+  legend_beside(key, rf$side)
   invisible(gd)
 }
 
-# The empty frame of a principal-components view, room at the top right for its legend.
-ring_frame <- function(cd, main, dots) {
+# The frame of a principal-components view with room for its legend (the arguments `key`)
+# beside it, in the margin on the side that leaves the points the larger scale
+# (legend_side()), never over them: list(mai, the margins as they were, for the caller to
+# restore; side, where the caller draws the legend, legend_beside(), after the marks).
+ring_frame <- function(cd, main, dots, key, shorter = character()) {
+  old <- graphics::par("mai")
   xr <- range(cd$points$PC1, cd$neurons$PC1)
   yr <- range(cd$points$PC2, cd$neurons$PC2)
-  yr[2] <- yr[2] + 0.35 * diff(yr) # the legend's room
-  draw(graphics::plot, list(x = xr, y = yr, type = "n", xlab = "PC1",
-                            ylab = if (cd$one_column) "" else "PC2", asp = 1, main = main),
-       frame_dots(dots))
+  inches <- legend_inches(key)
+  side <- legend_side(inches, xr, yr)
+  graphics::par(mai = legend_margin(inches, side))
+  draw_frame(graphics::plot, list(x = xr, y = yr, type = "n", xlab = "PC1",
+                                  ylab = if (cd$one_column) "" else "PC2", asp = 1, main = main),
+             frame_dots(dots), shorter)
+  list(mai = old, side = side)
+}
+
+# "right" or "bottom": where a legend of `inches` leaves points spanning xr by yr (drawn at
+# one scale on both axes) the larger scale.
+legend_side <- function(inches, xr, yr) {
+  pin <- graphics::par("pin")
+  mai <- graphics::par("mai")
+  span <- pmax(c(diff(xr), diff(yr)), 1e-9)
+  scale <- function(p) min(p / span)
+  right <- pin - c(legend_margin(inches, "right")[4L] - mai[4L], 0)
+  bottom <- pin - c(0, legend_margin(inches, "bottom")[1L] - mai[1L])
+  if (scale(bottom) >= scale(right)) "bottom" else "right"
 }
 
 # The ring through its neurons, closed, each neuron a filled circle (numbered).
@@ -202,17 +385,25 @@ plot_neighbours <- function(x, size, dots) {
   gaps <- ring_gaps(x, size)
   bars(gaps, ring_pairs(size), list(xlab = "neighbouring neurons", ylab = "distance",
                           main = sprintf("neighbour distances, N = %d", size)),
-       dots)
+       dots, shorter = sprintf("neighbours, N = %d", size))
   invisible(gaps)
 }
 
-# Bars as thick vertical lines (so that col, lwd, lty, pch and cex all apply), labelled.
-bars <- function(height, labels, defaults, dots) {
+# Bars as thick vertical lines (so that col, lwd, lty, pch and cex all apply), labelled: a
+# tick per bar, a label at the bars axis_labels_at() picks; `counts`: whole numbers on the
+# y axis.
+bars <- function(height, labels, defaults, dots, counts = FALSE, shorter = character()) {
   at <- seq_along(height)
-  draw(graphics::plot, c(list(x = at, y = height, type = "h", lwd = 12, lend = 1,
-                              col = "grey60", xaxt = "n", ylim = c(0, max(height, 1e-300)),
-                              xlim = c(0.5, length(height) + 0.5)), defaults), dots)
-  graphics::axis(1, at = at, labels = labels, cex.axis = if (is.null(dots$cex)) 1 else dots$cex)
+  draw_frame(graphics::plot, c(list(x = at, y = height, type = "h", lwd = 12, lend = 1,
+                                    col = "grey60", xaxt = "n", yaxt = if (counts) "n" else "s",
+                                    ylim = c(0, max(height, 1e-300)),
+                                    xlim = c(0.5, length(height) + 0.5)), defaults), dots,
+             shorter)
+  cex <- if (is.null(dots$cex)) 1 else dots$cex
+  graphics::axis(1, at = at, labels = FALSE)
+  shown <- axis_labels_at(length(height))
+  graphics::axis(1, at = shown, labels = labels[shown], cex.axis = cex, tick = FALSE)
+  if (counts) integer_axis(2, c(0, max(height)))
 }
 
 plot_profiles <- function(x, size, dots) {
@@ -221,28 +412,34 @@ plot_profiles <- function(x, size, dots) {
   pd <- profiles_data(w) # colours per variable: each column from its minimum to its maximum
   vars <- pd$vars
   span <- pd$span
-  old <- graphics::par(mar = c(4, max(4, 0.6 * max(nchar(vars)) + 1), 3, 1))
+  # the first variable at the top (as autoplot() lists them); room for the names at the left
+  # and for the colour key under the axis
+  left <- max(graphics::strwidth(vars, "inches", cex = graphics::par("cex.axis"))) + 0.35
+  old <- graphics::par(mai = c(0, max(0.8, left), 0, 0.2) + c(7.2, 0, 3.4, 0) * margin_line())
   on.exit(graphics::par(old))
-  graphics::par(mar = c(4, max(4, 0.6 * max(nchar(vars)) + 1), 5, 1)) # room for the key
-  draw(graphics::image, list(x = seq_len(size), y = seq_len(m), z = span, zlim = c(0, 1),
-                             col = grDevices::hcl.colors(32, "Blues 3", rev = TRUE),
-                             xlab = "neuron (ring order)", ylab = "", axes = FALSE,
-                             main = sprintf("profiles, N = %d", size)),
-       area_dots(dots))
-  graphics::axis(1, at = seq_len(size))
-  graphics::axis(2, at = seq_len(m), labels = vars, las = 1)
+  draw_frame(graphics::image, list(x = seq_len(size), y = seq_len(m), z = span[, m:1, drop = FALSE],
+                                   zlim = c(0, 1),
+                                   col = grDevices::hcl.colors(32, "Blues 3", rev = TRUE),
+                                   xlab = "neuron (ring order)", ylab = "", axes = FALSE,
+                                   main = sprintf("profiles, N = %d", size)),
+             area_dots(dots), shorter = sprintf("N = %d", size))
+  graphics::axis(1, at = seq_len(size), labels = FALSE)
+  shown <- axis_labels_at(size)
+  graphics::axis(1, at = shown, labels = shown, tick = FALSE)
+  graphics::axis(2, at = seq_len(m), labels = rev(vars), las = 1)
   graphics::box()
-  # the colour key: each variable from its own lowest to its highest weight
+  # the colour key under the axis label: each variable from its own lowest to its highest
   key <- grDevices::hcl.colors(32, "Blues 3", rev = TRUE)[c(1, 16, 32)]
-  graphics::legend("topright", inset = c(0, -0.1), xpd = TRUE, horiz = TRUE, bty = "n",
-                   fill = key, legend = c("lowest", "middle", "highest"), cex = 0.8,
-                   border = "grey40", title = "within each variable")
+  graphics::legend(mean(graphics::par("usr")[1:2]), below_plot(4.2 * margin_line()),
+                   xjust = 0.5, yjust = 1, xpd = NA, horiz = TRUE, bty = "n", fill = key,
+                   legend = c("lowest", "middle", "highest"), cex = 0.8, border = "grey40",
+                   title = "within each variable")
   # the values in the cells, where they fit (cells are one unit wide and high)
   labels <- pd$labels
   fits <- max(graphics::strwidth(labels, cex = 0.8)) < 0.95 &&
     graphics::strheight("0", cex = 0.8) < 0.8
   if (fits) {
-    graphics::text(rep(seq_len(size), m), rep(seq_len(m), each = size), labels = labels,
+    graphics::text(rep(seq_len(size), m), rep(m:1, each = size), labels = labels,
                    cex = 0.8, col = ifelse(as.vector(span) > 0.6, "white", "black"))
   }
   invisible(w)
@@ -251,7 +448,8 @@ plot_profiles <- function(x, size, dots) {
 plot_counts <- function(x, size, dots) {
   counts <- tabulate(size_clusters(x, paste0("N", size)), size)
   bars(counts, seq_len(size), list(xlab = "neuron", ylab = "rows",
-                                   main = sprintf("rows per neuron, N = %d", size)), dots)
+                                   main = sprintf("rows per neuron, N = %d", size)), dots,
+       counts = TRUE, shorter = sprintf("rows, N = %d", size))
   invisible(counts)
 }
 
@@ -267,10 +465,16 @@ plot_counts <- function(x, size, dots) {
 #' groups were found on drawn through its neurons, each group's rows and bootstrap
 #' stability in the legend. [autoplot.somgpu_selection()] draws both with ggplot2.
 #'
+#' The three panels stand in a row on a wide device (7 x 5 inches, 900 x 600 pixels) and
+#' two by two on a square one (`png()`'s 480 x 480), the legend under them or in the fourth
+#' cell; their titles and labels are fitted to the panels, as in [plot.somgpu()].
+#'
 #' @param x A `somgpu_selection` from [select_size()].
 #' @param type `"criteria"` or `"groups"`.
 #' @param data For `type = "groups"`: the rows the selection was made on (unless its fit
-#'   keeps them, `keep_data = TRUE`).
+#'   keeps them, `keep_data = TRUE`), in memory or as the file-backed
+#'   `bigmemory::big.matrix` it was made on (only the rows drawn are read; the groups are
+#'   the selection's, or read from its `groups_file`).
 #' @param max_points For `type = "groups"`: most rows drawn.
 #' @param ... Graphical parameters (`main`, a title over the panels; `col`, `pch`, `cex`,
 #'   `lwd`, `lty`, `xlab`, ...).
@@ -292,21 +496,36 @@ plot.somgpu_selection <- function(x, type = "criteria", data = NULL, max_points 
     plot_groups(selection_groups_view(x, data, max_points, call), dots)
     return(invisible(x))
   }
-  sd <- selection_data(x)
+  plot_criteria(selection_data(x), dots)
+  invisible(x)
+}
+
+# The three panels of a selection: in a row on a wide device, else in two rows and two
+# columns (the fourth cell holding the legend); titles and labels fitted to their panels,
+# the legend off the points (under the panels, or in its cell); `main` and "no size
+# recommended" over all of them.
+plot_criteria <- function(sd, dots) {
   main <- dots$main # one title over the three panels
   dots$main <- NULL
-  op <- graphics::par(mfrow = c(1, 3), mar = c(4, 4, 4.5, 1), cex = 0.9, mgp = c(2.5, 0.8, 0),
-                      oma = c(0, 0, if (is.null(main)) 0 else 2, 0))
+  din <- graphics::par("din")
+  wide <- din[1L] >= 1.25 * din[2L]
+  top <- (if (is.null(main)) 0 else 1.6) + (if (is.null(sd$none)) 0 else 1.4)
+  op <- graphics::par(mfrow = if (wide) c(1, 3) else c(2, 2), mar = c(4, 4, 4.6, 1), cex = 0.9,
+                      mgp = c(2.5, 0.8, 0), oma = c(if (wide) 1.8 else 0, 0, top, 0))
   on.exit(graphics::par(op))
   xlabs <- c("ring size N", "ring size N", "groups")
   ylabs <- c("held-out qe", "adjusted Rand index", "BIC of the classification")
+  shorter <- list(c("held-out error", "error"), c("stability (95% of pairs)", "stability"),
+                  c("criterion per groups", "criterion"))
   for (i in seq_along(sd$panels)) {
     d <- sd$long[sd$long$panel == sd$panels[i], , drop = FALSE]
     ylim <- range(d$lo, d$hi, d$y, na.rm = TRUE)
     if (!all(is.finite(ylim))) ylim <- c(0, 1)
-    draw(graphics::plot, list(x = d$x, y = d$y, type = "n", ylim = ylim, xlab = xlabs[i],
-                              ylab = ylabs[i]), frame_dots(dots))
-    graphics::title(main = sd$panels[i], line = 2.2, cex.main = 0.95)
+    draw_frame(graphics::plot, list(x = d$x, y = d$y, type = "n", ylim = ylim, xlab = xlabs[i],
+                                    ylab = ylabs[i], xaxt = "n", main = sd$panels[i],
+                                    cex.main = 0.95),
+               frame_dots(dots), shorter[[i]], line = 1.6)
+    integer_axis(1, range(d$x))
     bar <- which(is.finite(d$lo) & is.finite(d$hi) & d$hi - d$lo > 1e-9 * max(1, abs(d$hi)))
     if (length(bar)) { # a zero-length arrow warns
       graphics::arrows(d$x[bar], d$lo[bar], d$x[bar], d$hi[bar], angle = 90, code = 3,
@@ -314,16 +533,22 @@ plot.somgpu_selection <- function(x, type = "criteria", data = NULL, max_points 
     }
     draw(graphics::lines, list(x = d$x, y = d$y, type = "b", pch = 19), mark_dots(dots))
     m <- sd$marks[i, ]
-    if (!is.na(m$x)) mark_at(m$x, m$label)
-    if (!is.null(sd$none) && i < 3L) {
-      graphics::mtext(sd$none, side = 3, line = 0.3, cex = 0.85, font = 2, col = "firebrick")
-    }
-    if (i == 1L) {
-      graphics::legend("topright", bty = "n", cex = 0.85, pch = c(19, NA), lty = c(1, 1),
-                       col = c("black", "grey50"), legend = c("mean over replicates", "+- 1 SE"))
+    if (!is.na(m$x)) {
+      mark_at(m$x, m$label, if (i < 3L) sprintf("N = %d", m$x) else character())
     }
   }
-  if (!is.null(main)) graphics::mtext(main, outer = TRUE, font = 2)
-  invisible(x)
+  key <- list(cex = 0.85, pch = c(19, NA), lty = c(1, 1), col = c("black", "grey50"),
+              legend = c("mean over replicates", "+- 1 SE; 95% of replicate pairs"))
+  legend_foot(key, cell = !wide)
+  width <- graphics::par("din")[1L] - 0.2
+  if (!is.null(sd$none)) {
+    ft <- fit_text(sd$none, width, cex = 0.9, font = 2, absolute = TRUE, wrap = FALSE)
+    graphics::mtext(ft$text, side = 3, line = 0.2, outer = TRUE, cex = ft$cex, font = 2,
+                    col = "firebrick")
+  }
+  if (!is.null(main)) {
+    ft <- fit_text(main, width, cex = 1.1, font = 2, absolute = TRUE, wrap = FALSE)
+    graphics::mtext(ft$text, side = 3, line = top - 1.3, outer = TRUE, cex = ft$cex, font = 2)
+  }
+  invisible(sd)
 }
-

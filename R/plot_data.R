@@ -20,12 +20,57 @@ trace_data <- function(x, call) {
 }
 
 # A heatmap's cells: each variable's weights scaled from its lowest (0) to its highest (1)
-# neuron (0.5 when all equal), the variables' names, the values as written in the cells.
+# neuron (0.5 when all equal), the variables' names, the values as written in the cells
+# (cell_labels()).
 profiles_data <- function(w) {
   span <- apply(w, 2, function(v) if (diff(range(v)) > 0) (v - min(v)) / diff(range(v)) else v * 0 + 0.5)
   list(span = matrix(span, nrow = nrow(w)),
        vars = if (is.null(colnames(w))) paste0("V", seq_len(ncol(w))) else colnames(w),
-       labels = formatC(signif(as.vector(w), 3), format = "g"))
+       labels = cell_labels(w))
+}
+
+# The values of a heatmap's cells as written, column by column: three significant digits of
+# the column's range (so the decimals a column gets follow its spread, and a value near zero
+# beside ones near 1, as 1.55e-15 among 0 and 1, reads 0), no trailing zeros.
+cell_labels <- function(w) {
+  out <- vapply(seq_len(ncol(w)), function(k) {
+    v <- w[, k]
+    r <- max(abs(range(v)))
+    s <- diff(range(v))
+    ref <- if (s > 0) s else r
+    if (!is.finite(ref) || ref == 0) return(formatC(signif(v, 3), format = "g"))
+    d <- max(0L, 2L - floor(log10(ref)))
+    v <- round(v, d)
+    v[v == 0] <- 0 # no "-0"
+    formatC(v, format = "f", digits = d, drop0trailing = TRUE)
+  }, character(nrow(w)))
+  as.vector(out)
+}
+
+# Integer breaks for an axis of counts or sizes over `range`: pretty() ones that are whole,
+# or every whole number in range when pretty() gives fewer than two.
+integer_breaks <- function(range, n = 5) {
+  range <- range[is.finite(range)]
+  if (!length(range)) return(numeric(0))
+  b <- pretty(range, n)
+  b <- b[abs(b - round(b)) < 1e-9]
+  if (length(b) < 2L) b <- seq(ceiling(min(range)), floor(max(range)))
+  b
+}
+
+# A label at x = at over a panel spanning `range`: running right from it in the left third,
+# left in the right third, centred between, so that it stays in the panel.
+mark_hjust <- function(at, range) {
+  r <- if (diff(range) > 0) (at - range[1L]) / diff(range) else 0.5
+  if (r < 1 / 3) 0 else if (r > 2 / 3) 1 else 0.5
+}
+
+# Which of n bars (or cells) along an axis are labelled: every one up to 12, else 1 and the
+# pretty whole numbers (1, 5, 10, ...).
+axis_labels_at <- function(n) {
+  if (n <= 12L) return(seq_len(n))
+  b <- integer_breaks(c(1, n), 8)
+  sort(unique(c(1L, as.integer(b[b >= 1 & b <= n]))))
 }
 
 # How points are drawn for n of them: more and fainter, smaller points as n grows, so that a
@@ -35,68 +80,133 @@ point_style <- function(n) {
        cex = min(1.3, max(0.45, 2.2 - 0.4 * log10(max(n, 1)))))
 }
 
+# The rows a principal-components view draws from: the rows in memory (fit_data()), or a
+# file-backed big.matrix as a somgpu_file, of which the view reads only the rows it draws
+# (view_points()). NULL when the fit keeps no data and none is given.
+view_rows <- function(x, data, call) {
+  if (!is.null(data) && is_file_data(data)) return(newdata_matrix(data, x, call, name = "data"))
+  if (is.null(data) && is.null(x$data) && isTRUE(x$params$file_backed)) {
+    abort_input("The fit was trained on file-backed data and keeps none: pass them as `data` (the big.matrix, or its rows in memory).",
+                call)
+  }
+  fit_data(x, data, call)
+}
+
+# Rows `idx` (increasing) of a somgpu_file: file_rows() reads a run of consecutive rows at a
+# time, a seek and a read per run and column; rows close together are read as one run (a
+# piece of at most 25,000 rows) and picked out, so that a sample of a large file costs a
+# few long reads rather than a short one per row.
+view_file_rows <- function(f, idx) {
+  piece <- 25000
+  parts <- split(idx, (idx - 1) %/% piece)
+  out <- lapply(parts, function(i) {
+    runs <- sum(diff(i) != 1) + 1
+    span <- i[length(i)] - i[1L] + 1
+    if (span > 1000 * runs) return(file_rows(f, i)) # far apart: a read per run
+    file_rows(f, seq.int(i[1L], i[length(i)]))[i - i[1L] + 1L, , drop = FALSE]
+  })
+  do.call(rbind, unname(out))
+}
+
+# The rows drawn (at most max_points of n, sampled reproducibly): list(x, the rows as
+# given (the fit's columns, unscaled, in memory), row, their numbers).
+view_points <- function(rows, max_points) {
+  n <- nrow(rows)
+  keep <- if (n > max_points) sample_keeping_seed(n, max_points) else seq_len(n)
+  x <- if (inherits(rows, "somgpu_file")) view_file_rows(rows, keep) else rows[keep, , drop = FALSE]
+  list(x = x, row = keep)
+}
+
 # The data on their first two principal components (at most max_points rows, sampled
 # reproducibly), in the space the maps trained in, a missing value drawn at its column's
-# mean, with the ring of `size` drawn through its neurons: points (PC1, PC2, cluster) and
-# neurons (PC1, PC2, neuron), and `shown` of `n` rows.
-codes_data <- function(x, size, data, max_points) {
-  data <- prepared_matrix(data, NULL, x$scaling)
+# mean, with the ring of `size` drawn through its neurons: points (PC1, PC2, cluster: each
+# row's neuron) and neurons (PC1, PC2, neuron), and `shown` of `n` rows. `rows`:
+# view_rows()'s; the components are those of all rows in memory, of the rows drawn for a
+# file. A row's neuron is the fit's cluster of it when `rows` are the fit's rows (as many),
+# else its winner (predict()). `drawn` keeps the rows drawn, as given, for groups_data().
+codes_data <- function(x, size, rows, max_points) {
+  drawn <- view_points(rows, max_points)
+  keep <- drawn$row
+  all <- prepared_matrix(if (inherits(rows, "somgpu_file")) drawn$x else rows, NULL, x$scaling)
+  data <- if (inherits(rows, "somgpu_file")) all else all[keep, , drop = FALSE]
   codes <- (if (is.null(x$scaling)) x$weights else x$scaled_weights)[[paste0("N", size)]]
-  basis <- pca_basis(data)
-  k <- min(2L, ncol(data))
-  keep <- if (nrow(data) > max_points) {
-    sample_keeping_seed(nrow(data), max_points)
-  } else {
-    seq_len(nrow(data))
-  }
+  basis <- pca_basis(all)
+  k <- min(2L, ncol(all))
   project <- function(m) {
     m <- sweep(m, 2, basis$center)
     m[is.na(m)] <- 0
     p <- m %*% basis$rotation[, seq_len(k), drop = FALSE]
     if (k == 1L) cbind(p, 0) else p
   }
-  pts <- project(data[keep, , drop = FALSE])
+  pts <- project(data)
   w <- project(codes)
-  list(points = data.frame(PC1 = pts[, 1], PC2 = pts[, 2], row = keep,
-                           cluster = size_clusters(x, paste0("N", size))[keep]),
+  cl <- size_clusters(x, paste0("N", size))
+  cluster <- if (length(cl) == nrow(rows)) cl[keep] else
+    stats::predict(x, drawn$x, sizes = size)[[1L]]
+  list(points = data.frame(PC1 = pts[, 1], PC2 = pts[, 2], row = keep, cluster = cluster),
        neurons = data.frame(PC1 = w[, 1], PC2 = w[, 2], neuron = seq_len(size)),
-       one_column = k == 1L, n = nrow(data), shown = length(keep))
+       one_column = k == 1L, n = nrow(rows), shown = length(keep), drawn = drawn$x)
 }
 
-# The groups view: codes_data() of the grouping map (the largest ring) with each row's group
-# and each neuron's, and a label per group naming its rows and stability (NA without
-# replicates: a fit's summary()). grouping: fit_grouping()'s; table: the selection's
-# group_table or NULL.
-groups_data <- function(x, grouping, partition, data, max_points, table = NULL) {
-  cd <- codes_data(x, grouping$size, data, max_points)
-  cd$points$group <- partition[cd$points$row]
+# A fit's codes view: codes_data() of `data` (in memory or file-backed) or the fit's rows.
+codes_view <- function(x, size, data, max_points, call) {
+  cd <- codes_data(x, size, view_rows(x, data, call), max_points)
+  cd$drawn <- NULL
+  cd
+}
+
+# The groups view: codes_data() of the grouping map (the largest ring) with each drawn row's
+# group and each neuron's, and a label per group naming its rows and stability (NA without
+# replicates: a fit's summary()). grouping: fit_grouping()'s; groups_at(row, x): the groups
+# of the rows numbered `row`, `x` those rows as given; rows: each group's rows in all;
+# table: the selection's group_table or NULL.
+groups_data <- function(x, grouping, groups_at, counts, rows, max_points, table = NULL) {
+  cd <- codes_data(x, grouping$size, rows, max_points)
+  cd$points$group <- groups_at(cd$points$row, cd$drawn)
+  cd$drawn <- NULL
   cd$neurons$group <- grouping$neurons
   G <- grouping$groups
-  rows <- tabulate(partition, G)
   stab <- if (!is.null(table)) sprintf(", stability %.2f (%s)", table$stability, table$reading)
-  cd$labels <- sprintf("group %d: %d rows%s", seq_len(G), rows, if (is.null(stab)) "" else stab)
+  cd$labels <- sprintf("group %d: %d rows%s", seq_len(G), counts, if (is.null(stab)) "" else stab)
   cd$groups <- G
   cd
 }
 
 # A fit's groups view: summary()'s groups, found on (at most 50,000 of) the fit's rows or
-# `data`, every row then in its group.
+# `data`, every row then in its group. `data` may be a file-backed big.matrix: the groups
+# are found on the rows summary() would take of it in memory (read from the file), every
+# row's group is counted a block of rows at a time (groups_of_rows()), and the rows drawn
+# are read from the file.
 fit_groups_view <- function(x, data, max_points, call) {
   cl <- fit_clusters(x, call)
-  answer <- fit_answer(x, data, cl, call)
+  file <- !is.null(data) && is_file_data(data)
+  rows <- if (file) view_rows(x, data, call)
+  if (file) { # the rows fit_answer() keeps of data in memory: every one, or 50,000 evenly spaced
+    n <- nrow(rows)
+    at <- if (n > 50000) unique(round(seq(1, n, length.out = 50000))) else seq_len(n)
+    answer <- fit_answer(x, view_file_rows(rows, at), cl, call)
+  } else {
+    answer <- fit_answer(x, data, cl, call)
+  }
   if (is.null(answer) || is.null(answer$grouping)) {
     abort_input("The groups view needs the fit's data: train with keep_data = TRUE or pass `data`.",
                 call)
   }
   g <- answer$grouping
-  rows <- fit_data(x, data, call)
-  partition <- if (nrow(rows) == length(g$partition)) g$partition else {
-    top <- which.max(x$params$sizes)
-    winners <- if (is.null(data)) size_clusters(x, top, cl = cl) else
-      stats::predict(x, rows, sizes = x$params$sizes[top])[[1L]]
-    predict_groups(g, x, rows, winners)
+  if (file) {
+    every <- groups_of_rows(g, x, rows, nrow(rows), threads = NULL)
+    partition <- every$partition
+  } else {
+    rows <- fit_data(x, data, call)
+    partition <- if (nrow(rows) == length(g$partition)) g$partition else {
+      top <- which.max(x$params$sizes)
+      winners <- if (is.null(data)) size_clusters(x, top, cl = cl) else
+        stats::predict(x, rows, sizes = x$params$sizes[top])[[1L]]
+      predict_groups(g, x, rows, winners)
+    }
   }
-  groups_data(x, g, partition, rows, max_points)
+  groups_data(x, g, function(row, drawn) partition[row], tabulate(partition, g$groups), rows,
+              max_points)
 }
 
 # A selection's figures in one long table: per size the held-out error (+- 1 SE) and the
@@ -117,10 +227,10 @@ selection_data <- function(x) {
                lo = unname(best), hi = unname(best)))
   long$panel <- factor(long$panel, levels = panels)
   marks <- data.frame(panel = factor(panels, levels = panels),
-                      side = vapply(seq_along(panels), function(i) {
+                      side = vapply(seq_along(panels), function(i) { # a label's hjust
                         r <- range(long$x[long$panel == panels[i]])
                         at <- c(x$recommended, x$recommended, x$groups)[i]
-                        if (is.na(at) || at <= mean(r)) 0 else 1
+                        if (is.na(at)) 0 else mark_hjust(at, r)
                       }, 0),
                       x = c(x$recommended, x$recommended, x$groups),
                       label = c(rep(if (is.na(x$recommended)) "" else
@@ -176,7 +286,9 @@ shown_label <- function(cd, colour) {
 # Colours of G groups, distinct and readable on white.
 group_palette <- function(G) grDevices::hcl.colors(max(G, 1L), "Dark 3")
 
-# A selection's groups view (groups_data()), on `data` or the rows its fit keeps.
+# A selection's groups view (groups_data()), on `data` (in memory, or a file-backed
+# big.matrix, of which only the rows drawn are read) or the rows its fit keeps; each row's
+# group from the selection's partition, or from its groups_file.
 selection_groups_view <- function(x, data, max_points, call) {
   if (is.null(x$grouping)) abort_input("This selection found no groups to draw.", call)
   rows <- if (!is.null(data)) data else x$fit$data
@@ -185,9 +297,23 @@ selection_groups_view <- function(x, data, max_points, call) {
                 call)
   }
   xm <- newdata_matrix(rows, x$fit, call, name = "data")
-  if (nrow(xm) != length(x$partition)) {
-    abort_input(sprintf("`data` has %d rows; the selection was made on %d.", nrow(xm),
-                        length(x$partition)), call)
+  n <- if (!is.null(x$partition)) length(x$partition) else x$strategy$n
+  if (nrow(xm) != n) {
+    abort_input(sprintf("`data` has %d rows; the selection was made on %d.", nrow(xm), n), call)
   }
-  groups_data(x$fit, x$grouping, x$partition, xm, max_points, x$group_table)
+  groups_at <- if (!is.null(x$partition)) function(row, drawn) x$partition[row] else
+    function(row, drawn) selection_file_groups(x, row, call)
+  counts <- if (!is.null(x$group_table$rows)) x$group_table$rows else
+    tabulate(x$partition, x$grouping$groups)
+  groups_data(x$fit, x$grouping, groups_at, counts, xm, max_points, x$group_table)
+}
+
+# Rows `row` of the groups a selection wrote to its groups_file.
+selection_file_groups <- function(x, row, call) {
+  desc <- paste0(x$groups_file, ".desc")
+  if (is.null(x$groups_file) || !file.exists(desc)) {
+    abort_input(sprintf("The groups of this selection went to a file that is not there (%s): draw them from a selection that keeps them (select_size() without groups_file).",
+                        if (is.null(x$groups_file)) "no path kept" else desc), call)
+  }
+  bigmemory::attach.big.matrix(desc)[row, 1L]
 }

@@ -49,7 +49,7 @@ test_that("base figures: a legend for every kind of mark, reference lines labell
   expect_match(cd$legend[[1]][1], "rows, in their neuron's colour")
   sel <- figure_sel()
   s <- record_base(plot(sel))
-  expect_identical(s$legend[[1]], c("mean over replicates", "+- 1 SE"))
+  expect_identical(s$legend[[1]], c("mean over replicates", "+- 1 SE; 95% of replicate pairs"))
   expect_true(all(c(sprintf("recommended N = %d", sel$recommended),
                     sprintf("%d groups", sel$groups)) %in% s$mtext))
   sg <- record_base(plot(sel, "groups", data = iris))
@@ -152,4 +152,269 @@ test_that("nothing breaks without ggplot2", {
                        env = c("current", R_LIBS = lib, R_LIBS_USER = lib, R_LIBS_SITE = lib))
   expect_identical(res$status, 0L, info = res$stderr)
   expect_match(res$stdout, "^somgpu_package_error\\|autoplot\\(\\) needs the package ggplot2")
+})
+
+# Figures at the sizes people use (issue 38): png()'s default 480 x 480 pixels and an R
+# Markdown chunk of 7 x 5 inches (96 pixels to the inch), each figure drawn in turn.
+figure_sizes <- list(`480 x 480` = list(width = 480, height = 480),
+                     `7 x 5 in` = list(width = 7, height = 5, units = "in", res = 96))
+
+# What a base figure writes over its panels, measured in the open device as it is drawn:
+# each title (title()) with its width and the width of its plot region; each text above a
+# panel (mtext(), side 3) with its extent and its figure region's (or the device's, outer);
+# each legend's box and each panel's plot region, in device fractions (ndc); the ticks of
+# each axis. All in inches but the boxes.
+record_fit <- function(expr, size) {
+  seen <- new.env()
+  seen$titles <- list()
+  seen$tops <- list()
+  seen$legends <- list()
+  seen$panels <- list()
+  seen$axes <- list()
+  add <- function(what, value) assign(what, c(get(what, seen), list(value)), envir = seen)
+  title_tracer <- bquote({
+    a <- list(...)
+    if (is.character(main) && length(main)) {
+      cex <- if (is.null(a$cex.main)) graphics::par("cex.main") else a$cex.main
+      font <- if (is.null(a$font.main)) graphics::par("font.main") else a$font.main
+      lines <- strsplit(main[1], "\n", fixed = TRUE)[[1]]
+      .(add)("titles", list(text = main[1], width = max(graphics::strwidth(lines, "inches",
+                                                                           cex = cex, font = font)),
+                            room = graphics::par("pin")[1]))
+    }
+    .(add)("panels", c(graphics::grconvertX(c(0, 1), "npc", "ndc"),
+                       graphics::grconvertY(c(0, 1), "npc", "ndc")))
+  })
+  mtext_tracer <- bquote({
+    if (side == 3) {
+      k <- if (is.na(cex)) 1 else cex
+      f <- if (is.na(font)) 1 else font
+      w <- max(graphics::strwidth(strsplit(text[1], "\n", fixed = TRUE)[[1]], "inches",
+                                  cex = k / graphics::par("cex"), font = f))
+      if (outer) {
+        room <- c(0, graphics::par("din")[1])
+        left <- (if (is.na(at)) 0.5 else at) * room[2] - (if (is.na(adj)) 0.5 else adj) * w
+      } else {
+        room <- graphics::grconvertX(c(0, 1), "nfc", "inches")
+        x <- if (is.na(at)) mean(graphics::grconvertX(c(0, 1), "npc", "inches")) else
+          graphics::grconvertX(at, "user", "inches")
+        left <- x - (if (is.na(adj)) 0.5 else adj) * w
+      }
+      .(add)("tops", list(text = text[1], left = left, right = left + w, room = room))
+    }
+  })
+  # before legend()'s last step, its box computed (w, h, left, top): not one measured
+  # (plot = FALSE); an exit trace would not do, legend(xpd = ) replaces it with its on.exit()
+  legend_tracer <- bquote(if (plot) {
+    .(add)("legends", c(graphics::grconvertX(c(left, left + w), "user", "ndc"),
+                        graphics::grconvertY(c(top - h, top), "user", "ndc")))
+  })
+  axis_tracer <- bquote({ # an axis called with xaxt or yaxt = "n" draws nothing
+    a <- list(...)
+    hidden <- identical(a[[if (side %% 2 == 1) "xaxt" else "yaxt"]], "n")
+    if (!hidden) {
+      .(add)("axes", list(side = side, at = if (is.null(at)) graphics::axTicks(side) else at,
+                          labels = labels))
+    }
+  })
+  suppressMessages({
+    trace("title", where = asNamespace("graphics"), print = FALSE, tracer = title_tracer)
+    trace("mtext", where = asNamespace("graphics"), print = FALSE, tracer = mtext_tracer)
+    trace("legend", where = asNamespace("graphics"), print = FALSE, tracer = legend_tracer,
+          at = length(body(graphics::legend)))
+    trace("axis", where = asNamespace("graphics"), print = FALSE, tracer = axis_tracer)
+  })
+  on.exit(suppressMessages({
+    for (f in c("title", "mtext", "legend", "axis")) untrace(f, where = asNamespace("graphics"))
+  }))
+  do.call(grDevices::png, c(list(filename = tempfile(fileext = ".png")), size))
+  on.exit(grDevices::dev.off(), add = TRUE, after = FALSE)
+  force(expr)
+  as.list(seen)
+}
+
+figure_fit30 <- function() {
+  train(mtcars, nmax = 30, scale = TRUE, restarts = 1, iter_max = 30, seed = 1,
+        backend = "cpu")
+}
+
+test_that("base figures at 480 x 480 and 7 x 5 in: titles fit, nothing cut, legends off the panels", {
+  fit <- figure_fit()
+  fit30 <- figure_fit30()
+  sel <- figure_sel()
+  u <- withr::with_seed(2, matrix(runif(600), ncol = 3))
+  none <- figure_sel(u)
+  figures <- list(
+    quality = function() plot(fit), trace = function() plot(fit, "trace"),
+    codes = function() plot(fit, "codes", size = 4), groups = function() plot(fit, "groups"),
+    neighbours = function() plot(fit30, "neighbours", size = 30),
+    profiles = function() plot(fit30, "profiles", size = 30),
+    profiles4 = function() plot(fit30, "profiles", size = 4),
+    counts = function() plot(fit30, "counts", size = 30),
+    criteria = function() plot(sel), none = function() plot(none, main = "uniform data"),
+    sel_groups = function() plot(sel, "groups", data = iris))
+  for (s in names(figure_sizes)) for (f in names(figures)) {
+    r <- record_fit(figures[[f]](), figure_sizes[[s]])
+    where <- paste(f, "at", s)
+    expect_gt(length(r$titles), 0)
+    for (t in r$titles) {
+      expect_lte(t$width, t$room, label = sprintf("%s: the title \"%s\" (%.2f in)", where,
+                                                  t$text, t$width))
+    }
+    for (t in r$tops) { # marks' labels and texts over the panels: within their figure
+      expect_true(t$left >= t$room[1] - 1e-6 && t$right <= t$room[2] + 1e-6,
+                  label = sprintf("%s: \"%s\" within its figure", where, t$text))
+    }
+    # no legend over a panel's plot region (where the data are)
+    for (l in r$legends) for (p in r$panels) {
+      apart <- l[2] <= p[1] + 1e-6 || l[1] >= p[2] - 1e-6 || l[4] <= p[3] + 1e-6 ||
+        l[3] >= p[4] - 1e-6
+      expect_true(apart, label = sprintf("%s: a legend apart from the panels", where))
+    }
+    if (f %in% c("quality", "trace", "codes", "groups", "criteria", "profiles")) {
+      expect_gt(length(r$legends), 0)
+    }
+  }
+  # the selection's panels in a row on a wide device, two by two on a square one
+  wide <- record_fit(plot(sel), figure_sizes[["7 x 5 in"]])
+  square <- record_fit(plot(sel), figure_sizes[["480 x 480"]])
+  expect_length(unique(vapply(wide$panels, function(p) round(p[3], 3), 0)), 1L)
+  expect_length(unique(vapply(square$panels, function(p) round(p[3], 3), 0)), 2L)
+  # the fitting itself: a title too wide for its room wraps, shrinks or says less
+  grDevices::png(tempfile(fileext = ".png"))
+  on.exit(grDevices::dev.off())
+  ft <- somgpu:::fit_text("stability (95% of replicate pairs)", 1.2, cex = 1, font = 2,
+                          shorter = "stability")
+  expect_lte(max(strwidth(strsplit(ft$text, "\n")[[1]], "inches", cex = ft$cex, font = 2)), 1.2)
+  expect_identical(somgpu:::fit_text("short", 3)$text, "short")
+})
+
+test_that("integer axes (sizes, passes, rows) have whole-number ticks, base and ggplot", {
+  fit30 <- figure_fit30()
+  # six rows on rings of up to 8: at most two rows per neuron
+  small <- train(iris[c(1, 26, 51, 76, 101, 126), 1:4], nmax = 8, iter_max = 10, seed = 1,
+                 trace = TRUE, backend = "cpu")
+  sel <- figure_sel()
+  whole <- function(b) all(abs(b - round(b)) < 1e-9)
+  # base: the counts' y axis, the selection's x axes, the trace's passes
+  for (s in names(figure_sizes)) {
+    r <- record_fit(plot(small, "counts", size = 8), figure_sizes[[s]])
+    y <- Filter(function(a) a$side == 2, r$axes)
+    expect_length(y, 1L)
+    expect_true(whole(y[[1]]$at), label = paste("counts' y ticks at", s))
+    r <- record_fit(plot(sel), figure_sizes[[s]])
+    for (a in Filter(function(a) a$side == 1, r$axes)) expect_true(whole(a$at))
+    r <- record_fit(plot(small, "trace"), figure_sizes[[s]])
+    for (a in Filter(function(a) a$side == 1, r$axes)) expect_true(whole(a$at))
+  }
+  skip_if_not_installed("ggplot2")
+  breaks <- function(p, axis) {
+    b <- ggplot2::ggplot_build(p)
+    lapply(b$layout$panel_params, function(pp) {
+      v <- pp[[axis]]$breaks
+      v[!is.na(v)]
+    })
+  }
+  for (b in breaks(ggplot2::autoplot(sel), "x")) expect_true(whole(b), label = "criteria x")
+  for (b in breaks(ggplot2::autoplot(fit30), "x")) expect_true(whole(b), label = "quality x")
+  for (b in breaks(ggplot2::autoplot(small, "counts", size = 8), "y")) {
+    expect_true(whole(b), label = "counts y")
+  }
+  for (b in breaks(ggplot2::autoplot(small, "trace"), "x")) expect_true(whole(b), label = "passes")
+  tr <- ggplot2::ggplot_build(ggplot2::autoplot(small, "trace"))
+  expect_true(whole(tr$plot$scales$get_scales("colour")$get_breaks()), label = "trace sizes")
+  # a ring of 30: the labels along it thinned (1, 5, 10, ...), not 30 of them
+  nb <- ggplot2::ggplot_build(ggplot2::autoplot(fit30, "neighbours", size = 30))
+  expect_lte(length(nb$layout$panel_params[[1]]$x$get_labels()), 10L)
+})
+
+test_that("ggplot labels of the marked sizes sit in room above the data, never on a point", {
+  skip_if_not_installed("ggplot2")
+  fit <- figure_fit()
+  sel <- figure_sel()
+  for (p in list(ggplot2::autoplot(fit), ggplot2::autoplot(sel))) {
+    b <- ggplot2::ggplot_build(p)
+    is_label <- vapply(p$layers, function(l) inherits(l$geom, "GeomLabel"), TRUE)
+    expect_true(any(is_label))
+    labels <- do.call(rbind, lapply(b$data[is_label], function(d) d[, c("PANEL", "y")]))
+    expect_true(all(is.infinite(labels$y) & labels$y > 0)) # at the top of the panel
+    for (panel in unique(as.character(labels$PANEL))) {
+      top <- max(unlist(lapply(b$data[!is_label], function(d) {
+        d <- d[as.character(d$PANEL) == panel, , drop = FALSE]
+        unlist(d[intersect(c("y", "ymax"), names(d))])
+      })), na.rm = TRUE)
+      top <- top[is.finite(top)]
+      yr <- b$layout$panel_params[[as.integer(panel)]]$y.range
+      # a fifth of the panel above the highest point or bar, for the label
+      expect_gte((yr[2] - max(top)) / diff(yr), 0.2)
+    }
+    # labels run into the panel from their line (left third: rightwards, ...)
+    expect_true(all(unlist(lapply(b$data[is_label], `[[`, "hjust")) %in% c(0, 0.5, 1)))
+  }
+})
+
+test_that("profiles: the variables in the same order, values written as they read, dropped when cells are small", {
+  fit30 <- figure_fit30()
+  # base: the variables from the top down
+  r <- record_fit(plot(fit30, "profiles", size = 5), figure_sizes[["480 x 480"]])
+  y <- Filter(function(a) a$side == 2, r$axes)[[1]]
+  base_order <- y$labels[order(y$at, decreasing = TRUE)]
+  expect_identical(base_order, names(mtcars))
+  # near-zero weights among 0 and 1 read 0; the decimals follow each column's range
+  w <- cbind(am = c(1.55e-15, 1, 0.25, -2e-16), disp = c(71.1, 472, 230.6, 160.04))
+  expect_identical(somgpu:::cell_labels(w), c("0", "1", "0.25", "0", "71", "472", "231", "160"))
+  skip_if_not_installed("ggplot2")
+  p <- ggplot2::autoplot(fit30, "profiles", size = 5)
+  gg_order <- rev(ggplot2::ggplot_build(p)$layout$panel_params[[1]]$y$get_labels())
+  expect_identical(gg_order, base_order)
+  expect_true("GeomText" %in% vapply(p$layers, function(l) class(l$geom)[1], ""))
+  expect_false(any(grepl("e-", ggplot2::ggplot_build(p)$data[[2]]$label)))
+  # a ring of 30: the cells too small for their values (which would overprint)
+  p30 <- ggplot2::autoplot(fit30, "profiles", size = 30)
+  expect_false("GeomText" %in% vapply(p30$layers, function(l) class(l$geom)[1], ""))
+})
+
+test_that("the groups view and the codes view draw a file-backed big.matrix", {
+  skip_if_not_installed("bigmemory")
+  skip_if_not_installed("ggplot2")
+  m <- withr::with_seed(4, rbind(matrix(rnorm(1000, 0, 0.3), ncol = 2),
+                                 matrix(rnorm(1000, 2, 0.3), ncol = 2)))
+  colnames(m) <- c("a", "b")
+  dir <- withr::local_tempdir()
+  bm <- bigmemory::as.big.matrix(m, backingfile = "m.bin", backingpath = dir,
+                                 descriptorfile = "m.desc")
+  sel <- select_size(bm, sizes = 2:5, bootstrap = 3, restarts = 1, sample_rows = 200,
+                     threads = 2, seed = 1, progress = FALSE)
+  png(tempfile(fileext = ".png"))
+  on.exit(dev.off())
+  expect_silent(plot(sel, "groups", data = bm))
+  expect_silent(plot(sel$fit, "codes", data = bm))
+  expect_silent(plot(sel$fit, "groups", data = bm))
+  pts <- function(p) p$layers[[1]]$data
+  # every row drawn: as from the rows in memory, point for point
+  on_file <- ggplot2::autoplot(sel, "groups", data = bm)
+  in_memory <- ggplot2::autoplot(sel, "groups", data = m)
+  expect_identical(nrow(pts(on_file)), 1000L)
+  expect_equal(pts(on_file)[c("PC1", "PC2", "row", "group")],
+               pts(in_memory)[c("PC1", "PC2", "row", "group")])
+  expect_identical(levels(pts(on_file)$group_f), levels(pts(in_memory)$group_f))
+  # a sample drawn: the same rows, each in the selection's group
+  few <- pts(ggplot2::autoplot(sel, "groups", data = bm, max_points = 300))
+  expect_identical(nrow(few), 300L)
+  expect_identical(few$row, pts(ggplot2::autoplot(sel, "groups", data = m, max_points = 300))$row)
+  expect_identical(few$group, sel$partition[few$row])
+  # the fit's views of the file: as of the rows in memory
+  expect_identical(levels(pts(ggplot2::autoplot(sel$fit, "groups", data = bm))$group_f),
+                   levels(pts(ggplot2::autoplot(sel$fit, "groups", data = m))$group_f))
+  expect_equal(pts(ggplot2::autoplot(sel$fit, "codes", data = bm))[c("PC1", "PC2", "cluster")],
+               pts(ggplot2::autoplot(sel$fit, "codes", data = m))[c("PC1", "PC2", "cluster")])
+  # groups written to a file (groups_file): read back for the rows drawn
+  to <- file.path(dir, "groups.bin")
+  sf <- select_size(bm, sizes = 2:5, bootstrap = 3, restarts = 1, sample_rows = 200,
+                    threads = 2, seed = 1, progress = FALSE, groups_file = to)
+  expect_null(sf$partition)
+  g <- pts(ggplot2::autoplot(sf, "groups", data = bm, max_points = 300))
+  expect_identical(g$group, bigmemory::attach.big.matrix(paste0(to, ".desc"))[g$row, 1])
+  expect_error(plot(sel, "groups", data = bm[1:10, ]), "has 10 rows; the selection was made on 1000",
+               class = "somgpu_input_error")
 })

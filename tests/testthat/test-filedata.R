@@ -224,8 +224,9 @@ test_that("what file-backed data cannot do is refused with what to do", {
   fit <- train(bm, nmax = 3, iter_max = 3, algorithm = "batch", threads = 2)
   expect_error(plot(fit, type = "codes"), class = "somgpu_input_error",
                regexp = "file-backed data and keeps none")
-  expect_error(plot(fit, type = "codes", data = bm), class = "somgpu_input_error",
-               regexp = "in memory")
+  grDevices::pdf(NULL) # the codes view reads the rows it draws from the file (test-figures.R)
+  expect_silent(plot(fit, type = "codes", data = bm))
+  grDevices::dev.off()
   expect_error(somgpu:::augment.somgpu(fit, data = bm), class = "somgpu_input_error",
                regexp = "clusters_file")
   # (select_size() takes file-backed data: test-select.R, "at scale")
