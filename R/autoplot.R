@@ -33,6 +33,8 @@
 #'   ggplot2::autoplot(sel, "groups", data = iris)
 #' }
 #' @name autoplot.somgpu
+#' @usage \method{autoplot}{somgpu}(object, type = "quality", size = NULL, data = NULL,
+#'   max_points = 5000, ...)
 #' @exportS3Method ggplot2::autoplot
 autoplot.somgpu <- function(object, type = "quality", size = NULL, data = NULL,
                             max_points = 5000, ...) {
@@ -58,6 +60,8 @@ autoplot.somgpu <- function(object, type = "quality", size = NULL, data = NULL,
 }
 
 #' @rdname autoplot.somgpu
+#' @usage \method{autoplot}{somgpu_selection}(object, type = "criteria", data = NULL,
+#'   max_points = 5000, ...)
 #' @exportS3Method ggplot2::autoplot
 autoplot.somgpu_selection <- function(object, type = "criteria", data = NULL,
                                       max_points = 5000, ...) {

@@ -308,12 +308,6 @@ selection_groups_view <- function(x, data, max_points, call) {
   groups_data(x$fit, x$grouping, groups_at, counts, xm, max_points, x$group_table)
 }
 
-# Rows `row` of the groups a selection wrote to its groups_file.
-selection_file_groups <- function(x, row, call) {
-  desc <- paste0(x$groups_file, ".desc")
-  if (is.null(x$groups_file) || !file.exists(desc)) {
-    abort_input(sprintf("The groups of this selection went to a file that is not there (%s): draw them from a selection that keeps them (select_size() without groups_file).",
-                        if (is.null(x$groups_file)) "no path kept" else desc), call)
-  }
-  bigmemory::attach.big.matrix(desc)[row, 1L]
-}
+# Rows `row` of the groups a selection wrote to its groups_file (attached as
+# as_big_matrix() attaches it: a classed error when the file is gone).
+selection_file_groups <- function(x, row, call) as_big_matrix(x)[row, 1L]
