@@ -15,15 +15,18 @@
 # as one; expectations failed plus tests that errored, and whatever else failed; tests
 # skipped). Exit status 1 when anything failed.
 #
-#   Rscript tools/run-tests.R                  everything (what CI runs; about 13 minutes)
+#   Rscript tools/run-tests.R                  everything (what CI runs; about 16 minutes)
 #   Rscript tools/run-tests.R default cpu-only the two builds' tests only (about 4 minutes)
-#   targets: default, cpu-only, readme (every R code block of the README runs as written),
+#   targets: setup (the README's two commands on a simulated fresh machine, then the first
+#   for real into a temporary library: tools/check-setup.R), default, cpu-only, readme
+#   (every R code block of the README runs as written),
 #   check, harness, gpu-compile, slurm (test-slurm.R under a one-node Slurm started and
 #   stopped by tools/slurm.sh), valgrind (a representative part of the suite), valgrind-all (every file
 #   that valgrind ever ran: about 11 minutes more)
 args <- commandArgs(trailingOnly = TRUE)
-targets <- if (length(args)) args else c("default", "cpu-only", "readme", "check", "harness",
-                                         "gpu-compile", "slurm", "valgrind")
+targets <- if (length(args)) args else c("setup", "default", "cpu-only", "readme", "check",
+                                         "harness", "gpu-compile", "slurm", "valgrind")
+source("tools/check-setup.R")
 source("tools/check-package.R")
 source("tools/valgrind.R")
 
@@ -217,7 +220,8 @@ run_slurm <- function() {
 }
 
 Sys.setenv(POCL_CACHE_DIR = file.path(tempdir(), "pocl-cache"))
-step_names <- c(default = "default build (OpenCL where found): tests, examples, vignette",
+step_names <- c(setup = "the README's two commands on a fresh machine (tools/setup.R)",
+                default = "default build (OpenCL where found): tests, examples, vignette",
                 "cpu-only" = "CPU-only build: tests, examples, vignette",
                 readme = "the README's code blocks, as a reader pastes them",
                 check = "R CMD build, R CMD check --as-cran of both builds",
@@ -232,6 +236,7 @@ run_target <- function(target) {
   utils::flush.console()
   started <- proc.time()[["elapsed"]]
   counts <- switch(target,
+    setup = run_setup(),
     default = , "cpu-only" = run_build(target),
     readme = run_readme(),
     check = run_check(),

@@ -11,5 +11,12 @@ Next, in R (library(somgpu); the data above: set.seed(0); y <- matrix(runif(6000
   summary(fit)                  # per size: errors, explained variance, the suggested size
   plot(fit)                     # the errors against N
   select_size(y, sizes = 2:12)  # how many groups the data hold (uniform data: none)
-  vignette(\"somgpu\")            # the tour, choosing N, predicting, the plots
 ")
+# the vignette where it was installed (tools/setup.R main installs it when it can build it)
+if (nrow(utils::vignette(package = "somgpu")$results)) {
+  cat("  vignette(\"somgpu\")            # the tour, choosing N, predicting, the plots\n")
+} else {
+  cat("The vignette (the tour, choosing N, predicting, the plots) is not installed: its source is
+vignettes/somgpu.Rmd; Rscript tools/setup.R main installs it where knitr, rmarkdown and pandoc are.
+")
+}
