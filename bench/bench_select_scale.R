@@ -36,10 +36,6 @@ make_data <- function(n, d = 10, k = 6) {
   list(x = centres[g, , drop = FALSE] + matrix(rnorm(n * d), n), g = g)
 }"
 eval(parse(text = data_code))
-ari_of <- function(a, b) {
-  ok <- !is.na(a) & !is.na(b)
-  mclust::adjustedRandIndex(a[ok], b[ok])
-}
 
 methods <- c(
   select_size = "select_size(x, sizes = 2:12, seed = 1, threads = 2)",

@@ -66,12 +66,19 @@ cold_call <- function(y_code, args_code) {
 }
 
 # R code run in a fresh Rscript process for at most `limit` seconds, which saves its result
-# to the file `out`: that result, or NULL when it ran out of time or failed.
-run_fresh <- function(code, out, limit) {
+# to the file `out`: that result, or NULL when it ran out of time or failed. `log`: a file
+# for the process's output (FALSE: none kept).
+run_fresh <- function(code, out, limit, log = FALSE) {
   src <- tempfile(fileext = ".R")
   writeLines(code, src)
   status <- system2("timeout", c(limit, file.path(R.home("bin"), "Rscript"), src),
-                    stdout = FALSE, stderr = FALSE)
+                    stdout = log, stderr = log)
   if (status != 0 || !file.exists(out)) return(NULL)
   readRDS(out)
+}
+
+# The adjusted Rand index of two partitions over the rows both assign (NA: a row left out).
+ari_of <- function(a, b) {
+  ok <- !is.na(a) & !is.na(b)
+  mclust::adjustedRandIndex(a[ok], b[ok])
 }
