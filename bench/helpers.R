@@ -82,3 +82,14 @@ ari_of <- function(a, b) {
   ok <- !is.na(a) & !is.na(b)
   mclust::adjustedRandIndex(a[ok], b[ok])
 }
+
+# k Gaussian groups in d columns, the same groups at every n: centres N(0, 4^2) per
+# coordinate (seed 1), each row's group drawn uniformly (seed 2), unit noise. list(x, g:
+# each row's group). The data of bench_select_scale.R (6 groups) and bench_select_profile.R.
+gaussian_groups <- function(n, d = 10, k = 6) {
+  set.seed(1)
+  centres <- matrix(rnorm(k * d, sd = 4), k)
+  set.seed(2)
+  g <- sample.int(k, n, replace = TRUE)
+  list(x = centres[g, , drop = FALSE] + matrix(rnorm(n * d), n), g = g)
+}
