@@ -29,9 +29,12 @@
 #     --reuse            take an answer from the cache where it has one, not run it again
 #     --lib=PATH         a library put first in every process (e.g. /tmp/lib-d)
 #     --seed=N           the choosers' seed (default 1)
+#     --preprocess=HOW   framework (default: the framework's "original", as the published
+#                        partitions were made) or centred (no noise; the pooled sd of the
+#                        centred values: the preprocessing of issue 39's figures)
 #
 # The cache: one RDS per method and set, list(battery, set, x (the preprocessed data, as the
-# method saw it), labels (the reference labellings, 0 = noise), ks, k_max, seed, method, k,
+# method saw it), labels (the reference labellings, 0 = noise), ks, k_max, seed, preprocess, method, k,
 # partition (told methods: partitions, a list named by k), seconds, ari, object). For
 # select_size, object is the whole selection: $fit (the fit on all rows, with the largest
 # map, sizes 2:k_max), $grouping, $criteria, ...; a new grouping rule can be tried on the
@@ -74,6 +77,8 @@ mclust_rows <- as.numeric(opt("mclust-rows", 1500))
 seed <- as.integer(opt("seed", 1))
 cache <- opt("cache")
 reuse <- "--reuse" %in% args
+how <- opt("preprocess", "framework")
+if (!how %in% c("framework", "centred")) stop("--preprocess is framework or centred")
 builtin <- split_opt("methods")
 if (is.null(builtin)) builtin <- c("select_size", "mclust", "genieclust")
 bad <- setdiff(builtin, c(names(choosers), names(told_methods)))
@@ -126,14 +131,15 @@ run_method <- function(name, data_file) {
 cache_file <- function(name, d) file.path(cache, name, d$battery, paste0(d$set, ".rds"))
 
 cat(machine_line(), "\n")
-cat(sprintf("suite: %s; %d sets; limit %.0f s a method and set; mclust on sets up to %s rows; seed %d\n\n",
-            root, nrow(sets), limit, format(mclust_rows), seed))
+cat(sprintf("suite: %s; %d sets; preprocessing %s; limit %.0f s a method and set; mclust on sets up to %s rows; seed %d\n\n",
+            root, nrow(sets), how, limit, format(mclust_rows), seed))
 rows <- list()
 notes <- character(0)
 for (i in seq_len(nrow(sets))) {
-  d <- read_set(root, sets$battery[i], sets$set[i])
+  d <- read_set(root, sets$battery[i], sets$set[i], how)
   d$k_max <- suite_k_max(d$ks)
   d$seed <- seed
+  d$preprocess <- how
   data_file <- file.path(work, "data.rds")
   saveRDS(d, data_file)
   row <- data.frame(battery = d$battery, set = d$set, n = nrow(d$x), d = ncol(d$x),
@@ -151,7 +157,7 @@ for (i in seq_len(nrow(sets))) {
         r <- NULL
       } else if (!is.null(cache)) {
         dir.create(dirname(cache_file(name, d)), recursive = TRUE, showWarnings = FALSE)
-        keep <- c(d[c("battery", "set", "x", "labels", "ks", "k_max", "seed")], list(method = name), r,
+        keep <- c(d[c("battery", "set", "x", "labels", "ks", "k_max", "seed", "preprocess")], list(method = name), r,
                   list(ari = framework_ari(if (told) r$partitions else r$partition, d$labels)))
         saveRDS(keep, cache_file(name, d))
       }

@@ -35,25 +35,32 @@ suite_sets <- function(root, batteries = suite_batteries, sets = NULL, max_rows 
 # columns of zero variance dropped; white noise of sd 1e-6 times the overall sd added (so
 # that no two distances tie; drawn here from `seed`); centred, and every column divided by
 # ONE standard deviation, that of all the values pooled (numpy's X.std(axis = None, ddof =
-# 1)): the aspect ratio kept, not standardised column by column.
-preprocess_original <- function(x, seed = 1) {
+# 1), taken before centring, about the grand mean): the aspect ratio kept, not
+# standardised column by column. how = "centred": no noise, the pooled sd of the centred
+# values (the issue 39 figures' preprocessing, the same on every set whose columns have
+# like means; not on uci's).
+preprocess_original <- function(x, seed = 1, how = "framework") {
   x <- x[, apply(x, 2, stats::var) > 0, drop = FALSE]
+  if (how == "centred") {
+    x <- sweep(x, 2, colMeans(x))
+    return(unname(x / stats::sd(as.vector(x))))
+  }
   set.seed(seed)
   x <- x + stats::rnorm(length(x), sd = stats::sd(as.vector(x)) * 1e-6)
   s <- stats::sd(as.vector(x))
   unname(sweep(x, 2, colMeans(x)) / s)
 }
 
-# One set: list(battery, set, x preprocessed, labels: the reference labellings (0 =
+# One set: list(battery, set, x preprocessed (preprocess_original(how)), labels: the reference labellings (0 =
 # noise), ks: each labelling's number of clusters, k: the first one's).
-read_set <- function(root, battery, set) {
+read_set <- function(root, battery, set, how = "framework") {
   dir <- file.path(root, "data", battery)
   x <- as.matrix(utils::read.table(file.path(dir, paste0(set, ".data.gz"))))
   files <- sort(list.files(dir, paste0("^", set, "\\.labels[0-9]+\\.gz$")))
   files <- files[order(as.integer(sub(".*\\.labels([0-9]+)\\.gz$", "\\1", files)))]
   labels <- lapply(files, function(f) as.integer(scan(file.path(dir, f), quiet = TRUE)))
   ks <- vapply(labels, function(l) length(unique(l[l > 0])), integer(1))
-  list(battery = battery, set = set, x = preprocess_original(x), labels = labels, ks = ks,
+  list(battery = battery, set = set, x = preprocess_original(x, how = how), labels = labels, ks = ks,
        k = ks[1])
 }
 
