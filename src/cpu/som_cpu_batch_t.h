@@ -398,6 +398,12 @@ static void batch_release(void *state)
     free(s);
 }
 
-const som_engine PREC_SYMBOL(som_cpu_batch) = {PREC_NAME("cpu batch"), NULL, batch_prepare,
-                                                batch_advance, batch_end_pass, NULL, batch_read,
-                                                batch_release, batch_plan, 0};
+const som_engine PREC_SYMBOL(som_cpu_batch) = {
+    .name = PREC_NAME("cpu batch"),
+    .prepare = batch_prepare,
+    .advance = batch_advance,
+    .end_pass = batch_end_pass,
+    .read = batch_read,
+    .release = batch_release,
+    .plan = batch_plan,
+};

@@ -398,6 +398,11 @@ static void online_release(void *state)
     free(s);
 }
 
-const som_engine PREC_SYMBOL(som_cpu_online) = {PREC_NAME("cpu online"), NULL, online_prepare,
-                                                 online_advance, NULL, NULL, online_read,
-                                                 online_release, online_plan, 0};
+const som_engine PREC_SYMBOL(som_cpu_online) = {
+    .name = PREC_NAME("cpu online"),
+    .prepare = online_prepare,
+    .advance = online_advance,
+    .read = online_read,
+    .release = online_release,
+    .plan = online_plan,
+};

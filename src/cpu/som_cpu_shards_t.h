@@ -155,7 +155,12 @@ static void shards_plan(void *cfg_, const som_family *f, som_plan *plan)
     batch_plan((void *)&((const som_shards_cfg *)cfg_)->cpu, f, plan);
 }
 
-const som_engine PREC_SYMBOL(som_cpu_shards) = {PREC_NAME("cpu data-parallel batch"), NULL,
-                                                 shards_prepare, shards_advance,
-                                                 shards_end_pass, NULL, shards_read,
-                                                 shards_release, shards_plan, 0};
+const som_engine PREC_SYMBOL(som_cpu_shards) = {
+    .name = PREC_NAME("cpu data-parallel batch"),
+    .prepare = shards_prepare,
+    .advance = shards_advance,
+    .end_pass = shards_end_pass,
+    .read = shards_read,
+    .release = shards_release,
+    .plan = shards_plan,
+};

@@ -260,9 +260,17 @@ static void batch_release(void *state)
     free(s);
 }
 
-const som_engine som_ocl_batch = {"opencl batch", som_ocl_group, batch_prepare, batch_advance,
-                                  batch_end_pass, som_ocl_run_trace, som_ocl_run_read,
-                                  batch_release, batch_plan, 0};
+const som_engine som_ocl_batch = {
+    .name = "opencl batch",
+    .group = som_ocl_group,
+    .prepare = batch_prepare,
+    .advance = batch_advance,
+    .end_pass = batch_end_pass,
+    .trace = som_ocl_run_trace,
+    .read = som_ocl_run_read,
+    .release = batch_release,
+    .plan = batch_plan,
+};
 
 #else
 typedef int som_ocl_batch_unused; /* without OpenCL: nothing here (ISO C wants a declaration) */

@@ -265,9 +265,17 @@ static void online_release(void *state)
     free(s);
 }
 
-const som_engine som_ocl_online = {"opencl online", som_ocl_group, online_prepare,
-                                   online_advance, NULL, som_ocl_run_trace, som_ocl_run_read,
-                                   online_release, online_plan, 1};
+const som_engine som_ocl_online = {
+    .name = "opencl online",
+    .group = som_ocl_group,
+    .prepare = online_prepare,
+    .advance = online_advance,
+    .trace = som_ocl_run_trace,
+    .read = som_ocl_run_read,
+    .release = online_release,
+    .plan = online_plan,
+    .views = 1,
+};
 
 #else
 typedef int som_ocl_online_unused; /* without OpenCL: nothing here (ISO C wants a declaration) */

@@ -44,8 +44,11 @@ static int stub_read(void *state, double *const *w, som_status *st)
     return unavailable(st);
 }
 
-const som_engine som_ocl_refusing = {"opencl (not built)", NULL, stub_prepare, NULL, NULL,
-                                     NULL, stub_read, NULL, NULL, 0};
+const som_engine som_ocl_refusing = {
+    .name = "opencl (not built)",
+    .prepare = stub_prepare,
+    .read = stub_read,
+};
 
 #else
 typedef int som_ocl_stubs_unused; /* (ISO C: a translation unit is never empty) */
