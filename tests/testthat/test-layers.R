@@ -68,3 +68,48 @@ test_that("R files call only their own layer's file or the files below", {
   # below it are
   expect_true(any(grepl("^train.R: train\\(\\) calls", calls_upward(dir, rev(r_layers)))))
 })
+
+# The C folders in their layers: a folder's files include headers of its own folder or of
+# the folders it may see, never one above or beside it (issue 41).
+c_sees <- list(core = "core", cpu = c("core", "cpu"), opencl = c("core", "opencl"),
+               r = c("core", "cpu", "opencl", "r"), . = c("core", "cpu", "opencl", "r"))
+
+# "folder/file includes header (folder)" for every include outside what the folder sees;
+# `sees` as c_sees. Headers are found by name in src/'s folders (the generated
+# som_kernels.h is opencl/'s).
+c_includes_outside <- function(src, sees = c_sees) {
+  home <- c(som_kernels.h = "opencl")
+  for (d in setdiff(names(sees), ".")) {
+    for (h in list.files(file.path(src, d), "\\.h$")) home[[h]] <- d
+  }
+  out <- character()
+  for (d in names(sees)) {
+    files <- list.files(file.path(src, d), "\\.(c|h)$")
+    for (f in files) {
+      lines <- readLines(file.path(src, d, f), warn = FALSE)
+      inc <- sub("^\\s*#\\s*include\\s+\"([^\"]+)\".*$", "\\1",
+                 grep("^\\s*#\\s*include\\s+\"", lines, value = TRUE))
+      where <- unname(home[basename(inc)])
+      bad <- is.na(where) | !where %in% sees[[d]]
+      out <- c(out, sprintf("%s/%s includes %s (%s)", d, f, inc[bad], where[bad]))
+    }
+  }
+  out
+}
+
+test_that("the C folders include only their own layer's headers and the ones below", {
+  src <- test_path("..", "..", "src")
+  skip_if_not(dir.exists(file.path(src, "core")), "no C sources beside the tests")
+  expect_identical(c_includes_outside(src), character(0))
+  # the check sees a breach: cpu/ seeing nothing but itself
+  expect_true(any(grepl("^cpu/.* includes som_engine.h \\(core\\)",
+                        c_includes_outside(src, utils::modifyList(c_sees, list(cpu = "cpu"))))))
+  # OpenMP through one door: its pragmas only in core/som_omp.h, its API (omp.h) only in
+  # core/som_threads.c
+  files <- list.files(src, "\\.(c|h)$", recursive = TRUE, full.names = TRUE)
+  omp <- vapply(files, function(f) {
+    any(grepl("pragma\\s+omp|_Pragma\\(\"omp|PRAGMA\\(omp|<omp\\.h>|\\bomp_[a-z_]+\\(",
+              readLines(f, warn = FALSE)))
+  }, logical(1))
+  expect_setequal(sub(".*src/", "", files[omp]), c("core/som_omp.h", "core/som_threads.c"))
+})
