@@ -17,6 +17,8 @@
 #
 #   Rscript tools/run-tests.R                  everything (what CI runs; about 16 minutes)
 #   Rscript tools/run-tests.R default cpu-only the two builds' tests only (about 4 minutes)
+#   Rscript tools/run-tests.R quick            the fast loop: the rule against its reference,
+#                                              inputs, messages, results, layers (about 1 min)
 #   targets: setup (the README's two commands on a simulated fresh machine, then the first
 #   for real into a temporary library: tools/check-setup.R), default, cpu-only, readme
 #   (every R code block of the README runs as written),
@@ -220,7 +222,12 @@ run_slurm <- function() {
 }
 
 Sys.setenv(POCL_CACHE_DIR = file.path(tempdir(), "pocl-cache"))
+# The fast loop's test files (testthat's filter on their names): the rule bit for bit
+# against its pure-R reference, the random streams, inputs and messages, the result's
+# shape, clusters in a file, the layers.
+quick_files <- "^(rng|reference|batch|input|messages|result|fileclusters|layers)$"
 step_names <- c(setup = "the README's two commands on a fresh machine (tools/setup.R)",
+                quick = "the fast loop: a part of the default build's tests",
                 default = "default build (OpenCL where found): tests, examples, vignette",
                 "cpu-only" = "CPU-only build: tests, examples, vignette",
                 readme = "the README's code blocks, as a reader pastes them",
@@ -238,6 +245,7 @@ run_target <- function(target) {
   counts <- switch(target,
     setup = run_setup(),
     default = , "cpu-only" = run_build(target),
+    quick = run_build("default", quick_files),
     readme = run_readme(),
     check = run_check(),
     harness = run_harness(),
