@@ -1,7 +1,8 @@
 /* som_ocl_context.c: a device's context, queue and program built for one precision (the
  * embedded kernels of src/opencl/som_kernels.h), and the few ways the other files use them:
- * buffers, kernel arguments from a list, launches, reads and writes, host values in the
- * device's precision. */
+ * buffers, kernel arguments from a list, reads and writes, host values in the device's
+ * precision. Launches are som_ocl_launch.c's (they count into som_ocl_profile.c's
+ * profile, which reopens this file's queues: launches apart, no circle of files). */
 #ifdef SOMGPU_HAVE_OPENCL
 #include <stdlib.h>
 #include <string.h>
@@ -202,42 +203,6 @@ int som_ocl_args(cl_kernel k, int first, const som_ocl_arg *args, int n, som_sta
         if (err != CL_SUCCESS) return som_ocl_fail(st, err, "clSetKernelArg");
     }
     return SOM_OK;
-}
-
-/* On the side queue a launch waits for a marker of the main queue. Profiling waits for
- * every launch to end and counts it. */
-static int launch_on(som_ocl_ctx *ctx, int side, cl_kernel k, cl_uint dims,
-                     const size_t *global, const size_t *local, const char *what,
-                     som_status *st)
-{
-    cl_event after = NULL, ev = NULL;
-    cl_int err = CL_SUCCESS;
-    if (side) err = clEnqueueMarkerWithWaitList(ctx->queue, 0, NULL, &after);
-    if (err != CL_SUCCESS) return som_ocl_fail(st, err, "clEnqueueMarkerWithWaitList");
-    err = clEnqueueNDRangeKernel(side ? ctx->side : ctx->queue, k, dims, NULL, global, local,
-                                 side ? 1 : 0, side ? &after : NULL,
-                                 ctx->profiling ? &ev : NULL);
-    if (after) clReleaseEvent(after);
-    if (err != CL_SUCCESS) return som_ocl_fail(st, err, what);
-    if (ev) {
-        err = clWaitForEvents(1, &ev);
-        if (err == CL_SUCCESS) som_ocl_profile_record(ctx, k, ev, dims, global, local);
-        clReleaseEvent(ev);
-        if (err != CL_SUCCESS) return som_ocl_fail(st, err, "clWaitForEvents");
-    }
-    return SOM_OK;
-}
-
-int som_ocl_launch(som_ocl_ctx *ctx, cl_kernel k, cl_uint dims, const size_t *global,
-                   const size_t *local, const char *what, som_status *st)
-{
-    return launch_on(ctx, 0, k, dims, global, local, what, st);
-}
-
-int som_ocl_launch_side(som_ocl_ctx *ctx, cl_kernel k, cl_uint dims, const size_t *global,
-                        const size_t *local, const char *what, som_status *st)
-{
-    return launch_on(ctx, 1, k, dims, global, local, what, st);
 }
 
 int som_ocl_group_limit(som_ocl_ctx *ctx, cl_kernel k, size_t *out, som_status *st)
