@@ -84,8 +84,8 @@
 #'   limit. The stability of a size is the adjusted Rand
 #'   index between the clusterings of two replicates, on the same rows, averaged over
 #'   pairs of replicates (every pair up to 50 replicates, else each with the next), with the
-#'   2.5% and 97.5% quantiles over the pairs as an interval. With Gaussian groups, [summary.somgpu()] gives the
-#'   same groups on a fit trained as `fit` is.
+#'   2.5% and 97.5% quantiles over the pairs as an interval. With Gaussian groups,
+#'   [summary.somgpu()] gives the same groups on a fit trained as `fit` is.
 #'
 #' @section Group stability: `group_table` gives each group its bootstrap stability as
 #'   `fpc::clusterboot` reports it: the mean, over the replicates, of the Jaccard
