@@ -32,10 +32,6 @@ real_data <- function(name) {
   list(x = scale(x), classes = as.integer(cls))
 }"
 eval(parse(text = data_code))
-ari_of <- function(a, b) {
-  ok <- !is.na(a) & !is.na(b)
-  mclust::adjustedRandIndex(a[ok], b[ok])
-}
 
 methods <- c(
   select_size = "select_size(x, seed = 1, threads = 2)",

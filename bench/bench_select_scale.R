@@ -26,20 +26,9 @@ limit <- 600
 dir <- tempfile("somgpu-scale-")
 dir.create(dir)
 
-# the data, made the same way in every process
-data_code <- "
-make_data <- function(n, d = 10, k = 6) {
-  set.seed(1)
-  centres <- matrix(rnorm(k * d, sd = 4), k)
-  set.seed(2)
-  g <- sample.int(k, n, replace = TRUE)
-  list(x = centres[g, , drop = FALSE] + matrix(rnorm(n * d), n), g = g)
-}"
+# the data, made the same way in every process (gaussian_groups(), bench/helpers.R)
+data_code <- paste("make_data <-", paste(deparse(gaussian_groups), collapse = "\n"))
 eval(parse(text = data_code))
-ari_of <- function(a, b) {
-  ok <- !is.na(a) & !is.na(b)
-  mclust::adjustedRandIndex(a[ok], b[ok])
-}
 
 methods <- c(
   select_size = "select_size(x, sizes = 2:12, seed = 1, threads = 2)",

@@ -66,12 +66,30 @@ cold_call <- function(y_code, args_code) {
 }
 
 # R code run in a fresh Rscript process for at most `limit` seconds, which saves its result
-# to the file `out`: that result, or NULL when it ran out of time or failed.
-run_fresh <- function(code, out, limit) {
+# to the file `out`: that result, or NULL when it ran out of time or failed. `log`: a file
+# for the process's output (FALSE: none kept).
+run_fresh <- function(code, out, limit, log = FALSE) {
   src <- tempfile(fileext = ".R")
   writeLines(code, src)
   status <- system2("timeout", c(limit, file.path(R.home("bin"), "Rscript"), src),
-                    stdout = FALSE, stderr = FALSE)
+                    stdout = log, stderr = log)
   if (status != 0 || !file.exists(out)) return(NULL)
   readRDS(out)
+}
+
+# The adjusted Rand index of two partitions over the rows both assign (NA: a row left out).
+ari_of <- function(a, b) {
+  ok <- !is.na(a) & !is.na(b)
+  mclust::adjustedRandIndex(a[ok], b[ok])
+}
+
+# k Gaussian groups in d columns, the same groups at every n: centres N(0, 4^2) per
+# coordinate (seed 1), each row's group drawn uniformly (seed 2), unit noise. list(x, g:
+# each row's group). The data of bench_select_scale.R (6 groups) and bench_select_profile.R.
+gaussian_groups <- function(n, d = 10, k = 6) {
+  set.seed(1)
+  centres <- matrix(rnorm(k * d, sd = 4), k)
+  set.seed(2)
+  g <- sample.int(k, n, replace = TRUE)
+  list(x = centres[g, , drop = FALSE] + matrix(rnorm(n * d), n), g = g)
 }
