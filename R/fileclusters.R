@@ -277,7 +277,7 @@ print.somgpu_file_clusters <- function(x, n = 6L, ...) {
   cat(sprintf("clusters of %.0f rows, %d column%s (%s), in the file %s\n", .subset2(x, "n"),
               length(labels), if (length(labels) == 1L) "" else "s",
               paste(labels, collapse = ", "), .subset2(x, "path")))
-  shown <- tryCatch(head(x, n), somgpu_error = function(e) {
+  shown <- tryCatch(utils::head(x, n), somgpu_error = function(e) {
     cat("", strwrap(conditionMessage(e), width = getOption("width")), sep = "\n")
     NULL
   })
