@@ -92,7 +92,7 @@ connected_breaks <- function(shares, eps = 0.002) {
 # connected_switch[["plus"]] (a Gaussian cut through dense data, where the connected
 # groups follow gaps). Set on the field's benchmark suite (bench/bench_clustering_suite.R;
 # see ?select_size, "Groups of any shape"), checked on the real and synthetic suites.
-connected_switch <- c(times = 3, plus = 0.01)
+connected_switch <- c(times = 20, plus = 0.01)
 
 # The groups of any shape on the rows x (the fit's training rows, data units), beside the
 # Gaussian grouping of the fit on all rows (fit_grouping(); NULL without one): a ring of

@@ -44,7 +44,7 @@
 #'   data, it jumps once a cut runs through dense data. The number of groups is the k from
 #'   2 to `max(sizes)` with the largest jump, `(share(k + 1) + 0.002) / (share(k) +
 #'   0.002)`. These connected groups replace the Gaussian ones when the Gaussian groups'
-#'   crossing share (each prototype in the Gaussian group of most of its rows) exceeds 3
+#'   crossing share (each prototype in the Gaussian group of most of its rows) exceeds 20
 #'   times theirs plus 0.01: the Gaussian groups then cut through dense data where the
 #'   connected ones follow gaps. One Gaussian group (no group structure) is kept as it
 #'   is. Every row then joins its nearest prototype's group, and `grouping$kind` is
