@@ -26,7 +26,8 @@
 #     --limit=S          seconds per method and set (default 1200), each in a fresh process
 #     --mclust-rows=N    mclust on sets up to N rows (default 1500; Inf: every set)
 #     --cache=DIR        keep every answer: DIR/<method>/<battery>/<set>.rds (see below)
-#     --reuse            take an answer from the cache where it has one, not run it again
+#     --reuse            take an answer from the cache where it has one made the same way
+#                        (preprocessing, k_max, seed), not run it again
 #     --lib=PATH         a library put first in every process (e.g. /tmp/lib-d)
 #     --seed=N           the choosers' seed (default 1)
 #     --preprocess=HOW   framework (default: the framework's "original", as the published
@@ -146,10 +147,12 @@ for (i in seq_len(nrow(sets))) {
                     k = paste(unique(d$ks), collapse = ","), K = d$k_max)
   for (name in c(chooser_names, told_names)) {
     told <- name %in% told_names
+    kept <- if (reuse && !is.null(cache) && file.exists(cache_file(name, d))) readRDS(cache_file(name, d))
     if (name == "mclust" && nrow(d$x) > mclust_rows) {
       r <- NULL
-    } else if (reuse && !is.null(cache) && file.exists(cache_file(name, d))) {
-      r <- readRDS(cache_file(name, d))
+    } else if (!is.null(kept) && identical(kept$preprocess, how) && identical(kept$k_max, d$k_max) &&
+               identical(kept$seed, seed)) {
+      r <- kept # the cached answer, made the same way
     } else {
       r <- run_method(name, data_file)
       if (is.character(r)) {

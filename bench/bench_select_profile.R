@@ -18,7 +18,12 @@
 # In the same run, mclust::Mclust(x, G = 1:20) on the same data in a fresh process (at
 # most --mclust-limit seconds, default 1200) for the ratio.
 #
-#   Rscript bench/bench_select_profile.R [--rows=300,3000,30000] [--lib=PATH] [--mclust-limit=S] [--no-mclust]
+# Each call runs with threads = 2 and again with threads = 1 (--threads: the counts, in
+# that order): on a shared machine whose other core is busy, two threads can be slower
+# than one (every pass of batch training waits at a barrier for a thread not running).
+#
+#   Rscript bench/bench_select_profile.R [--rows=300,3000,30000] [--threads=2,1] [--lib=PATH]
+#                                        [--mclust-limit=S] [--no-mclust]
 args <- commandArgs(trailingOnly = TRUE)
 script <- sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))
 here <- normalizePath(if (length(script)) dirname(script) else "bench")
@@ -33,6 +38,7 @@ if (!requireNamespace("mclust", quietly = TRUE)) stop("bench_select_profile.R ne
 options(width = 200)
 row_counts <- as.numeric(strsplit(opt("rows", "300,3000,30000"), ",")[[1]])
 mclust_limit <- as.numeric(opt("mclust-limit", 1200))
+threads <- as.integer(strsplit(opt("threads", "2,1"), ",")[[1]])
 k_true <- 5L
 
 # The timer: each traced function pushes its name on entry and, on exit, adds its
@@ -108,34 +114,42 @@ phases_of <- function(total) {
   c(out, `the rest of select_size()` = total - sum(out))
 }
 
+load_avg <- function() strsplit(readLines("/proc/loadavg", warn = FALSE), " ")[[1]][1]
 cat(machine_line(), "\n")
-cat("data: 5 Gaussian groups in 10 columns (gaussian_groups(n, 10, 5)); select_size(x, seed = 1, threads = 2), its defaults otherwise\n\n")
+cat(sprintf("data: 5 Gaussian groups in 10 columns (gaussian_groups(n, 10, 5)); select_size(x, seed = 1, threads = %s), its defaults otherwise\n\n",
+            paste(threads, collapse = " and ")))
 phase_tab <- NULL
 summary_rows <- list()
 for (n in row_counts) {
   d <- gaussian_groups(n, 10, k_true)
-  prof_reset()
-  rp <- tempfile(fileext = ".out")
-  utils::Rprof(rp, interval = 0.01)
-  t0 <- proc.time()[["elapsed"]]
-  sel <- select_size(d$x, seed = 1, threads = 2, progress = FALSE)
-  total <- proc.time()[["elapsed"]] - t0
-  utils::Rprof(NULL)
-  cat(sprintf("== %s rows: %s; %.1f s, %d groups, ARI %.3f against the truth\n",
-              format(n, big.mark = ","), sel$strategy$text, total, sel$groups, ari_of(sel$partition, d$g)))
-  # every traced chain: calls, inclusive seconds, share of the call
-  chains <- data.frame(chain = names(prof$acc), calls = vapply(prof$acc, `[`, 0, 2),
-                       seconds = round(vapply(prof$acc, `[`, 0, 1), 2), row.names = NULL)
-  chains$share <- sprintf("%.1f%%", 100 * chains$seconds / total)
-  print(chains, row.names = FALSE)
-  ph <- phases_of(total)
-  col <- data.frame(phase = names(ph), seconds = round(unname(ph), 2),
-                    share = sprintf("%.1f%%", 100 * unname(ph) / total))
-  names(col)[2:3] <- paste(c("s", "share"), format(n, big.mark = ","))
-  phase_tab <- if (is.null(phase_tab)) col else cbind(phase_tab, col[2:3])
-  rs <- utils::summaryRprof(rp)$by.self
-  cat("\nRprof, the functions of most self time (seconds sampled; compiled code counts in the R function that calls it: \"fun\" is call_core()'s closure around .Call, the training and assessment):\n")
-  print(utils::head(rs[c("self.time", "self.pct", "total.time")], 12))
+  totals <- c()
+  for (th in threads) {
+    prof_reset()
+    rp <- tempfile(fileext = ".out")
+    load_before <- load_avg()
+    utils::Rprof(rp, interval = 0.01)
+    t0 <- proc.time()[["elapsed"]]
+    sel <- select_size(d$x, seed = 1, threads = th, progress = FALSE)
+    total <- proc.time()[["elapsed"]] - t0
+    utils::Rprof(NULL)
+    totals[as.character(th)] <- total
+    cat(sprintf("== %s rows, %d thread%s (load average %s before): %s; %.1f s, %d groups, ARI %.3f against the truth\n",
+                format(n, big.mark = ","), th, if (th == 1) "" else "s", load_before, sel$strategy$text,
+                total, sel$groups, ari_of(sel$partition, d$g)))
+    # every traced chain: calls, inclusive seconds, share of the call
+    chains <- data.frame(chain = names(prof$acc), calls = vapply(prof$acc, `[`, 0, 2),
+                         seconds = round(vapply(prof$acc, `[`, 0, 1), 2), row.names = NULL)
+    chains$share <- sprintf("%.1f%%", 100 * chains$seconds / total)
+    print(chains, row.names = FALSE)
+    ph <- phases_of(total)
+    col <- data.frame(phase = names(ph), sprintf("%.2f (%4.1f%%)", unname(ph), 100 * unname(ph) / total))
+    names(col)[2] <- sprintf("%s t%d", format(n, big.mark = ","), th)
+    phase_tab <- if (is.null(phase_tab)) col else cbind(phase_tab, col[2])
+    rs <- utils::summaryRprof(rp)$by.self
+    cat("\nRprof, the functions of most self time (seconds sampled; compiled code counts in the R function that calls it: \"fun\" is call_core()'s closure around .Call, the training and assessment):\n")
+    print(utils::head(rs[c("self.time", "self.pct", "total.time")], 12))
+    cat("\n")
+  }
   # mclust on the same data, in a fresh process
   mc <- NULL
   if (!"--no-mclust" %in% args) {
@@ -151,15 +165,15 @@ for (n in row_counts) {
               deparse(out))), out, mclust_limit)
   }
   summary_rows[[length(summary_rows) + 1L]] <- data.frame(
-    rows = n, select_size_s = round(total, 1), groups = sel$groups,
+    rows = n, t(stats::setNames(round(totals, 1), paste0("select_size_s_t", names(totals)))),
     mclust_s = if (is.null(mc)) NA else round(mc$seconds, 1), mclust_G = if (is.null(mc)) NA else mc$k,
     mclust_ARI = if (is.null(mc)) NA else round(mc$ari, 3),
-    mclust_over_select_size = if (is.null(mc)) NA else round(mc$seconds / total, 2))
-  cat("\n")
+    t(stats::setNames(if (is.null(mc)) rep(NA, length(totals)) else round(mc$seconds / totals, 2),
+                      paste0("mclust_over_t", names(totals)))))
 }
 for (f in traced) suppressMessages(untrace(f, where = ns))
 
-cat("phases of one select_size() call (seconds, share of the call), per row count:\n")
+cat("phases of one select_size() call: seconds (share of the call), per row count and threads (t2: 2 threads, t1: 1):\n")
 print(phase_tab, row.names = FALSE)
-cat("\nselect_size() beside Mclust(G = 1:20) on the same data (mclust in a fresh process; NA: past the limit or not run):\n")
+cat("\nselect_size() (seconds per thread count) beside Mclust(G = 1:20) on the same data (mclust in a fresh process, one thread; NA: past the limit or not run):\n")
 print(do.call(rbind, summary_rows), row.names = FALSE)
