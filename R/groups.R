@@ -229,6 +229,7 @@ fit_grouping <- function(fit, x, cluster, family = NULL, G = NULL) {
 # training space, missing values from its winner on the grouping map, then the mixture's
 # most probable group.
 predict_groups <- function(grouping, fit, x, cluster) {
+  if (identical(grouping$kind, "connected")) return(grouping$neurons[cluster])
   rows <- grouping_rows(fit, x, grouping$size, cluster)
   out <- rep(NA_integer_, nrow(x))
   if (length(rows$rows)) out[rows$rows] <- mixture_classify(rows$x, grouping$par)

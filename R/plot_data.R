@@ -305,7 +305,7 @@ selection_groups_view <- function(x, data, max_points, call) {
     function(row, drawn) selection_file_groups(x, row, call)
   counts <- if (!is.null(x$group_table$rows)) x$group_table$rows else
     tabulate(x$partition, x$grouping$groups)
-  groups_data(x$fit, x$grouping, groups_at, counts, xm, max_points, x$group_table)
+  groups_data(grouping_fit(x$grouping, x$fit), x$grouping, groups_at, counts, xm, max_points, x$group_table)
 }
 
 # Rows `row` of the groups a selection wrote to its groups_file (attached as

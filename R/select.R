@@ -31,6 +31,30 @@
 #'   (`bench/bench_select_accuracy.R`), beside mclust, the gap statistic and prediction
 #'   strength run on the same data: see the README.
 #'
+#' @section Groups of any shape: Gaussian groups cut a curved, chained or nested group
+#'   (two rings, a spiral, a long band) into pieces. With `shape = "auto"` (the default)
+#'   a finer ring is trained as well, one neuron per 5 rows (20 to 200 neurons, 2
+#'   restarts, `sigma0 = "auto"`, the other arguments as for the selection's maps), whose
+#'   prototypes trace such groups. Its prototypes are joined by Genie's linkage
+#'   (Gagolewski, Bartoszuk and Cena 2016: single linkage on their minimum spanning tree,
+#'   but while the Gini index of the group sizes exceeds 0.3, a smallest group joins
+#'   first). For each number of groups k, the crossing share is the share of rows whose
+#'   nearest and second nearest prototypes lie in different groups (Tasdemir and
+#'   Merenyi's connectivity, counted per row): near 0 while the groups follow gaps in the
+#'   data, it jumps once a cut runs through dense data. The number of groups is the k from
+#'   2 to `max(sizes)` with the largest jump, `(share(k + 1) + 0.002) / (share(k) +
+#'   0.002)`. These connected groups replace the Gaussian ones when the Gaussian groups'
+#'   crossing share (each prototype in the Gaussian group of most of its rows) exceeds 20
+#'   times theirs plus 0.01: the Gaussian groups then cut through dense data where the
+#'   connected ones follow gaps. One Gaussian group (no group structure) is kept as it
+#'   is. Every row then joins its nearest prototype's group, and `grouping$kind` is
+#'   `"connected"` (`grouping$size` the fine ring, `grouping$fine` its fit); each group's
+#'   stability is measured on the replicates' rows, which decide the number of groups
+#'   again from their own crossing shares (the prototypes stay those of the fit on all
+#'   rows). The constants were set on the field's benchmark suite
+#'   (`bench/bench_clustering_suite.R`) and checked on the real and synthetic suites;
+#'   `shape = "gaussian"` gives the Gaussian groups alone, `"connected"` these alone.
+#'
 #' @section Schedule: By default the maps train with the ring-scaled schedule,
 #'   `sigma0 = "auto"` (each ring's neighbourhood starts at an eighth of its size; see
 #'   [train()], "Neighbourhood schedule"). Pass `sigma0 = 5` for the script's schedule.
@@ -60,8 +84,8 @@
 #'   limit. The stability of a size is the adjusted Rand
 #'   index between the clusterings of two replicates, on the same rows, averaged over
 #'   pairs of replicates (every pair up to 50 replicates, else each with the next), with the
-#'   2.5% and 97.5% quantiles over the pairs as an interval. [summary.somgpu()] gives the
-#'   same groups on a fit trained as `fit` is.
+#'   2.5% and 97.5% quantiles over the pairs as an interval. With Gaussian groups,
+#'   [summary.somgpu()] gives the same groups on a fit trained as `fit` is.
 #'
 #' @section Group stability: `group_table` gives each group its bootstrap stability as
 #'   `fpc::clusterboot` reports it: the mean, over the replicates, of the Jaccard
@@ -105,6 +129,8 @@
 #'   row's group is written there (a file-backed integer `big.matrix` with one column,
 #'   `group`, its descriptor beside it), `partition` is `NULL`, `groups_file` holds the
 #'   absolute path, and [as_big_matrix()] attaches the matrix in any session.
+#' @param shape `"auto"` (Gaussian groups, or groups of any shape where those fit the data
+#'   better: see "Groups of any shape"), `"gaussian"` or `"connected"`.
 #' @param ... For `select_size()`, further arguments to [train()] (`iter_max`, `algorithm`,
 #'   `scale`, `var_weights`, `backend`, `threads`, `nmin`, `nmax`, `keep_data` (for `fit`),
 #'   ...); for `plot()`, graphical parameters (`main`, a title over the three panels; `col`,
@@ -141,7 +167,8 @@
 #' @export
 select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout = 0.2,
                         seed = NULL, sigma0 = "auto", progress = interactive(),
-                        parallel = "none", sample_rows = "auto", groups_file = NULL, ...) {
+                        parallel = "none", sample_rows = "auto", groups_file = NULL,
+                        shape = "auto", ...) {
   call <- compact_call(sys.call(), "select_size")
   started <- proc.time()[["elapsed"]]
   file <- is_file_data(y)
@@ -156,6 +183,7 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
   sigma0 <- check_sigma0(sigma0, length(sizes), call)
   seed <- check_seed(seed, call)
   groups_file <- check_clusters_file(groups_file, file, call, "groups_file", "the groups")
+  shape <- check_choice(shape, "shape", c("auto", "gaussian", "connected"), call)
   # at scale, the rule on a sample of the rows (R/select_scale.R), trained in batch unless
   # the call says otherwise; every row given its group at the end
   sample <- select_sample(n_all, sample_rows, seed, call)
@@ -180,7 +208,13 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
                           utils::modifyList(args, list(keep_data = keep_data))))
   strategy <- select_strategy(n_all, sample, full$params$algorithm, length(full$dropped))
   grouping <- fit_grouping(full, x, full$clusters[[paste0("N", max(sizes))]])
-  same <- if (!is.null(grouping)) list(family = grouping$family, G = grouping$groups)
+  # groups of any shape: a finer ring's prototypes joined by their connectivity, taken
+  # over the Gaussian groups where those cut through dense data (R/connected.R)
+  grouping <- connected_grouping(x, grouping, args, seed, max(sizes), shape)
+  connected <- identical(grouping$kind, "connected")
+  same <- if (!is.null(grouping) && !connected) {
+    list(family = grouping$family, G = grouping$groups)
+  }
   # the replicates' rows, from the seed, leaving the session's generator alone
   work <- with_private_seed(seed, lapply(seq_len(bootstrap), function(b) {
     out <- if (n_out > 0L) sort(sample.int(n, n_out)) else integer(0)
@@ -192,7 +226,8 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
   reps <- ran$results
   found <- selection_criteria(reps, full, x)
   pick <- recommend_size(grouping, found$criteria$size)
-  groups <- if (!is.null(grouping)) group_stability(grouping, reps, work)
+  groups <- if (connected) connected_stability(grouping, work) else
+    if (!is.null(grouping)) group_stability(grouping, reps, work)
   partition <- if (!is.null(grouping)) grouping$partition
   if (!is.null(grouping) && (!is.null(sample) || !is.null(groups_file))) {
     # every row (to the groups file when asked), and each group's rows among them
@@ -206,7 +241,9 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
                  reason = pick$reason, partition = partition, strategy = strategy,
                  groups_file = if (!is.null(grouping)) groups_file,
                  group_table = groups,
-                 grouping = if (!is.null(grouping)) utils::modifyList(grouping, list(partition = NULL)),
+                 grouping = if (!is.null(grouping)) {
+                   grouping[setdiff(names(grouping), c("partition", "first", "second", "cuts"))]
+                 },
                  replicates = found$replicates, reruns = ran$reruns, fit = full, seed = seed,
                  bootstrap = bootstrap, holdout = holdout, sigma0 = sigma0,
                  elapsed = proc.time()[["elapsed"]] - started),
@@ -223,7 +260,7 @@ select_args <- function(dots, call) {
                 call)
   }
   own <- c("sizes", "restarts", "bootstrap", "holdout", "seed", "sigma0", "progress",
-           "parallel", "sample_rows", "groups_file")
+           "parallel", "sample_rows", "groups_file", "shape")
   known <- setdiff(names(formals(train)), c("y", "...", own))
   bad <- setdiff(nm, known)
   if (length(bad)) abort_unknown_args(bad, c(known, own), "select_size() or train()", call)

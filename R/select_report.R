@@ -69,9 +69,14 @@ recommend_size <- function(grouping, sizes, maps = "") {
       on)))
   }
   size <- if (g %in% sizes) g else if (g > max(sizes)) max(sizes) else min(sizes[sizes > g])
-  found <- sprintf("The data hold %s: joined from %s, %s with %s fit best (BIC of the classification)",
-                   plural(g, "group"), on, plural(g, "Gaussian group"),
-                   family_words[[grouping$family]])
+  found <- if (identical(grouping$kind, "connected")) {
+    sprintf("The data hold %s of any shape: the prototypes of a ring of %d neurons joined by their connectivity (Genie's linkage), where the share of rows whose two nearest prototypes lie in different groups breaks (%.1f%%, against %.1f%% for the Gaussian groups)",
+            plural(g, "group"), grouping$size, 100 * grouping$crossing[g],
+            100 * grouping$gaussian_crossing)
+  } else {
+    sprintf("The data hold %s: joined from %s, %s with %s fit best (BIC of the classification)",
+            plural(g, "group"), on, plural(g, "Gaussian group"), family_words[[grouping$family]])
+  }
   reason <- if (g == size) {
     sprintf("%s; N = %d has a neuron for each.", found, size)
   } else {
@@ -123,10 +128,14 @@ group_stability <- function(grouping, reps, work) {
     rows <- unique(work[[b]]$train)
     jaccard_best(full[rows], r[rows], G)
   }, numeric(G))
-  jac <- matrix(jac, nrow = G)
-  stab <- rowMeans(jac, na.rm = TRUE)
+  stability_table(G, full, rowMeans(matrix(jac, nrow = G), na.rm = TRUE))
+}
+
+# The group table: a row per group of the partition, its rows, stability (NaN: none
+# measured, NA) and the usual reading of it.
+stability_table <- function(G, partition, stab) {
   stab[is.nan(stab)] <- NA_real_
-  data.frame(group = seq_len(G), rows = tabulate(full, G), stability = stab,
+  data.frame(group = seq_len(G), rows = tabulate(partition, G), stability = stab,
              reading = as.character(cut(stab, c(-Inf, 0.6, 0.75, 0.85, Inf),
                                         c("doubtful", "a pattern", "stable", "highly stable"),
                                         right = FALSE)))

@@ -36,6 +36,7 @@ rows_at <- function(x, idx) {
 # each group's rows); with `to` (clusters_file_matrix()), the groups go to its file and
 # partition is NULL.
 groups_of_rows <- function(grouping, fit, y, n, threads, to = NULL) {
+  fit <- grouping_fit(grouping, fit) # the map the groups live on
   out <- if (is.null(to)) rep(NA_integer_, n)
   rows <- integer(grouping$groups)
   block <- select_block_rows()

@@ -15,7 +15,7 @@ r_layers <- c(
   # prediction and the groups a map holds
   "predict.R", "groups.R",
   # selection and the methods that report
-  "print.R", "select_report.R", "select_scale.R", "select.R", "summary.R", "tidy.R",
+  "print.R", "select_report.R", "connected.R", "select_scale.R", "select.R", "summary.R", "tidy.R",
   "kohonen.R",
   # figures
   "plot_data.R", "plot.R", "autoplot.R",

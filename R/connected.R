@@ -1,0 +1,184 @@
+# Groups of any shape (issue 39): groups.R joins a ring's cells into Gaussian groups, which
+# cut a curved or chained group into pieces. Here a finer ring quantizes the data (its
+# prototypes trace rings, spirals and chains), Genie's Gini-capped single linkage joins its
+# prototypes, and the number of groups is where the rows' connectivity breaks: the share of
+# rows whose winner and runner-up prototypes fall in different groups (Tasdemir and
+# Merenyi's CONN graph, counted per row) stays near zero while the groups follow gaps in
+# the data and jumps once a cut runs through dense data.
+
+# The fine ring's size for n rows: a neuron per 5 rows, from 20 to 200.
+connected_ring_size <- function(n) as.integer(max(20, min(200, round(n / 5))))
+
+# Genie's Gini threshold (Gagolewski, Bartoszuk and Cena 2016; genieclust's default and the
+# benchmark suite's reference).
+connected_gini <- 0.3
+
+# The partitions of the rows of P (prototypes) into 1..k_max groups by Genie's linkage:
+# the Euclidean minimum spanning tree's edges joined lightest first, except that while the
+# Gini index of the group sizes exceeds `gini`, the lightest edge that touches a smallest
+# group is joined instead. A list, element k the labels (1..k, numbered by first
+# appearance) of the partition into k groups.
+genie_partitions <- function(P, k_max, gini = connected_gini) {
+  p <- nrow(P)
+  k_max <- min(k_max, p)
+  out <- vector("list", k_max)
+  if (p == 1L) return(list(1L))
+  # Prim's minimum spanning tree on the full distance matrix (p is at most a few hundred)
+  d <- as.matrix(stats::dist(P))
+  inside <- c(TRUE, rep(FALSE, p - 1L))
+  best <- d[1L, ]
+  from <- rep(1L, p)
+  edges <- matrix(0L, p - 1L, 2L)
+  weight <- numeric(p - 1L)
+  for (e in seq_len(p - 1L)) {
+    cand <- which(!inside)
+    j <- cand[which.min(best[cand])]
+    edges[e, ] <- c(from[j], j)
+    weight[e] <- best[j]
+    inside[j] <- TRUE
+    closer <- !inside & d[j, ] < best
+    best[closer] <- d[j, closer]
+    from[closer] <- j
+  }
+  ord <- order(weight, seq_along(weight))
+  edges <- edges[ord, , drop = FALSE]
+  group <- seq_len(p)
+  size <- rep(1L, p)
+  used <- logical(p - 1L)
+  record <- function(k) out[[k]] <<- match(group, unique(group))
+  if (p <= k_max) record(p)
+  for (step in seq_len(p - 1L)) {
+    live <- size[unique(group)]
+    K <- length(live)
+    g_index <- if (K > 1L) sum(abs(outer(live, live, "-"))) / (2 * (K - 1) * p) else 0
+    open <- which(!used)
+    pick <- open[1L]
+    if (g_index > gini) { # the lightest edge that touches a smallest group
+      smallest <- min(live)
+      touches <- size[group[edges[open, 1L]]] == smallest | size[group[edges[open, 2L]]] == smallest
+      pick <- open[which(touches)[1L]]
+    }
+    used[pick] <- TRUE
+    a <- group[edges[pick, 1L]]
+    b <- group[edges[pick, 2L]]
+    group[group == b] <- a
+    size[a] <- size[a] + size[b]
+    if (K - 1L <= k_max) record(K - 1L)
+  }
+  out
+}
+
+# The share of rows whose winner and runner-up prototypes lie in different groups
+# (labels: each prototype's group; first, second: each row's prototypes, by index).
+crossing_share <- function(labels, first, second) {
+  ok <- !is.na(first) & !is.na(second)
+  if (!any(ok)) return(0)
+  mean(labels[first[ok]] != labels[second[ok]])
+}
+
+# The number of groups where the crossing share breaks: k from 2 to k_max maximizing
+# (share(k + 1) + eps) / (share(k) + eps), the jump a further cut costs (eps keeps a
+# jump from zero finite). shares: element k the share of the partition into k groups.
+connected_breaks <- function(shares, eps = 0.002) {
+  k <- seq_len(length(shares) - 1L)
+  k <- k[k >= 2L]
+  if (!length(k)) return(1L)
+  score <- (shares[k + 1L] + eps) / (shares[k] + eps)
+  k[which.max(score)]
+}
+
+# The rule that chooses the connected groups over the Gaussian ones: the Gaussian groups'
+# crossing share above connected_switch[["times"]] times the connected groups' plus
+# connected_switch[["plus"]] (a Gaussian cut through dense data, where the connected
+# groups follow gaps). Set on the field's benchmark suite (bench/bench_clustering_suite.R;
+# see ?select_size, "Groups of any shape"), checked on the real and synthetic suites.
+connected_switch <- c(times = 20, plus = 0.01)
+
+# The groups of any shape on the rows x (the fit's training rows, data units), beside the
+# Gaussian grouping of the fit on all rows (fit_grouping(); NULL without one): a ring of
+# connected_ring_size() neurons trained with `args` (train()'s, as the selection's maps)
+# and `seed`, its prototypes joined by genie_partitions() into 1..k_max + 1 groups, the
+# number where the crossing share breaks (connected_breaks()). `shape` "auto" keeps the
+# Gaussian grouping unless connected_switch says otherwise; "connected" takes these
+# groups; "gaussian" never trains the ring. Returns the grouping to use: the Gaussian one,
+# or a list like it with kind "connected", size (the ring's), fine (its fit), neurons (each
+# neuron's group), partition, par (proportions and means in the training space), crossing
+# (the share per number of groups; gaussian_crossing, the Gaussian groups'), and for
+# connected_stability() the rows' prototypes (first, second) and the cuts.
+connected_grouping <- function(x, gaussian, args, seed, k_max, shape) {
+  if (shape == "gaussian" || (shape == "auto" && (is.null(gaussian) || gaussian$groups < 2L))) {
+    return(gaussian)
+  }
+  N <- connected_ring_size(nrow(x))
+  args <- utils::modifyList(args, list(sizes = N, restarts = 2L, sigma0 = "auto",
+                                       keep_data = FALSE, progress = FALSE))
+  fine <- do.call(train, c(list(x, seed = seed), args))
+  d <- stats::predict(fine, x, type = "detail", threads = args$threads)
+  occ <- sort(unique(stats::na.omit(d$cluster)))
+  if (length(occ) < 3L) return(gaussian)
+  P <- training_space(fine, x)$weights[[1L]][occ, , drop = FALSE]
+  first <- match(d$cluster, occ)
+  second <- match(d$runner_up, occ)
+  cuts <- genie_partitions(P, min(k_max + 1L, length(occ)))
+  crossing <- vapply(cuts, crossing_share, 0, first, second)
+  K <- connected_breaks(crossing)
+  # the Gaussian groups as the prototypes see them: each prototype the group of most of its
+  # rows
+  gauss <- if (!is.null(gaussian)) {
+    vapply(seq_along(occ), function(j) {
+      g <- gaussian$partition[which(first == j)]
+      g <- g[!is.na(g)]
+      if (length(g)) which.max(tabulate(g, gaussian$groups)) else NA_integer_
+    }, 1L)
+  }
+  g_cross <- if (!is.null(gauss)) crossing_share(gauss, first, second) else NA_real_
+  take <- shape == "connected" ||
+    g_cross > connected_switch[["times"]] * crossing[K] + connected_switch[["plus"]]
+  if (!take) {
+    gaussian$crossing <- crossing
+    gaussian$gaussian_crossing <- g_cross
+    return(gaussian)
+  }
+  labels <- cuts[[K]]
+  neurons <- rep(NA_integer_, N)
+  neurons[occ] <- labels
+  partition <- neurons[d$cluster]
+  xs <- training_space(fine, x)$x
+  ok <- !is.na(partition)
+  means <- rowsum(replace(xs[ok, , drop = FALSE], is.na(xs[ok, , drop = FALSE]), 0),
+                  partition[ok], reorder = TRUE) /
+    rowsum(1 * !is.na(xs[ok, , drop = FALSE]), partition[ok], reorder = TRUE)
+  list(kind = "connected", family = "connected", groups = K, criterion = NA_real_,
+       scores = if (!is.null(gaussian)) gaussian$scores,
+       par = list(pro = tabulate(partition, K) / sum(ok), mean = unname(means)),
+       size = N, fine = fine, neurons = neurons, partition = partition,
+       rows = sum(ok), occupied = length(occ), cells = length(occ),
+       crossing = crossing, gaussian_crossing = g_cross,
+       first = first, second = second, cuts = cuts)
+}
+
+# The fit whose map a grouping's groups live on: the connected groups' fine ring, or the
+# fit of the Gaussian groups' largest map.
+grouping_fit <- function(grouping, fit) {
+  if (identical(grouping$kind, "connected")) grouping$fine else fit
+}
+
+# Each connected group's bootstrap stability: per replicate (work, its rows of x), the
+# number of groups decided again from its rows' crossing shares on the same prototypes,
+# the group's best Jaccard similarity with the replicate's groups over its rows; the
+# mean over the replicates. (The prototypes are the fit on all rows': this measures how
+# firmly the rows decide the groups, not how the ring would move.)
+connected_stability <- function(grouping, work) {
+  G <- grouping$groups
+  full <- grouping$partition
+  jac <- vapply(work, function(w) {
+    rows <- w$train
+    shares <- vapply(grouping$cuts, crossing_share, 0, grouping$first[rows],
+                     grouping$second[rows])
+    mine <- grouping$cuts[[connected_breaks(shares)]][grouping$first]
+    rows <- unique(rows)
+    jaccard_best(full[rows], mine[rows], G)
+  }, numeric(G))
+  jac <- matrix(jac, nrow = G)
+  stability_table(G, full, rowMeans(jac, na.rm = TRUE))
+}
