@@ -167,8 +167,8 @@
 #' @export
 select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout = 0.2,
                         seed = NULL, sigma0 = "auto", progress = interactive(),
-                        parallel = "none", sample_rows = "auto", groups_file = NULL,
-                        shape = "auto", ...) {
+                        parallel = "none", sample_rows = "auto", groups_file = NULL, ...,
+                        shape = "auto") {
   call <- compact_call(sys.call(), "select_size")
   started <- proc.time()[["elapsed"]]
   file <- is_file_data(y)
