@@ -476,8 +476,9 @@ plot_counts <- function(x, size, dots) {
 #' mean adjusted Rand index, with the 95% interval over pairs of replicates), and the
 #' criterion that chose the groups per number of groups (see [select_size()], "Groups": the
 #' best BIC over the shapes, or for groups of any shape the share of rows on a border,
-#' whose two nearest prototypes lie in different groups); the recommended size and the number of groups marked and labelled, and "no group
-#' structure" said in the figure when there is none. `type = "groups"`: the groups view,
+#' whose two nearest prototypes lie in different groups); the recommended size and the
+#' number of groups marked and labelled, and "no group structure" said in the figure when
+#' there is none. `type = "groups"`: the groups view,
 #' the rows on their first two principal components coloured by their group, the ring the
 #' groups were found on drawn through its neurons, each group's rows and bootstrap
 #' stability in the legend. [autoplot.somgpu_selection()] draws both with ggplot2.
@@ -533,8 +534,7 @@ plot_criteria <- function(sd, dots) {
   xlabs <- c("ring size N", "ring size N", "groups")
   ylabs <- c("held-out qe", "adjusted Rand index", sd$ylab)
   shorter <- list(c("held-out error", "error"), c("stability (95% of pairs)", "stability"),
-                  if (startsWith(sd$panels[3], "border")) c("border rows", "borders") else
-                    c("criterion per groups", "criterion"))
+                  sd$shorter)
   for (i in seq_along(sd$panels)) {
     d <- sd$long[sd$long$panel == sd$panels[i], , drop = FALSE]
     ylim <- range(d$lo, d$hi, d$y, na.rm = TRUE)

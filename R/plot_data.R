@@ -224,8 +224,8 @@ fit_groups_view <- function(x, data, max_points, call) {
 # stability (its 95% interval over pairs of replicates), per number of groups the criterion
 # that chose them: the best BIC over the shapes, or for groups of any shape the share of rows
 # on a border (whose two nearest prototypes lie in different groups, in %); `panel` names
-# each; `mark` is
-# where the answer stands; `ylab` and `key` say what the points are.
+# each; `mark` is where the answer stands; `ylab`, `shorter` (the third panel's title said
+# shorter) and `key` say what the points are.
 selection_data <- function(x) {
   cr <- x$criteria
   g <- x$grouping
@@ -258,6 +258,8 @@ selection_data <- function(x) {
                           sprintf("%d group%s", x$groups, if (x$groups == 1) "" else "s")))
   list(long = long, marks = marks, panels = panels,
        ylab = if (connected) "rows on a border (%)" else "BIC of the classification",
+       shorter = if (connected) c("border rows", "borders") else
+         c("criterion per groups", "criterion"),
        key = if (connected) "mean over replicates (groups: rows on a border)" else
          "mean over replicates (criterion: best shape)",
        none = if (is.na(x$recommended)) {
