@@ -86,7 +86,7 @@ gg_quality <- function(qd) {
   kept <- long[long$status == "kept restart (lowest qe)", , drop = FALSE]
   kept <- kept[order(kept$measure, kept$size), , drop = FALSE]
   p <- ggplot2::ggplot(long, ggplot2::aes(size, value)) +
-    ggplot2::geom_line(data = kept, colour = "grey20") +
+    (if (length(unique(kept$size)) > 1L) ggplot2::geom_line(data = kept, colour = "grey20")) +
     ggplot2::geom_point(ggplot2::aes(shape = status, colour = status), size = 2.2) +
     ggplot2::scale_shape_manual(values = c(`kept restart (lowest qe)` = 19, `other restarts` = 1),
                                 name = NULL) +
@@ -119,7 +119,7 @@ gg_headroom <- function() {
 
 gg_trace <- function(td) {
   ggplot2::ggplot(td, ggplot2::aes(pass, qe, colour = size, group = size)) +
-    ggplot2::geom_line() +
+    (if (length(unique(td$pass)) > 1L) ggplot2::geom_line() else ggplot2::geom_point()) +
     ggplot2::scale_colour_viridis_c(name = "ring size N", breaks = function(lim) integer_breaks(lim)) +
     ggplot2::scale_x_continuous(breaks = function(lim) integer_breaks(lim)) +
     ggplot2::labs(x = "pass", y = "quantization error", title = "training trace")
@@ -137,7 +137,9 @@ gg_codes <- function(cd) {
     ggplot2::guides(colour = ggplot2::guide_legend(nrow = ceiling(size / 10), byrow = TRUE,
                                                    title.position = "top",
                                                    override.aes = list(alpha = 1, size = 2.5))) +
-    gg_neurons(cd$neurons, grDevices::hcl.colors(size, "Dark 3"), numbers = TRUE) +
+    gg_neurons(cd$neurons, grDevices::hcl.colors(size, "Dark 3"), numbers = TRUE,
+               span = max(diff(range(cd$points$PC1, cd$neurons$PC1)),
+                          diff(range(cd$points$PC2, cd$neurons$PC2)))) +
     ggplot2::labs(title = sprintf("ring of %d neurons", size),
                   caption = "circles: the ring's neurons, numbered") +
     ggplot2::theme(legend.position = "bottom", legend.direction = "horizontal")
@@ -169,14 +171,23 @@ gg_ring <- function(cd) {
     ggplot2::labs(x = "PC1", y = if (cd$one_column) NULL else "PC2")
 }
 
-gg_neurons <- function(neurons, fill, numbers) {
+# The ring through its neurons; `numbers`: each numbered where its number clears those of
+# the neurons before it (`span`: the view's larger side, in data units, the panel's some 4
+# inches on a figure of 480 pixels or 7 x 5 inches).
+gg_neurons <- function(neurons, fill, numbers, span = 1) {
   ring <- rbind(neurons, neurons[1, , drop = FALSE])
+  if (numbers) {
+    lab <- as.character(neurons$neuron)
+    keep <- labels_apart(neurons$PC1, neurons$PC2, span * (0.005 + 0.021 * nchar(lab)),
+                         0.033 * span)
+  }
   list(ggplot2::geom_path(data = ring, ggplot2::aes(PC1, PC2), linewidth = 0.8),
        ggplot2::geom_point(data = neurons, ggplot2::aes(PC1, PC2), shape = 21,
                            fill = fill, size = if (numbers) 7 else 3.5, stroke = 0.8),
        if (numbers) {
-         ggplot2::geom_text(data = neurons, ggplot2::aes(PC1, PC2, label = neuron),
-                            colour = "white", fontface = "bold")
+         ggplot2::geom_text(data = neurons[keep, , drop = FALSE],
+                            ggplot2::aes(PC1, PC2, label = neuron), colour = "white",
+                            fontface = "bold")
        })
 }
 
@@ -230,7 +241,7 @@ gg_criteria <- function(sd) {
     ggplot2::geom_errorbar(ggplot2::aes(ymin = lo, ymax = hi, linetype = "interval"),
                            width = 0.25, colour = "grey50") +
     ggplot2::geom_line() +
-    ggplot2::geom_point(ggplot2::aes(shape = "mean over replicates (criterion: best shape)")) +
+    ggplot2::geom_point(ggplot2::aes(shape = sd$key)) +
     ggplot2::scale_linetype_manual(values = c(interval = "solid"), name = NULL,
                                    labels = "+- 1 SE; 95% of replicate pairs") +
     ggplot2::scale_shape_manual(values = 19, name = NULL) +

@@ -11,6 +11,7 @@ describe <- function(x) {
                    if (length(d) == 2L) sprintf(" of %.0f x %.0f", d[1L], d[2L]) else ""))
   }
   if (is.data.frame(x)) return(sprintf("a data frame of %d x %d", nrow(x), ncol(x)))
+  if (is.list(x) && is.object(x)) return(sprintf("an object of class %s", class(x)[1L]))
   if (is.list(x)) return(sprintf("a list of length %d", length(x)))
   if (length(x) == 0L) return(sprintf("an empty %s vector", typeof(x)))
   if (length(x) > 1L) {

@@ -45,10 +45,14 @@ abort_unknown_args <- function(bad, known, fun, call) {
     d <- utils::adist(b, known, ignore.case = TRUE)
     if (min(d) <= 2) sprintf(" (did you mean `%s`?)", known[which.min(d)]) else ""
   }, character(1))
-  abort_input(sprintf("%s %s not %s of %s%s.", paste0("`", bad, "`", collapse = ", "),
-                      if (length(bad) == 1L) "is" else "are",
-                      if (length(bad) == 1L) "an argument" else "arguments", fun,
-                      paste(unique(near[nzchar(near)]), collapse = "")), call)
+  if (length(bad) == 1L) {
+    abort_input(sprintf("`%s` is not an argument of %s%s.", bad, fun, near), call)
+  }
+  # each name with its own suggestion: "`a` (did you mean `b`?), `c` and `d` are not ..."
+  names <- paste0("`", bad, "`", near)
+  abort_input(sprintf("%s and %s are not arguments of %s.",
+                      paste(names[-length(names)], collapse = ", "), names[length(names)], fun),
+              call)
 }
 
 # An interrupt (Ctrl-C) that the compiled code noticed and stopped for, after releasing what

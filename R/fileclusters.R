@@ -83,9 +83,11 @@ with_clusters_file <- function(to, expr) {
 # The clusters in a file, as results hold them: the path (absolute), n rows, the column
 # labels, and `cache`, an environment holding the big.matrix attached in this session
 # (after readRDS() its pointer is nil, and file_clusters_matrix() attaches it again).
-# Fields are read with .subset2(): `$` and `[[` give the columns by name.
+# Fields are read with .subset2(): `$` and `[[` give the columns by name. The cache's
+# parent is somgpu's namespace, which saveRDS() records by name: readRDS() loads somgpu, so
+# that the methods below (nrow(), x[i, j], ...) work in a session that has not attached it.
 new_file_clusters <- function(path, n, labels, matrix = NULL) {
-  cache <- new.env(parent = emptyenv())
+  cache <- new.env(parent = topenv())
   cache$matrix <- matrix
   structure(list(path = path, n = as.double(n), labels = labels, cache = cache),
             class = "somgpu_file_clusters")
@@ -268,6 +270,30 @@ str.somgpu_file_clusters <- function(object, ...) {
   cat(sprintf(" somgpu_file_clusters: %.0f x %d, %s\n", .subset2(object, "n"),
               length(.subset2(object, "labels")), .subset2(object, "path")))
   invisible(NULL)
+}
+
+# summary(): the rows in each cluster of every column (read from the file a column at a
+# time), as summary() of clusters in memory would tell of them what matters.
+#' @export
+#' @noRd
+summary.somgpu_file_clusters <- function(object, ...) {
+  m <- file_clusters_matrix(object)
+  labels <- .subset2(object, "labels")
+  rows <- lapply(seq_along(labels), function(j) table(m[, j], useNA = "ifany", dnn = NULL))
+  structure(stats::setNames(rows, labels), path = .subset2(object, "path"),
+            class = "summary.somgpu_file_clusters")
+}
+
+#' @export
+#' @noRd
+print.summary.somgpu_file_clusters <- function(x, ...) {
+  cat(sprintf("rows per cluster, in the file %s\n", attr(x, "path")))
+  for (j in names(x)) {
+    t <- x[[j]]
+    cat(sprintf("%s: %s\n", j, paste0(ifelse(is.na(names(t)), "NA", names(t)), ": ",
+                                       as.vector(t), collapse = "  ")))
+  }
+  invisible(x)
 }
 
 #' @export

@@ -21,9 +21,11 @@
 #' `plot(as_kohonen(fit, N), type = "changes")` shows its training progress; otherwise
 #' `NULL`. Requires the kohonen package.
 #'
-#' @param fit A `somgpu` fit from [train()].
-#' @param size The ring size to convert; `NULL` (the default) takes the size that
-#'   [summary.somgpu()] suggests, as [tidy.somgpu()] does (a message says which).
+#' @param fit A `somgpu` fit from [train()], or a [select_size()] result (its fit on all
+#'   rows, `fit$fit`).
+#' @param size The ring size to convert; `NULL` (the default) takes the size a selection
+#'   recommends, else the size that [summary.somgpu()] suggests, as [tidy.somgpu()] does (a
+#'   message says which).
 #' @param data The training rows, when the fit does not keep them (`keep_data = FALSE`).
 #' @return An object of class `kohonen`.
 #' @seealso [train()]
@@ -42,9 +44,17 @@
 as_kohonen <- function(fit, size = NULL, data = NULL) {
   call <- compact_call(sys.call(), "as_kohonen")
   need_packages("kohonen", "as_kohonen()", call)
+  if (inherits(fit, "somgpu_selection")) { # its fit on all rows, at the recommended size
+    if (is.null(size) && !is.na(fit$recommended)) {
+      size <- fit$recommended
+      message(sprintf("as_kohonen(): ring size N = %d, the size the selection recommends; choose another with `size =`.",
+                      size))
+    }
+    fit <- fit$fit
+  }
   if (!inherits(fit, "somgpu")) {
-    abort_input(sprintf("`fit` must be a somgpu fit from train(), not %s.", describe(fit)),
-                call)
+    abort_input(sprintf("`fit` must be a somgpu fit from train() or a selection from select_size(), not %s.",
+                        describe(fit)), call)
   }
   x <- fit_data(fit, data, call)
   size <- report_size(fit, size, "as_kohonen", call,

@@ -223,6 +223,16 @@ integer_axis <- function(side, range, ...) {
   graphics::axis(side, at = integer_breaks(range), ...)
 }
 
+# The x axis of the sizes trained: a tick at each, each labelled up to 12 of them, else the
+# smallest and the round numbers (2, 5, 10, ...), as the ggplot figures label it.
+size_axis <- function(sizes) {
+  sizes <- sort(unique(sizes))
+  if (length(sizes) <= 12L) return(invisible(graphics::axis(1, at = sizes)))
+  graphics::axis(1, at = sizes, labels = FALSE)
+  b <- integer_breaks(range(sizes))
+  graphics::axis(1, at = unique(c(sizes[1L], b[b > sizes[1L] & b <= max(sizes)])), tick = FALSE)
+}
+
 plot_quality <- function(x, dots) {
   qd <- quality_data(x)
   q <- qd$points
@@ -237,7 +247,7 @@ plot_quality <- function(x, dots) {
     draw_frame(graphics::plot, list(x = q$size, y = q[[what]], type = "n", xlab = "ring size N",
                                     ylab = what, main = titles[[what]], xaxt = "n"),
                frame, shorter = c(qe = "quantization", te = "topographic")[[what]], line = 1.6)
-    graphics::axis(1, at = kept$size)
+    size_axis(kept$size)
     graphics::points(q$size[!q$kept], q[[what]][!q$kept], pch = 1, col = "grey50")
     draw(graphics::lines, list(x = kept$size, y = kept[[what]], type = "b", pch = 19),
          mark_dots(dots))
@@ -371,13 +381,19 @@ legend_side <- function(inches, xr, yr) {
   if (scale(bottom) >= scale(right)) "bottom" else "right"
 }
 
-# The ring through its neurons, closed, each neuron a filled circle (numbered).
+# The ring through its neurons, closed, each neuron a filled circle, numbered where the
+# number clears those of the neurons before it (neurons on top of each other: the first).
 ring_neurons <- function(neurons, fill, numbers = TRUE, cex = 3.2) {
   graphics::polygon(neurons$PC1, neurons$PC2, border = "black", lwd = 2)
   graphics::points(neurons$PC1, neurons$PC2, pch = 21, bg = fill, cex = cex)
   if (numbers) {
-    graphics::text(neurons$PC1, neurons$PC2, labels = neurons$neuron, cex = 1, font = 2,
-                   col = "white")
+    lab <- as.character(neurons$neuron)
+    keep <- labels_apart(graphics::grconvertX(neurons$PC1, "user", "inches"),
+                         graphics::grconvertY(neurons$PC2, "user", "inches"),
+                         graphics::strwidth(lab, "inches", font = 2) + 0.03,
+                         1.2 * graphics::strheight("0", "inches", font = 2))
+    graphics::text(neurons$PC1[keep], neurons$PC2[keep], labels = lab[keep], cex = 1,
+                   font = 2, col = "white")
   }
 }
 
@@ -458,9 +474,11 @@ plot_counts <- function(x, size, dots) {
 #' `type = "criteria"` (the default): three panels, the held-out error per size (mean over
 #' the replicates, +- 1 standard error), the stability between replicates per size (the
 #' mean adjusted Rand index, with the 95% interval over pairs of replicates), and the
-#' criterion of the best grouping per number of groups (see [select_size()], "Groups");
-#' the recommended size and the number of groups marked and labelled, and "no group
-#' structure" said in the figure when there is none. `type = "groups"`: the groups view,
+#' criterion that chose the groups per number of groups (see [select_size()], "Groups": the
+#' best BIC over the shapes, or for groups of any shape the share of rows on a border,
+#' whose two nearest prototypes lie in different groups); the recommended size and the
+#' number of groups marked and labelled, and "no group structure" said in the figure when
+#' there is none. `type = "groups"`: the groups view,
 #' the rows on their first two principal components coloured by their group, the ring the
 #' groups were found on drawn through its neurons, each group's rows and bootstrap
 #' stability in the legend. [autoplot.somgpu_selection()] draws both with ggplot2.
@@ -514,9 +532,9 @@ plot_criteria <- function(sd, dots) {
                       mgp = c(2.5, 0.8, 0), oma = c(if (wide) 1.8 else 0, 0, top, 0))
   on.exit(graphics::par(op))
   xlabs <- c("ring size N", "ring size N", "groups")
-  ylabs <- c("held-out qe", "adjusted Rand index", "BIC of the classification")
+  ylabs <- c("held-out qe", "adjusted Rand index", sd$ylab)
   shorter <- list(c("held-out error", "error"), c("stability (95% of pairs)", "stability"),
-                  c("criterion per groups", "criterion"))
+                  sd$shorter)
   for (i in seq_along(sd$panels)) {
     d <- sd$long[sd$long$panel == sd$panels[i], , drop = FALSE]
     ylim <- range(d$lo, d$hi, d$y, na.rm = TRUE)

@@ -73,6 +73,17 @@ axis_labels_at <- function(n) {
   sort(unique(c(1L, as.integer(b[b >= 1 & b <= n]))))
 }
 
+# Which labels at (x, y) to write so that no two overlap, each w wide and h high (one unit on
+# both axes): in order, a label kept when it clears every one kept before it.
+labels_apart <- function(x, y, w, h) {
+  keep <- logical(length(x))
+  for (i in seq_along(x)) {
+    k <- which(keep)
+    keep[i] <- !any(abs(x[i] - x[k]) < (w[i] + w[k]) / 2 & abs(y[i] - y[k]) < h)
+  }
+  keep
+}
+
 # How points are drawn for n of them: more and fainter, smaller points as n grows, so that a
 # hundred rows and a hundred thousand (drawn as max_points of them) both read.
 point_style <- function(n) {
@@ -210,14 +221,22 @@ fit_groups_view <- function(x, data, max_points, call) {
 }
 
 # A selection's figures in one long table: per size the held-out error (+- 1 SE) and the
-# stability (its 95% interval over pairs of replicates), per number of groups the best
-# criterion over the shapes; `panel` names each; `mark` is where the answer stands.
+# stability (its 95% interval over pairs of replicates), per number of groups the criterion
+# that chose them: the best BIC over the shapes, or for groups of any shape the share of rows
+# on a border (whose two nearest prototypes lie in different groups, in %); `panel` names
+# each; `mark` is where the answer stands; `ylab`, `shorter` (the third panel's title said
+# shorter) and `key` say what the points are.
 selection_data <- function(x) {
   cr <- x$criteria
-  sc <- x$grouping$scores
-  best <- if (is.null(sc)) c(`1` = NA_real_) else vapply(split(sc$criterion, sc$groups), max, 0)
+  g <- x$grouping
+  connected <- identical(g$kind, "connected")
+  sc <- g$scores
+  best <- if (connected) {
+    stats::setNames(100 * g$crossing, seq_along(g$crossing))
+  } else if (is.null(sc)) c(`1` = NA_real_) else vapply(split(sc$criterion, sc$groups), max, 0)
   panels <- c("held-out error (+- 1 SE)", "stability (95% of replicate pairs)",
-              "criterion per number of groups")
+              if (connected) "border rows per number of groups" else
+                "criterion per number of groups")
   long <- rbind(
     data.frame(panel = panels[1], x = cr$size, y = cr$heldout_qe,
                lo = cr$heldout_qe - cr$heldout_qe_se, hi = cr$heldout_qe + cr$heldout_qe_se),
@@ -238,6 +257,11 @@ selection_data <- function(x) {
                         if (is.na(x$groups)) "" else
                           sprintf("%d group%s", x$groups, if (x$groups == 1) "" else "s")))
   list(long = long, marks = marks, panels = panels,
+       ylab = if (connected) "rows on a border (%)" else "BIC of the classification",
+       shorter = if (connected) c("border rows", "borders") else
+         c("criterion per groups", "criterion"),
+       key = if (connected) "mean over replicates (groups: rows on a border)" else
+         "mean over replicates (criterion: best shape)",
        none = if (is.na(x$recommended)) {
          if (identical(x$groups, 1L)) "no group structure: no size recommended" else "no size recommended"
        })

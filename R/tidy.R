@@ -214,6 +214,14 @@ augment.somgpu_selection <- function(x, data = NULL, newdata = NULL, ...) {
   if (is_file_data(rows)) {
     abort_input("augment() binds the rows to their groups in memory; pass rows in memory.", call)
   }
+  if (is.null(rows) && is.null(x$fit$data)) {
+    abort_input(paste(if (isTRUE(x$fit$params$file_backed)) {
+      "The selection was made on file-backed data and keeps none: pass its rows, in memory, as `data`."
+    } else {
+      "The selection keeps no data (select_size(keep_data = TRUE) keeps it): pass the rows it was made on as `data`."
+    }, "Every row's group is in", if (is.null(x$groups_file)) "`partition`." else
+      "its groups file (as_big_matrix(selection))."), call)
+  }
   if (is.null(rows)) rows <- fit_data(x$fit, NULL, call)
   groups <- stats::predict(x, rows)
   out <- rows_frame(rows)

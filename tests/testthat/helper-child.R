@@ -6,12 +6,13 @@ file_matrix <- function(x, dir) {
                            descriptorfile = "y.desc")
 }
 
-# Run R code in a new process with this build: list(status, stdout, stderr).
-run_child <- function(code) {
+# Run R code in a new process with this build (attached first, unless `attach` is FALSE):
+# list(status, stdout, stderr).
+run_child <- function(code, attach = TRUE) {
   script <- tempfile(fileext = ".R")
   writeLines(c(sprintf(".libPaths(c(%s, .libPaths()))", deparse(dirname(find.package("somgpu")))),
                sprintf("Sys.setenv(POCL_CACHE_DIR = %s)", deparse(file.path(tempdir(), "pocl"))),
-               "suppressMessages(library(somgpu))", code), script)
+               if (attach) "suppressMessages(library(somgpu))", code), script)
   out <- tempfile()
   err <- tempfile()
   status <- system2(file.path(R.home("bin"), "Rscript"), script, stdout = out, stderr = err)

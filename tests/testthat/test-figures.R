@@ -154,10 +154,12 @@ test_that("nothing breaks without ggplot2", {
   expect_match(res$stdout, "^somgpu_package_error\\|autoplot\\(\\) needs the package ggplot2")
 })
 
-# Figures at the sizes people use (issue 38): png()'s default 480 x 480 pixels and an R
-# Markdown chunk of 7 x 5 inches (96 pixels to the inch), each figure drawn in turn.
+# Figures at the sizes people use (issue 38): png()'s default 480 x 480 pixels, an R
+# Markdown chunk of 7 x 5 inches (96 pixels to the inch) and a wide 900 x 600, each figure
+# drawn in turn.
 figure_sizes <- list(`480 x 480` = list(width = 480, height = 480),
-                     `7 x 5 in` = list(width = 7, height = 5, units = "in", res = 96))
+                     `7 x 5 in` = list(width = 7, height = 5, units = "in", res = 96),
+                     `900 x 600` = list(width = 900, height = 600))
 
 # What a base figure writes over its panels, measured in the open device as it is drawn:
 # each title (title()) with its width and the width of its plot region; each text above a
@@ -171,6 +173,7 @@ record_fit <- function(expr, size) {
   seen$legends <- list()
   seen$panels <- list()
   seen$axes <- list()
+  seen$texts <- list()
   add <- function(what, value) assign(what, c(get(what, seen), list(value)), envir = seen)
   title_tracer <- bquote({
     a <- list(...)
@@ -217,7 +220,21 @@ record_fit <- function(expr, size) {
                           labels = labels))
     }
   })
+  # each label text() centres (not legend()'s, which it places by their left edge): its
+  # centre, width and height in inches
+  text_tracer <- bquote(if (!missing(labels) && missing(adj)) {
+    xy <- grDevices::xy.coords(x, y)
+    lab <- as.character(labels)
+    k <- if (is.null(cex)) 1 else cex
+    f <- if (is.null(font)) 1 else font
+    .(add)("texts", data.frame(
+      x = graphics::grconvertX(xy$x, "user", "inches"),
+      y = graphics::grconvertY(xy$y, "user", "inches"),
+      w = graphics::strwidth(lab, "inches", cex = k, font = f),
+      h = graphics::strheight(lab, "inches", cex = k, font = f)))
+  })
   suppressMessages({
+    trace("text.default", where = asNamespace("graphics"), print = FALSE, tracer = text_tracer)
     trace("title", where = asNamespace("graphics"), print = FALSE, tracer = title_tracer)
     trace("mtext", where = asNamespace("graphics"), print = FALSE, tracer = mtext_tracer)
     trace("legend", where = asNamespace("graphics"), print = FALSE, tracer = legend_tracer,
@@ -226,6 +243,7 @@ record_fit <- function(expr, size) {
   })
   on.exit(suppressMessages({
     for (f in c("title", "mtext", "legend", "axis")) untrace(f, where = asNamespace("graphics"))
+    untrace("text.default", where = asNamespace("graphics"))
   }))
   do.call(grDevices::png, c(list(filename = tempfile(fileext = ".png")), size))
   on.exit(grDevices::dev.off(), add = TRUE, after = FALSE)
@@ -247,6 +265,7 @@ test_that("base figures at 480 x 480 and 7 x 5 in: titles fit, nothing cut, lege
   figures <- list(
     quality = function() plot(fit), trace = function() plot(fit, "trace"),
     codes = function() plot(fit, "codes", size = 4), groups = function() plot(fit, "groups"),
+    codes30 = function() plot(fit30, "codes", size = 30), quality30 = function() plot(fit30),
     neighbours = function() plot(fit30, "neighbours", size = 30),
     profiles = function() plot(fit30, "profiles", size = 30),
     profiles4 = function() plot(fit30, "profiles", size = 4),
@@ -273,6 +292,17 @@ test_that("base figures at 480 x 480 and 7 x 5 in: titles fit, nothing cut, lege
     }
     if (f %in% c("quality", "trace", "codes", "groups", "criteria", "profiles")) {
       expect_gt(length(r$legends), 0)
+    }
+    # no label written over another (the neurons' numbers, the cells' values)
+    tx <- do.call(rbind, c(list(data.frame(x = 0, y = 0, w = 0, h = 0)[0, ]), r$texts))
+    clash <- outer(seq_len(nrow(tx)), seq_len(nrow(tx)), function(i, j) {
+      i < j & abs(tx$x[i] - tx$x[j]) < (tx$w[i] + tx$w[j]) / 2 &
+        abs(tx$y[i] - tx$y[j]) < (tx$h[i] + tx$h[j]) / 2
+    })
+    expect_false(any(clash), label = sprintf("%s: labels written over each other", where))
+    # an axis of many sizes: the smallest and round numbers labelled, not every size
+    for (a in Filter(function(a) a$side == 1 && !isFALSE(a$labels), r$axes)) {
+      expect_lte(length(a$at), 12L)
     }
   }
   # the selection's panels in a row on a wide device, two by two on a square one
@@ -417,4 +447,58 @@ test_that("the groups view and the codes view draw a file-backed big.matrix", {
   expect_identical(g$group, bigmemory::attach.big.matrix(paste0(to, ".desc"))[g$row, 1])
   expect_error(plot(sel, "groups", data = bm[1:10, ]), "has 10 rows; the selection was made on 1000",
                class = "somgpu_input_error")
+})
+
+test_that("the criterion panel shows the rule that chose the groups, border rows for any shape", {
+  sel <- figure_sel(mtcars, shape = "connected")
+  expect_identical(sel$grouping$kind, "connected")
+  sd <- somgpu:::selection_data(sel)
+  p3 <- sd$long[sd$long$panel == sd$panels[3], ]
+  # the share of rows on a border per number of groups, the answer among them
+  expect_equal(p3$y, 100 * sel$grouping$crossing)
+  expect_identical(p3$x, seq_along(sel$grouping$crossing))
+  expect_true(sel$groups %in% p3$x)
+  expect_identical(sd$ylab, "rows on a border (%)")
+  gauss <- figure_sel(mtcars, shape = "gaussian")
+  gd <- somgpu:::selection_data(gauss)
+  expect_identical(gd$ylab, "BIC of the classification")
+  expect_true(gauss$groups %in% gd$long$x[gd$long$panel == gd$panels[3]])
+  skip_if_not_installed("ggplot2")
+  b <- ggplot2::ggplot_build(ggplot2::autoplot(sel))
+  pts <- b$data[[which(vapply(b$plot$layers, function(l) inherits(l$geom, "GeomPoint"), TRUE))]]
+  expect_equal(pts$y[pts$PANEL == 3], 100 * sel$grouping$crossing)
+  label <- b$data[[which(vapply(b$plot$layers, function(l) inherits(l$geom, "GeomLabel"), TRUE))]]
+  at <- label$x[label$PANEL == 3]
+  expect_identical(at, as.numeric(sel$groups))
+  expect_true(at >= min(pts$x[pts$PANEL == 3]) && at <= max(pts$x[pts$PANEL == 3]))
+  expect_match(as.character(b$layout$layout$panel[3]), "^border rows")
+})
+
+test_that("ggplot figures of one size or one pass draw without ggplot2's complaints", {
+  skip_if_not_installed("ggplot2")
+  one <- train(iris[, 1:4], sizes = 4, iter_max = 10, seed = 1, backend = "cpu")
+  pass <- train(iris[, 1:4], nmax = 4, iter_max = 2, trace = TRUE, seed = 1, backend = "cpu")
+  grDevices::png(tempfile(fileext = ".png"))
+  on.exit(grDevices::dev.off())
+  expect_silent(print(ggplot2::autoplot(one)))
+  expect_silent(print(ggplot2::autoplot(pass, "trace")))
+})
+
+test_that("ggplot's codes view numbers the neurons whose numbers stay apart", {
+  skip_if_not_installed("ggplot2")
+  fit30 <- figure_fit30()
+  numbers <- function(p) {
+    p$layers[[which(vapply(p$layers, function(l) inherits(l$geom, "GeomText"), TRUE))]]$data
+  }
+  d <- ggplot2::ggplot_build(ggplot2::autoplot(fit30, "codes", size = 30))$data
+  pc <- do.call(rbind, lapply(d, function(l) l[, c("x", "y")]))
+  span <- max(diff(range(pc$x)), diff(range(pc$y)))
+  n <- numbers(ggplot2::autoplot(fit30, "codes", size = 30))
+  expect_lt(nrow(n), 30L) # neurons on top of each other: the first numbered
+  apart <- outer(seq_len(nrow(n)), seq_len(nrow(n)), function(i, j) {
+    i >= j | abs(n$PC1[i] - n$PC1[j]) >= 0.04 * span | abs(n$PC2[i] - n$PC2[j]) >= 0.03 * span
+  })
+  expect_true(all(apart))
+  # a ring whose neurons stand apart: every one numbered
+  expect_identical(nrow(numbers(ggplot2::autoplot(figure_fit(), "codes", size = 3))), 3L)
 })

@@ -119,6 +119,73 @@ test_that("a clusters or groups file named as a folder is refused; the path kept
   fit <- train(bm, nmax = 3, algorithm = "batch", iter_max = 3, seed = 1, backend = "cpu",
                clusters_file = "sub/cl.bin")
   expect_identical(fit$params$clusters_file, file.path(normalizePath("sub"), "cl.bin"))
+  pred <- suppressMessages(predict(fit, bm, clusters_file = "sub/p.bin"))
+  expect_identical(.subset2(pred, "path"), file.path(normalizePath("sub"), "p.bin"))
+  sel <- select_size(bm, sizes = 2:3, restarts = 1, bootstrap = 2, iter_max = 3, seed = 1,
+                     backend = "cpu", progress = FALSE, groups_file = "sub/g.bin")
+  expect_identical(sel$groups_file, file.path(normalizePath("sub"), "g.bin"))
   withr::local_dir(tempdir())
   expect_identical(dim(fit$clusters[1:2, ]), c(2L, 2L)) # after setwd(), still found
+  expect_identical(pred[1:2, "N2"], fit$clusters[1:2, "N2"])
+  expect_identical(nrow(as_big_matrix(sel)), 200)
+})
+
+test_that("saved results with files: every ordinary use in a new session, somgpu not attached", {
+  skip_if_not_installed("bigmemory")
+  skip_if_not_installed("generics")
+  skip_if_not_installed("ggplot2")
+  skip_if_not_installed("kohonen")
+  dir <- withr::local_tempdir()
+  y <- withr::with_seed(5, rbind(matrix(rnorm(1200, 0, 0.4), ncol = 3),
+                                 matrix(rnorm(1200, 3, 0.4), ncol = 3)))
+  colnames(y) <- c("a", "b", "c")
+  bm <- file_matrix(y, dir)
+  fit <- train(bm, nmax = 4, algorithm = "batch", iter_max = 10, seed = 1, backend = "cpu",
+               clusters_file = file.path(dir, "cl.bin"))
+  pred <- suppressMessages(predict(fit, bm, clusters_file = file.path(dir, "p.bin")))
+  sel <- select_size(bm, sizes = 2:4, restarts = 1, bootstrap = 3, iter_max = 10, seed = 1,
+                     backend = "cpu", progress = FALSE, groups_file = file.path(dir, "g.bin"))
+  rds <- file.path(dir, "all.rds")
+  saveRDS(list(fit = fit, pred = pred, sel = sel), rds)
+  # each check prints "CHECK <name> TRUE"; a crash ends the process before "DONE"
+  res <- run_child(sprintf('
+    all <- readRDS(%s)
+    fit <- all$fit; pred <- all$pred; sel <- all$sel
+    check <- function(name, ok) cat("CHECK", name, isTRUE(ok), "\\n")
+    check("loaded", "somgpu" %%in%% loadedNamespaces())
+    cl <- fit$clusters
+    check("nrow", identical(nrow(cl), 800L)); check("dim", identical(dim(cl), c(800L, 3L)))
+    check("index", identical(unname(cl[1:3, "N2"]), cl$N2[1:3]))
+    check("head", identical(dim(head(cl)), c(6L, 3L)))
+    check("as.matrix", identical(dim(as.matrix(pred)), c(800L, 3L)))
+    check("summary", identical(as.vector(summary(cl)$N2), tabulate(cl$N2, 2)))
+    out <- capture.output(print(cl), str(cl), print(fit), print(summary(cl)), print(sel))
+    bm <- bigmemory::attach.big.matrix(%s)
+    y <- bm[, ]
+    check("predict", identical(predict(fit, y[1:5, ])$N3, cl$N3[1:5]))
+    check("summary_fit", is.list(summary(fit, data = y)))
+    g <- somgpu::as_big_matrix(sel)[, 1]
+    check("predict_sel", identical(predict(sel, bm), g))
+    n3 <- tabulate(cl$N3, 3)
+    check("tidy", identical(generics::tidy(fit, size = 3)$size, n3[n3 > 0]))
+    check("augment", identical(as.integer(generics::augment(fit, y, size = 3)$.cluster), cl$N3))
+    check("augment_sel", identical(as.integer(generics::augment(sel, y)$.group), g))
+    check("tidy_sel", nrow(generics::tidy(sel)) == sel$groups)
+    check("glance", nrow(generics::glance(fit)) == 3L && nrow(generics::glance(sel)) == 1L)
+    check("kohonen", identical(somgpu::as_kohonen(fit, 3, data = y)$unit.classif, as.numeric(cl$N3)))
+    check("kohonen_sel", inherits(somgpu::as_kohonen(sel, data = y), "kohonen"))
+    png(tempfile(fileext = ".png"))
+    for (type in c("quality", "neighbours", "profiles", "counts")) plot(fit, type, size = 3)
+    plot(fit, "codes", size = 3, data = bm); plot(fit, "groups", data = bm)
+    plot(sel); plot(sel, "groups", data = bm)
+    print(ggplot2::autoplot(fit)); print(ggplot2::autoplot(fit, "codes", size = 3, data = bm))
+    print(ggplot2::autoplot(sel)); print(ggplot2::autoplot(sel, "groups", data = bm))
+    dev.off()
+    cat("DONE\\n")', deparse(rds), deparse(file.path(dir, "y.desc"))), attach = FALSE)
+  expect_identical(res$status, 0L, info = res$stderr)
+  checks <- regmatches(res$stdout, gregexpr("CHECK \\S+ (TRUE|FALSE)", res$stdout))[[1]]
+  expect_length(checks, 17L)
+  expect_false(any(grepl("FALSE$", checks)), label = paste(checks, collapse = "; "))
+  expect_match(res$stdout, "DONE")
+  expect_no_match(res$stderr, "caught segfault")
 })

@@ -111,3 +111,82 @@ test_that("a forked child (mclapply) trains after its parent used threads", {
   # each child ran with one thread and got the parent's result
   expect_match(p$read_all_output(), "CHILD 1 1 1 1")
 })
+
+# A job scheduler of this machine's processes, for batchtools: each job an Rscript started in
+# the background, its process id the job's id (written to `jobs`), killed by killJob; like
+# Slurm, it waits out a second of latency after submitting (Sys.sleep(), which lets an
+# interrupt through even while interrupts are suspended). Code for a child session.
+process_scheduler <- function(jobs, lib) sprintf('
+  Sys.setenv(R_LIBS = %s)
+  alive <- function(pid) {
+    stat <- file.path("/proc", pid, "stat")
+    vapply(stat, function(f) file.exists(f) &&
+             !grepl("^[0-9]+ \\\\(.*\\\\) Z", readLines(f, warn = FALSE)[1]), TRUE)
+  }
+  ids <- function() if (file.exists(%2$s)) trimws(readLines(%2$s)) else character(0)
+  cf <- batchtools::makeClusterFunctions(
+    name = "processes", scheduler.latency = 1, store.job.collection = TRUE,
+    submitJob = function(reg, jc) {
+      pid <- system(sprintf("%%s -e %%s > %%s 2>&1 & echo $!", file.path(R.home("bin"), "Rscript"),
+                            shQuote(sprintf("batchtools::doJobCollection(\\"%%s\\")", jc$uri)),
+                            shQuote(paste0(jc$uri, ".log"))), intern = TRUE)
+      cat(pid, "\\n", file = %2$s, append = TRUE)
+      batchtools::makeSubmitJobResult(status = 0L, batch.id = pid)
+    },
+    killJob = function(reg, batch.id) tools::pskill(as.integer(batch.id), tools::SIGKILL),
+    listJobsRunning = function(reg) { i <- ids(); i[alive(i)] })
+', deparse(lib), deparse(jobs))
+
+test_that("an interrupt while a scheduler's job is being submitted cancels that job too", {
+  skip_on_os(c("windows", "mac", "solaris"))
+  skip_if_not(dir.exists("/proc/self"), "no /proc to tell a running process")
+  skip_if_not_installed("processx")
+  skip_if_no_future()
+  skip_if_not_installed("future.batchtools")
+  # The session interrupts itself the moment batchtools has recorded its second job (its
+  # hook right after the submission): the interrupt lands in the scheduler's latency, before
+  # future() returns. Both jobs train for minutes unless they are cancelled.
+  jobs <- tempfile("jobs-")
+  code <- paste(c(
+    process_scheduler(jobs, dirname(find.package("somgpu"))),
+    "submitted <- 0L",
+    "cf$hooks$post.submit.job <- function(reg, ...) {",
+    "  submitted <<- submitted + 1L",
+    "  if (submitted == 2L) {",
+    "    cat('interrupted after submission 2, jobs running:', sum(alive(ids())), '\\n')",
+    "    tools::pskill(Sys.getpid(), tools::SIGINT)",
+    "  }",
+    "}",
+    sprintf("options(future.cache.path = %s)", deparse(tempfile("somgpu-jobs-"))),
+    "future::plan(future.batchtools::batchtools_custom, cluster.functions = cf, workers = 2)",
+    "y <- matrix(stats::rnorm(2e5 * 8), ncol = 8)",
+    "train(y, sizes = 2:9, iter_max = 5000, seed = 1, threads = 1, parallel = 'future')"),
+    collapse = "\n")
+  p <- processx::process$new(file.path(R.home("bin"), "Rscript"),
+                             c("-e", paste0(child_script(""), code)), stdout = "|",
+                             stderr = "2>&1")
+  on.exit({ # whatever happens, no job left behind
+    p$kill()
+    for (pid in if (file.exists(jobs)) trimws(readLines(jobs))) {
+      tools::pskill(as.integer(pid), tools::SIGKILL)
+    }
+  }, add = TRUE)
+  p$wait(120 * 1000)
+  expect_false(p$is_alive())
+  expect_match(p$read_all_output(), "interrupted after submission 2, jobs running: 2",
+               fixed = TRUE)
+  pids <- trimws(readLines(jobs))
+  expect_length(pids, 2L)
+  running <- function() {
+    vapply(pids, function(pid) {
+      f <- file.path("/proc", pid, "stat")
+      file.exists(f) && !grepl("^[0-9]+ \\(.*\\) Z", readLines(f, warn = FALSE)[1])
+    }, TRUE)
+  }
+  waited <- 0
+  while (any(running()) && waited < 10) {
+    Sys.sleep(0.5)
+    waited <- waited + 0.5
+  }
+  expect_false(any(running()), label = "a job still running after the interrupt")
+})

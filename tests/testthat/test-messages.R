@@ -121,7 +121,9 @@ test_that("train()'s own typos are named with the nearest argument (issue 38)", 
   expect_input_error(train(y, algoritm = "batch"),
                      "`algoritm` is not an argument of train\\(\\) \\(did you mean `algorithm`\\?\\)")
   expect_input_error(train(y, nmax = 3, sigm0 = 1, restrats = 2),
-                     "`sigm0`, `restrats` are not arguments of train\\(\\) \\(did you mean `sigma0`\\?\\) \\(did you mean `restarts`\\?\\)")
+                     "`sigm0` \\(did you mean `sigma0`\\?\\) and `restrats` \\(did you mean `restarts`\\?\\) are not arguments of train\\(\\)\\.$")
+  expect_input_error(train(y, nmax = 3, sigm0 = 1, zzzzzz = 2, restrats = 2),
+                     "^`sigm0` \\(did you mean `sigma0`\\?\\), `zzzzzz` and `restrats` \\(did you mean `restarts`\\?\\) are not")
   expect_input_error(train(y, nmax = 3, zzzzzz = 1), "`zzzzzz` is not an argument of train\\(\\)\\.$")
   expect_input_error(train(y, 10, 2, 2:10, NULL, 5, 1, "uniform", 1, "online", 1, "auto", NULL,
                            "double", 2, FALSE, FALSE, FALSE, TRUE, "none", 0.5, FALSE, NULL,

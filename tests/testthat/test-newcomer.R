@@ -98,3 +98,22 @@ test_that("plots: the suggested size marked, every size in the trace's legend, a
   expect_gte(seen$legend[[2]]$cex, 0.9)
   expect_identical(seen$legend[[3]]$legend, c("lowest", "middle", "highest"))
 })
+
+test_that("the main job points to the vignette where it is installed, else to its source", {
+  skip_if_not_installed("processx")
+  root <- test_path("..", "..")
+  skip_if_not(file.exists(file.path(root, "tools", "seed-example.R")), "not in a checkout")
+  lib <- dirname(find.package("somgpu"))
+  res <- processx::run(file.path(R.home("bin"), "Rscript"),
+                       file.path(root, "tools", "seed-example.R"),
+                       env = c("current", R_LIBS = lib), error_on_status = FALSE)
+  expect_identical(res$status, 0L, info = res$stderr)
+  expect_match(res$stdout, "<somgpu> 9 ring SOMs (N = 2..10) on 2000 x 3 data", fixed = TRUE)
+  # built with the vignette (tools/setup.R main), or as `R CMD INSTALL .` builds it
+  if (nrow(utils::vignette(package = "somgpu", lib.loc = lib)$results) > 0) {
+    expect_match(res$stdout, "vignette(\"somgpu\")            # the tour", fixed = TRUE)
+  } else {
+    expect_match(res$stdout, "is not installed: its source is\nvignettes/somgpu.Rmd; Rscript tools/setup.R main installs it",
+                 fixed = TRUE)
+  }
+})

@@ -172,3 +172,25 @@ test_that("print() of a selection counts the rows it left out; no pass is said",
   expect_message(train(iris[1:4], nmax = 3, iter_max = 1, seed = 1),
                  "iter_max = 1 trains no pass .*the maps are their initial weights")
 })
+
+test_that("a selection's reports: as_kohonen at its recommended size, augment says what it needs", {
+  skip_if_not_installed("kohonen")
+  skip_if_not_installed("generics")
+  y <- iris[, 1:4]
+  sel <- select_size(y, sizes = 2:4, restarts = 1, bootstrap = 3, iter_max = 10, scale = TRUE,
+                     seed = 1, progress = FALSE)
+  expect_message(k <- as_kohonen(sel, data = y),
+                 sprintf("ring size N = %d, the size the selection recommends", sel$recommended))
+  expect_identical(nrow(k$codes[[1]]), sel$recommended)
+  expect_identical(k$unit.classif,
+                   as.numeric(predict(sel$fit, y, sizes = sel$recommended)[[1]]))
+  expect_identical(nrow(as_kohonen(sel, size = 4, data = y)$codes[[1]]), 4L)
+  expect_error(as_kohonen(structure(list(centers = 1), class = "kmeans")),
+               "from train\\(\\) or a selection from select_size\\(\\), not an object of class kmeans",
+               class = "somgpu_input_error")
+  # rows the selection does not keep: where they come from, and where its groups are
+  expect_error(generics::augment(sel),
+               "The selection keeps no data \\(select_size\\(keep_data = TRUE\\) keeps it\\): pass the rows it was made on as `data`. Every row's group is in `partition`.",
+               class = "somgpu_input_error")
+  expect_identical(as.integer(generics::augment(sel, y)$.group), sel$partition)
+})
