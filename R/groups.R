@@ -68,73 +68,21 @@ neuron_moments <- function(x, cluster, N) {
 
 # Greedy agglomeration of the neurons' cells under a family: from a group per neuron with
 # rows, merge at each step the two groups whose union gives the highest classification
-# log-likelihood. Returns one entry per number of groups: the neurons' labels (0 for
-# neurons without rows), the groups' rows and the log-likelihood.
-agglomerate_cells <- function(moments, family, n, prior) {
-  N <- length(moments)
-  groups <- moments[vapply(moments, `[[`, 0, "n") > 0]
-  members <- as.list(which(vapply(moments, `[[`, 0, "n") > 0))
-  shared <- family_shared(family)
-  own <- if (!shared) vapply(groups, function(g) {
-    scatter_loglik(family, moments_scatter(g), g$n, prior)
-  }, 0)
-  W_all <- if (shared) Reduce(`+`, lapply(groups, moments_scatter))
-  loglik <- partition_loglik(groups, n, family, prior)
-  path <- list()
-  gains <- NULL
-  repeat {
-    labels <- integer(N)
-    for (k in seq_along(members)) labels[members[[k]]] <- k
-    path[[length(path) + 1L]] <- list(labels = labels, rows = vapply(groups, `[[`, 0, "n"),
-                                      loglik = loglik)
-    K <- length(groups)
-    if (K < 2L) break
-    ns <- vapply(groups, `[[`, 0, "n")
-    gain_of <- function(i, j) { # the log-likelihood's change when groups i and j join
-      nm <- ns[i] + ns[j]
-      mix <- nm * log(nm) - ns[i] * log(ns[i]) - ns[j] * log(ns[j]) # the proportions' change
-      gain <- if (shared) { # the shared scatter gains the between-groups term of the pair
-        v <- groups[[i]]$s / ns[i] - groups[[j]]$s / ns[j]
-        W <- W_all + (ns[i] * ns[j] / nm) * tcrossprod(v)
-        mix + scatter_loglik(family, W, n, prior) - (loglik - sum(ns * log(ns / n)))
-      } else {
-        W <- moments_scatter(moments_add(groups[[i]], groups[[j]]))
-        mix + scatter_loglik(family, W, nm, prior) - own[i] - own[j]
-      }
-      if (is.finite(gain)) gain else -Inf
-    }
-    # every pair's gain; with a covariance per group, only the pairs of the group made at
-    # the last step change (the others are kept)
-    if (shared || is.null(gains)) {
-      gains <- matrix(-Inf, K, K)
-      for (i in seq_len(K - 1L)) for (j in (i + 1L):K) gains[i, j] <- gain_of(i, j)
-    } else {
-      for (k in seq_len(K)[-made]) {
-        gains[min(k, made), max(k, made)] <- gain_of(min(k, made), max(k, made))
-      }
-    }
-    top <- which.max(t(gains)) - 1L # the first best pair, i before j (ties to the lower)
-    pair <- c(top %/% K + 1L, top %% K + 1L)
-    best <- gains[pair[1], pair[2]]
-    if (!is.finite(best)) break
-    i <- pair[1]
-    j <- pair[2]
-    if (shared) {
-      v <- groups[[i]]$s / ns[i] - groups[[j]]$s / ns[j]
-      W_all <- W_all + (ns[i] * ns[j] / (ns[i] + ns[j])) * tcrossprod(v)
-    }
-    groups[[i]] <- moments_add(groups[[i]], groups[[j]])
-    members[[i]] <- c(members[[i]], members[[j]])
-    groups[[j]] <- members[[j]] <- NULL
-    if (!shared) {
-      own[i] <- scatter_loglik(family, moments_scatter(groups[[i]]), groups[[i]]$n, prior)
-      own <- own[-j]
-      gains <- gains[-j, -j, drop = FALSE]
-      made <- i
-    }
-    loglik <- loglik + best
-  }
-  path
+# log-likelihood (ties to the first pair, the groups in the order of their lowest neuron),
+# down to one group, or to `down_to`. Returns one entry per number of groups: the neurons'
+# labels (0 for neurons without rows), the groups' rows and the log-likelihood. In C
+# (src/core/som_groups.c: every step weighs every pair, O(N^2) unions of d x d scatters).
+agglomerate_cells <- function(moments, family, n, prior, down_to = 1L) {
+  d <- nrow(prior$psi)
+  rows <- vapply(moments, `[[`, 0, "n")
+  sums <- vapply(moments, function(m) as.double(m$s), numeric(d))
+  cross <- vapply(moments, function(m) as.double(m$q), numeric(d * d))
+  shape <- switch(substr(family, 2L, 3L), VV = , EE = "full", VI = , EI = "diag", II = "sphere")
+  call_core("join the cells into groups", NULL, function() {
+    .Call(C_agglomerate, as.double(rows), matrix(sums, nrow = d), as.double(cross),
+          list(shape = shape, shared = family_shared(family), n = as.double(n),
+               psi = prior$psi, nu = as.double(prior$nu), down_to = as.integer(down_to)))
+  })
 }
 
 # The groups of one map: rows x (training space, complete) with their winners `cluster` on
@@ -161,7 +109,8 @@ map_grouping <- function(x, cluster, N, family = NULL, G = NULL) {
   scores <- list()
   best <- NULL
   for (fam in if (is.null(family)) mixture_families else family) {
-    for (p in agglomerate_cells(moments, fam, n, prior)) {
+    # with G given (the replicates' case), the path stops at G groups
+    for (p in agglomerate_cells(moments, fam, n, prior, if (is.null(G)) 1L else G)) {
       K <- length(p$rows)
       crit <- partition_criterion(p$loglik, fam, K, d, n)
       if (!is.null(G)) { # the replicates' case: the family's partition into G groups

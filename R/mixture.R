@@ -83,10 +83,7 @@ mixture_mstep <- function(x, z, family, prior) {
   n <- nrow(x)
   ng <- colSums(z)
   mu <- crossprod(z, x) / ng
-  W <- lapply(seq_along(ng), function(g) {
-    xc <- sweep(x, 2L, mu[g, ])
-    crossprod(xc * sqrt(z[, g]))
-  })
+  W <- lapply(seq_along(ng), function(g) crossprod((x - rep(mu[g, ], each = n)) * sqrt(z[, g])))
   cov <- if (family_shared(family)) {
     rep(list(family_cov(family, Reduce(`+`, W), n, prior)), length(ng))
   } else {
@@ -123,7 +120,7 @@ mixture_em <- function(x, labels, family, prior, iter = 50L) {
     par <- mixture_mstep(x, z, family, prior)
     ld <- tryCatch(matrix(mixture_logdens(x, par), nrow(x)), error = function(e) NULL)
     if (is.null(ld)) return(NULL)
-    top <- apply(ld, 1L, max)
+    top <- ld[cbind(seq_len(nrow(ld)), max.col(ld, ties.method = "first"))] # each row's max
     z <- exp(ld - top)
     total <- rowSums(z)
     z <- z / total

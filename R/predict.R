@@ -55,6 +55,28 @@ predict.somgpu <- function(object, newdata, sizes = object$params$sizes, threads
   if (!is.null(clusters_file) && type == "detail") {
     abort_input("`clusters_file` holds clusters: use it with `type = \"clusters\"`.", call)
   }
+  if (is.null(clusters_file)) {
+    a <- predict_rows(object, x, sizes, threads, type == "detail", call)
+    if (type == "clusters") {
+      names(a$clusters) <- paste0("N", sizes)
+      return(new_clusters(as.data.frame(a$clusters, optional = TRUE), rownames(x)))
+    }
+    parts <- lapply(seq_along(sizes), function(i) {
+      data.frame(row = seq_len(nrow(x)), size = rep(sizes[i], nrow(x)),
+                 cluster = a$clusters[[i]], distance = a$distance[[i]],
+                 runner_up = a$second[[i]], margin = a$`next`[[i]] - a$distance[[i]])
+    })
+    return(do.call(rbind, parts))
+  }
+  predict_rows(object, x, sizes, threads, FALSE, call, clusters_file)
+}
+
+# The winner of every row of x (newdata_matrix()'s) on each map of `sizes`, in the fit's
+# distance: list(clusters, and with detail distance, second, next), each a list of a vector
+# per size over every row of x (NA for rows left out); or, with `clusters_file` (for
+# file-backed x), the clusters written there and returned invisibly.
+predict_rows <- function(object, x, sizes, threads, detail, call, clusters_file = NULL) {
+  sourced <- inherits(x, "somgpu_file")
   scan <- scan_data(x, call, name = "newdata")
   na_max <- if (is.null(object$params$na_max)) 0.5 else object$params$na_max
   # file-backed rows are all assigned (read in windows), those left out set to NA after
@@ -73,7 +95,7 @@ predict.somgpu <- function(object, newdata, sizes = object$params$sizes, threads
     to <- clusters_file_matrix(clusters_file, nrow(x), paste0("N", sizes), call)
     a <- with_clusters_file(to, assess_maps(
       xt, w, threads, distance_spec(object$var_weights, missing), call,
-      clusters = is.null(to), detail = type == "detail", to = to$file,
+      clusters = is.null(to), detail = detail, to = to$file,
       what = "assign the rows to clusters"))
   }
   if (!is.null(to)) { # the clusters are in the file; rows left out get NA there
@@ -91,19 +113,11 @@ predict.somgpu <- function(object, newdata, sizes = object$params$sizes, threads
     if (sourced) out[rows$dropped] <- na
     out
   }
-  if (type == "clusters") {
-    out <- lapply(seq_along(sizes), function(i) all_rows(a$clusters[[i]], NA_integer_))
-    names(out) <- paste0("N", sizes)
-    return(new_clusters(as.data.frame(out, optional = TRUE), rownames(x)))
-  }
-  parts <- lapply(seq_along(sizes), function(i) {
-    d <- all_rows(a$distance[[i]], NA_real_)
-    data.frame(row = seq_len(nrow(x)), size = rep(sizes[i], nrow(x)),
-               cluster = all_rows(a$clusters[[i]], NA_integer_), distance = d,
-               runner_up = all_rows(a$second[[i]], NA_integer_),
-               margin = all_rows(a$`next`[[i]], NA_real_) - d)
-  })
-  do.call(rbind, parts)
+  what <- c("clusters", if (detail) c("distance", "second", "next"))
+  na <- list(clusters = NA_integer_, distance = NA_real_, second = NA_integer_, `next` = NA_real_)
+  out <- lapply(what, function(v) lapply(seq_along(sizes), function(i) all_rows(a[[v]][[i]], na[[v]])))
+  names(out) <- what
+  out
 }
 
 # newdata as a double matrix of the fit's columns: by name when newdata has column names

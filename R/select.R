@@ -61,11 +61,15 @@
 #'
 #' @section Replicates: Each replicate leaves out a random share `holdout` of the rows and
 #'   trains on a bootstrap resample (rows drawn with replacement) of the others, every
-#'   size and restart at once. In this process (`parallel = "none"`) the maps of every
-#'   replicate train as one family, in one call of the compiled code (`bootstrap` x sizes x
-#'   `restarts` maps, each on its replicate's rows with its seed: 1520 maps with the
-#'   defaults, the shape a GPU needs); each replicate's maps are bit for bit those of a
-#'   [train()] call on its rows. `options(somgpu.replicates_one_call = FALSE)` trains a
+#'   size at once. The replicates measure stability; the answer comes from `fit`. So they
+#'   train one map per size (not `restarts`), with `fit`'s algorithm and schedule but
+#'   shortened to 30 passes (`iter_max = 31`, or `fit`'s when shorter): about a twentieth
+#'   of the training `fit`'s recipe would take, for sizes' stabilities within 0.01 to 0.04
+#'   of it on average (measured on the field's benchmark suite; see the README). In this
+#'   process (`parallel = "none"`) the maps of every replicate train as one family, in one
+#'   call of the compiled code (`bootstrap` x sizes maps, each on its replicate's rows with
+#'   its seed: 380 maps with the defaults); each replicate's maps are bit for bit those of
+#'   a [train()] call on its rows with those arguments. `options(somgpu.replicates_one_call = FALSE)` trains a
 #'   call per replicate instead. Per size and
 #'   replicate it records the kept restart's training quantization error (qe), its qe on the
 #'   rows left out (`heldout_qe`; `NA` with `holdout = 0`), its topographic error and
@@ -93,8 +97,9 @@
 #'   restricted to the rows the replicate trained on. The usual reading: below 0.6
 #'   doubtful, 0.6 to 0.75 a pattern, 0.75 and over stable, 0.85 and over highly stable.
 #'
-#' @section Time: About `bootstrap + 1` times one [train()] call with the same arguments,
-#'   and the groups: a few seconds for a few thousand rows on 2 threads with the defaults.
+#' @section Time: About twice one [train()] call with the same arguments (the fit, and the
+#'   replicates' shorter training), and the groups: under a second for a few hundred rows,
+#'   a few seconds for a few thousand, on 2 threads with the defaults.
 #'   Replicates run one after the other, each on all threads; with `parallel = "future"`,
 #'   side by side on the workers of the current [future::plan()], each on its own threads.
 #'
@@ -111,7 +116,8 @@
 #'
 #' @param y The data, as for [train()].
 #' @param sizes Ring sizes to compare (at least two); or give `nmin` and `nmax` in `...`.
-#' @param restarts Maps per size in every replicate (the kept one has the lowest qe).
+#' @param restarts Maps per size of `fit`, the fit on all rows (the kept one has the
+#'   lowest qe); the replicates train one per size (see "Replicates").
 #' @param bootstrap Number of replicates (at least 2).
 #' @param holdout Share of the rows each replicate leaves out, from 0 to 0.9.
 #' @param seed `NULL` (draw one from R's generator) or a whole number: the replicates' rows
@@ -222,7 +228,7 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
     list(b = b, train = inside[sample.int(length(inside), length(inside), replace = TRUE)],
          out = out, seed = (seed + b) %% int_max, same = same)
   }))
-  ran <- run_replicates(work, x, args, parallel, progress, call)
+  ran <- run_replicates(work, x, replicate_args(args, full$params), parallel, progress, call)
   reps <- ran$results
   found <- selection_criteria(reps, full, x)
   pick <- recommend_size(grouping, found$criteria$size)
@@ -248,6 +254,18 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
                  bootstrap = bootstrap, holdout = holdout, sigma0 = sigma0,
                  elapsed = proc.time()[["elapsed"]] - started),
             class = "somgpu_selection")
+}
+
+# The replicates measure how stable each size's clusters and each group are; the answer
+# comes from `fit`. So they train one map per size (not `restarts`) on a shorter schedule
+# than the fit's, with its algorithm: `replicate_passes` passes, or the fit's when fewer.
+# Against the fit's own recipe (4 restarts, 149 online passes) on ten of the suite's sets,
+# the sizes' stability moved by 0.01 to 0.04 on average and the groups' by up to 0.03, for
+# a fifth of the training (bench/README.md, "Where select_size()'s time goes").
+replicate_passes <- 30L
+replicate_args <- function(args, params) {
+  utils::modifyList(args, list(restarts = 1L, algorithm = params$algorithm,
+                               iter_max = min(params$iter_max, replicate_passes + 1L)))
 }
 
 # The train() arguments in `...`: every one train() takes but those select_size() sets
@@ -340,15 +358,16 @@ replicate_fit <- function(work, x, args, fit = NULL) {
     fit <- do.call(train, c(list(x[work$train, , drop = FALSE], seed = work$seed), args))
   }
   kept <- fit$quality[fit$quality$best, , drop = FALSE]
-  d <- stats::predict(fit, x, type = "detail", threads = args$threads)
   sizes <- fit$params$sizes
+  d <- predict_rows(fit, newdata_matrix(x, fit, NULL), sizes,
+                    resolve_threads(args$threads, NULL), TRUE, NULL)
   out <- work$out
   held <- if (length(out)) {
-    vapply(sizes, function(s) mean(d$distance[d$size == s][out], na.rm = TRUE), numeric(1))
+    vapply(d$distance, function(v) mean(v[out], na.rm = TRUE), numeric(1))
   } else {
     rep(NA_real_, length(sizes))
   }
-  clusters <- lapply(sizes, function(s) d$cluster[d$size == s])
+  clusters <- d$clusters
   groups <- if (!is.null(work$same)) {
     top <- clusters[[which.max(sizes)]]
     g <- fit_grouping(fit, x[work$train, , drop = FALSE], top[work$train],

@@ -13,18 +13,14 @@ selection_criteria <- function(reps, full, x) {
   # every pair up to 50 replicates (1225 pairs), beyond each with the next
   pairs <- if (bootstrap <= 50L) utils::combn(bootstrap, 2) else
     rbind(seq_len(bootstrap), c(seq_len(bootstrap)[-1L], 1L))
-  ari_pairs <- matrix(vapply(seq_len(k), function(i) {
-    apply(pairs, 2, function(p) {
-      a <- reps[[p[1]]]$clusters[[i]]
-      b <- reps[[p[2]]]$clusters[[i]]
-      both <- !is.na(a) & !is.na(b)
-      ari(a[both], b[both], sizes[i], sizes[i])
-    })
+  pair_ari <- matrix(vapply(seq_len(k), function(i) {
+    C <- vapply(reps, function(r) r$clusters[[i]], integer(nrow(x)))
+    ari_pairs(C[stats::complete.cases(C), , drop = FALSE], pairs, sizes[i])
   }, numeric(ncol(pairs))), ncol = k)
   # each replicate's stability: its median agreement with the others
   per_rep <- matrix(vapply(seq_len(bootstrap), function(b) {
     mine <- pairs[1, ] == b | pairs[2, ] == b
-    apply(ari_pairs[mine, , drop = FALSE], 2, stats::median)
+    apply(pair_ari[mine, , drop = FALSE], 2, stats::median)
   }, numeric(k)), nrow = k)
   se <- function(m) apply(m, 1, stats::sd) / sqrt(ncol(m))
   indices <- cluster_indices(full, x)
@@ -34,9 +30,9 @@ selection_criteria <- function(reps, full, x) {
   criteria <- data.frame(
     size = sizes, train_qe = rowMeans(grab("qe")), heldout_qe = rowMeans(held),
     heldout_qe_se = se(held), te = rowMeans(grab("te")),
-    explained_var = rowMeans(grab("explained")), stability = colMeans(ari_pairs),
-    stability_lo = apply(ari_pairs, 2, stats::quantile, 0.025, names = FALSE),
-    stability_hi = apply(ari_pairs, 2, stats::quantile, 0.975, names = FALSE),
+    explained_var = rowMeans(grab("explained")), stability = colMeans(pair_ari),
+    stability_lo = apply(pair_ari, 2, stats::quantile, 0.025, names = FALSE),
+    stability_hi = apply(pair_ari, 2, stats::quantile, 0.975, names = FALSE),
     occupied = unname(occupied), davies_bouldin = indices$davies_bouldin,
     calinski_harabasz = indices$calinski_harabasz)
   replicates <- data.frame(size = rep(sizes, bootstrap),

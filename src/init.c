@@ -18,6 +18,7 @@ static const R_CallMethodDef call_methods[] = {
     {"C_column_stats", (DL_FUNC)&C_column_stats, 2},
     {"C_batch_shards", (DL_FUNC)&C_batch_shards, 4},
     {"C_family_of", (DL_FUNC)&C_family_of, 2},
+    {"C_agglomerate", (DL_FUNC)&C_agglomerate, 4},
     {"C_ocl_devices", (DL_FUNC)&C_ocl_devices, 0},
     {"C_ocl_open", (DL_FUNC)&C_ocl_open, 1},
     {"C_ocl_close", (DL_FUNC)&C_ocl_close, 1},

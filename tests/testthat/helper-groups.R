@@ -125,3 +125,54 @@ ref_grouping <- function(x, cl, N) {
   best$scores <- scores
   best
 }
+
+# The greedy agglomeration of cells (moments: a list per cell of n, s, q) under a shape, a
+# loop over every pair at every step, each union's log-likelihood from its rows' scatter:
+# one entry per step, list(labels, rows, loglik), as ?select_size ("Groups") says.
+ref_agglomerate <- function(moments, shape, n, psi, nu, down_to = 1L) {
+  scatter <- function(m) m$q - tcrossprod(m$s) / m$n
+  loglik_of <- function(W, rows) {
+    S <- ref_cov(shape, W, rows, psi, nu)
+    ch <- tryCatch(chol(S), error = function(e) NULL)
+    if (is.null(ch)) return(-Inf)
+    -0.5 * (rows * nrow(W) * log(2 * pi) + rows * 2 * sum(log(diag(ch))) + sum(solve(S) * W))
+  }
+  shared <- substr(shape, 1, 1) == "E"
+  part_loglik <- function(groups) {
+    ns <- vapply(groups, `[[`, 0, "n")
+    mix <- sum(ns * log(ns / n))
+    if (shared) return(mix + loglik_of(Reduce(`+`, lapply(groups, scatter)), n))
+    mix + sum(vapply(groups, function(g) loglik_of(scatter(g), g$n), 0))
+  }
+  keep <- which(vapply(moments, `[[`, 0, "n") > 0)
+  groups <- moments[keep]
+  members <- as.list(keep)
+  path <- list()
+  repeat {
+    labels <- integer(length(moments))
+    for (k in seq_along(members)) labels[members[[k]]] <- k
+    path[[length(path) + 1L]] <- list(labels = labels, rows = unname(vapply(groups, `[[`, 0, "n")),
+                                      loglik = part_loglik(groups))
+    K <- length(groups)
+    if (K < 2L || K <= down_to) break
+    best <- -Inf
+    for (i in seq_len(K - 1L)) for (j in (i + 1L):K) {
+      merged <- groups
+      merged[[i]] <- list(n = groups[[i]]$n + groups[[j]]$n, s = groups[[i]]$s + groups[[j]]$s,
+                          q = groups[[i]]$q + groups[[j]]$q)
+      merged[[j]] <- NULL
+      v <- part_loglik(merged)
+      if (is.finite(v) && v > best) {
+        best <- v
+        pick <- c(i, j)
+      }
+    }
+    if (!is.finite(best)) break
+    groups[[pick[1]]] <- list(n = groups[[pick[1]]]$n + groups[[pick[2]]]$n,
+                              s = groups[[pick[1]]]$s + groups[[pick[2]]]$s,
+                              q = groups[[pick[1]]]$q + groups[[pick[2]]]$q)
+    members[[pick[1]]] <- c(members[[pick[1]]], members[[pick[2]]])
+    groups[[pick[2]]] <- members[[pick[2]]] <- NULL
+  }
+  path
+}

@@ -75,6 +75,17 @@ test_that("the package's ARI agrees with an independent one", {
   expect_identical(somgpu:::ari(rep(1L, 5), rep(1L, 5)), 1)
 })
 
+test_that("the ARI of many pairs at once is each pair's, against the independent one", {
+  C <- withr::with_seed(4, cbind(sample.int(6, 150, replace = TRUE), rep(1:3, 50),
+                                 rep(1:3, 50), rep(1L, 150), sample.int(2, 150, replace = TRUE)))
+  pairs <- utils::combn(5, 2)
+  got <- somgpu:::ari_pairs(C, pairs, 7L) # k above every cluster seen
+  want <- apply(pairs, 2, function(p) ref_ari(C[, p[1]], C[, p[2]]))
+  expect_equal(got, want, tolerance = 1e-12)
+  expect_identical(got[pairs[1, ] == 2 & pairs[2, ] == 3], 1)
+  expect_identical(somgpu:::ari_pairs(C[1, , drop = FALSE], pairs, 7L), rep(1, 10))
+})
+
 test_that("trace: qe after every pass, its last row the fit's qe, any thread count", {
   y <- two_blobs(seed = 3)
   for (algorithm in c("online", "batch")) {

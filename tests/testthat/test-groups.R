@@ -1,0 +1,54 @@
+# The groups a map holds (R/groups.R): the agglomeration of its cells (in C,
+# src/core/som_groups.c) against a slow pure-R reference that weighs every union of every
+# step from the rows' scatter; the whole rule is checked against ref_grouping() in
+# test-select.R.
+
+cells_of <- function(x, cl, N) somgpu:::neuron_moments(x, cl, N)
+
+test_that("the cells join as the reference joins them, every shape, every step", {
+  for (case in 1:3) {
+    x <- switch(case,
+                withr::with_seed(1, rbind(matrix(rnorm(120), 60), matrix(rnorm(80, 4), 40))),
+                withr::with_seed(2, matrix(runif(450), 150)),
+                as.matrix(scale(iris[1:4])))
+    N <- c(8L, 9L, 7L)[case]
+    cl <- withr::with_seed(case, sample(rep_len(seq_len(N - 1L), nrow(x)))) # neuron N empty
+    prior <- somgpu:::mixture_prior(x, 0.1)
+    moments <- cells_of(x, cl, N)
+    for (fam in c("VVV", "EEE", "VVI", "EEI", "VII", "EII")) {
+      got <- somgpu:::agglomerate_cells(moments, fam, nrow(x), prior)
+      want <- ref_agglomerate(moments, fam, nrow(x), prior$psi, prior$nu)
+      lab <- sprintf("case %d, %s", case, fam)
+      expect_identical(length(got), length(want), label = lab)
+      expect_identical(lapply(got, `[[`, "labels"), lapply(want, `[[`, "labels"), label = lab)
+      expect_identical(lapply(got, `[[`, "rows"), lapply(want, `[[`, "rows"), label = lab)
+      expect_equal(vapply(got, `[[`, 0, "loglik"), vapply(want, `[[`, 0, "loglik"),
+                   tolerance = 1e-10, label = lab)
+      expect_identical(got[[1L]]$labels[N], 0L) # a neuron without rows takes no part
+    }
+  }
+})
+
+test_that("the agglomeration stops at the count asked for, the path the same up to it", {
+  x <- withr::with_seed(3, matrix(rnorm(300), 100))
+  cl <- withr::with_seed(4, sample(rep_len(1:10, 100)))
+  prior <- somgpu:::mixture_prior(x, 0.1)
+  m <- cells_of(x, cl, 10L)
+  all <- somgpu:::agglomerate_cells(m, "EEE", 100, prior)
+  down <- somgpu:::agglomerate_cells(m, "EEE", 100, prior, down_to = 4L)
+  expect_length(all, 10L)
+  expect_length(down, 7L) # 10, 9, ..., 4 groups
+  expect_identical(down, all[1:7])
+  expect_identical(max(down[[7]]$labels), 4L)
+})
+
+test_that("cells whose union has no finite log-likelihood end the path early", {
+  # two cells of one repeated row each and no prior scatter: every union is degenerate
+  m <- list(list(n = 3, s = c(3, 3), q = matrix(3, 2, 2)),
+            list(n = 3, s = c(6, 6), q = matrix(12, 2, 2)))
+  prior <- list(psi = matrix(0, 2, 2), nu = 4)
+  p <- somgpu:::agglomerate_cells(m, "VVV", 6, prior)
+  expect_length(p, 1L)
+  expect_identical(p[[1]]$labels, 1:2)
+  expect_identical(p[[1]]$loglik, -Inf)
+})
