@@ -25,7 +25,7 @@ new_somgpu <- function(weights, clusters, keep, n, rownames, sizes, quality, sta
   }
   if (!inherits(clusters, "somgpu_file_clusters")) { # else clusters in a file, their columns named already
     names(clusters) <- labels
-    clusters <- new_clusters(as.data.frame(clusters, optional = TRUE), rownames)
+    clusters <- new_clusters(list2DF(clusters), rownames)
   }
   if (!is.null(trace)) {
     dimnames(trace) <- list(NULL, sprintf("N%d.%d", quality$size, quality$restart))

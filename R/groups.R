@@ -77,11 +77,9 @@ agglomerate_cells <- function(moments, family, n, prior, down_to = 1L) {
   rows <- vapply(moments, `[[`, 0, "n")
   sums <- vapply(moments, function(m) as.double(m$s), numeric(d))
   cross <- vapply(moments, function(m) as.double(m$q), numeric(d * d))
-  shape <- switch(substr(family, 2L, 3L), VV = , EE = "full", VI = , EI = "diag", II = "sphere")
   call_core("join the cells into groups", NULL, function() {
     .Call(C_agglomerate, as.double(rows), matrix(sums, nrow = d), as.double(cross),
-          list(shape = shape, shared = family_shared(family), n = as.double(n),
-               psi = prior$psi, nu = as.double(prior$nu), down_to = as.integer(down_to)))
+          c(family_spec(family, prior), n = as.double(n), down_to = as.integer(down_to)))
   })
 }
 

@@ -54,6 +54,13 @@ memory_limit <- function(call = NULL) {
 }
 
 physical_memory <- function() {
+  if (!is.null(memory_cache$physical)) return(memory_cache$physical)
+  memory_cache$physical <- read_physical_memory()
+  memory_cache$physical
+}
+memory_cache <- new.env(parent = emptyenv()) # the machine's memory, read once a session
+
+read_physical_memory <- function() {
   if (file.exists("/proc/meminfo")) {
     line <- grep("^MemTotal:", readLines("/proc/meminfo", warn = FALSE), value = TRUE)
     kb <- suppressWarnings(as.double(gsub("[^0-9]", "", line[1L])))

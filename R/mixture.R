@@ -17,6 +17,12 @@ family_params <- function(family, G, d) {
   (G - 1) + G * d + (if (family_shared(family)) 1 else G) * cov
 }
 
+# The family and prior as the compiled code reads them (src/core/som_groups.h).
+family_spec <- function(family, prior) {
+  list(shape = switch(substr(family, 2L, 3L), VV = , EE = "full", VI = , EI = "diag", II = "sphere"),
+       shared = family_shared(family), psi = prior$psi, nu = as.double(prior$nu))
+}
+
 # The prior that keeps every covariance estimate positive definite however few rows a group
 # has: `nu` pseudo-rows with scatter `psi`, a share of the data's covariance (see
 # group_prior_share); an estimate is (W + psi) / (n + nu).
@@ -108,27 +114,17 @@ mixture_classify <- function(x, par) {
 }
 
 # EM for a mixture of the family started from a partition of the rows (labels 1..G), at
-# most `iter` steps or until the log-likelihood gains less than 1e-8 of itself. Returns the
+# most `iter` steps or until the log-likelihood gains less than 1e-8 of itself: each step
+# the proportions, means and covariances (mixture_mstep()'s), then each row's weights from
+# its log-densities (mixture_logdens()'s). In C (src/core/som_mixture.c). Returns the
 # parameters and each row's group; NULL when a group empties or a covariance degenerates.
 mixture_em <- function(x, labels, family, prior, iter = 50L) {
-  G <- max(labels)
-  z <- matrix(0, nrow(x), G)
-  z[cbind(seq_len(nrow(x)), labels)] <- 1
-  old <- -Inf
-  for (i in seq_len(iter)) {
-    if (any(colSums(z) < 1)) return(NULL)
-    par <- mixture_mstep(x, z, family, prior)
-    ld <- tryCatch(matrix(mixture_logdens(x, par), nrow(x)), error = function(e) NULL)
-    if (is.null(ld)) return(NULL)
-    top <- ld[cbind(seq_len(nrow(ld)), max.col(ld, ties.method = "first"))] # each row's max
-    z <- exp(ld - top)
-    total <- rowSums(z)
-    z <- z / total
-    loglik <- sum(top + log(total))
-    if (loglik - old < 1e-8 * abs(loglik)) break
-    old <- loglik
-  }
-  par <- mixture_mstep(x, z, family, prior)
-  if (any(par$pro * nrow(x) < 1)) return(NULL)
+  par <- call_core("fit the groups' mixture", NULL, function() {
+    .Call(C_mixture_em, x, as.integer(labels),
+          c(family_spec(family, prior), iter = as.integer(iter), tol = 1e-8))
+  })
+  if (is.null(par)) return(NULL)
+  d <- ncol(x)
+  par$cov <- lapply(seq_along(par$pro), function(g) matrix(par$cov[, , g], d, d))
   list(par = par, labels = mixture_classify(x, par))
 }

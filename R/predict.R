@@ -59,7 +59,7 @@ predict.somgpu <- function(object, newdata, sizes = object$params$sizes, threads
     a <- predict_rows(object, x, sizes, threads, type == "detail", call)
     if (type == "clusters") {
       names(a$clusters) <- paste0("N", sizes)
-      return(new_clusters(as.data.frame(a$clusters, optional = TRUE), rownames(x)))
+      return(new_clusters(list2DF(a$clusters), rownames(x)))
     }
     parts <- lapply(seq_along(sizes), function(i) {
       data.frame(row = seq_len(nrow(x)), size = rep(sizes[i], nrow(x)),

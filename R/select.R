@@ -228,7 +228,7 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
     list(b = b, train = inside[sample.int(length(inside), length(inside), replace = TRUE)],
          out = out, seed = (seed + b) %% int_max, same = same)
   }))
-  ran <- run_replicates(work, x, replicate_args(args, full$params), parallel, progress, call)
+  ran <- run_replicates(work, x, replicate_args(args, full, parallel), parallel, progress, call)
   reps <- ran$results
   found <- selection_criteria(reps, full, x)
   pick <- recommend_size(grouping, found$criteria$size)
@@ -258,14 +258,21 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
 
 # The replicates measure how stable each size's clusters and each group are; the answer
 # comes from `fit`. So they train one map per size (not `restarts`) on a shorter schedule
-# than the fit's, with its algorithm: `replicate_passes` passes, or the fit's when fewer.
+# than the fit's, with its algorithm and backend: `replicate_passes` passes, or the fit's
+# when fewer.
 # Against the fit's own recipe (4 restarts, 149 online passes) on ten of the suite's sets,
 # the sizes' stability moved by 0.01 to 0.04 on average and the groups' by up to 0.03, for
 # a fifth of the training (bench/README.md, "Where select_size()'s time goes").
 replicate_passes <- 30L
-replicate_args <- function(args, params) {
-  utils::modifyList(args, list(restarts = 1L, algorithm = params$algorithm,
-                               iter_max = min(params$iter_max, replicate_passes + 1L)))
+replicate_args <- function(args, fit, parallel) {
+  params <- fit$params
+  # in this process, the fit's backend and device, resolved once ("auto" weighs the fit's
+  # work); future workers resolve their own
+  be <- if (parallel == "none") {
+    list(backend = fit$backend$name, device = if (fit$backend$name == "opencl") fit$backend$index)
+  }
+  utils::modifyList(args, c(list(restarts = 1L, algorithm = params$algorithm,
+                                 iter_max = min(params$iter_max, replicate_passes + 1L)), be))
 }
 
 # The train() arguments in `...`: every one train() takes but those select_size() sets

@@ -168,18 +168,15 @@ cluster_indices <- function(fit, x) {
     used <- sort(unique(cl))
     k <- length(used)
     if (k < 2L || k >= nrow(xs)) return(c(NA_real_, NA_real_))
-    cent <- t(vapply(used, function(j) colMeans(xs[cl == j, , drop = FALSE]), numeric(ncol(xs))))
-    cent <- matrix(cent, nrow = k)
-    spread <- vapply(seq_len(k), function(i) {
-      mean(sqrt(rowSums(sweep(xs[cl == used[i], , drop = FALSE], 2, cent[i, ])^2)))
-    }, numeric(1))
+    g <- match(cl, used)
+    cent <- rowsum(xs, g, reorder = TRUE) / tabulate(g, k)
+    sq <- rowSums((xs - cent[g, , drop = FALSE])^2) # each row's squared distance to its centroid
+    spread <- as.vector(rowsum(sqrt(sq), g, reorder = TRUE)) / tabulate(g, k)
     dc <- as.matrix(stats::dist(cent))
     db <- mean(vapply(seq_len(k), function(i) max((spread[i] + spread[-i]) / dc[i, -i]),
                       numeric(1)))
-    within_ss <- sum(vapply(seq_len(k), function(i) {
-      sum(sweep(xs[cl == used[i], , drop = FALSE], 2, cent[i, ])^2)
-    }, numeric(1)))
-    total_ss <- sum(sweep(xs, 2, colMeans(xs))^2)
+    within_ss <- sum(sq)
+    total_ss <- sum((xs - rep(colMeans(xs), each = nrow(xs)))^2)
     ch <- ((total_ss - within_ss) / (k - 1)) / (within_ss / (nrow(xs) - k))
     c(db, ch)
   })

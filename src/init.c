@@ -19,6 +19,7 @@ static const R_CallMethodDef call_methods[] = {
     {"C_batch_shards", (DL_FUNC)&C_batch_shards, 4},
     {"C_family_of", (DL_FUNC)&C_family_of, 2},
     {"C_agglomerate", (DL_FUNC)&C_agglomerate, 4},
+    {"C_mixture_em", (DL_FUNC)&C_mixture_em, 3},
     {"C_ocl_devices", (DL_FUNC)&C_ocl_devices, 0},
     {"C_ocl_open", (DL_FUNC)&C_ocl_open, 1},
     {"C_ocl_close", (DL_FUNC)&C_ocl_close, 1},

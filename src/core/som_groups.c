@@ -11,7 +11,6 @@
 
 #include "som_groups.h"
 
-#define LOG_2PI 1.8378770664093454836
 
 /* The workspace of one agglomeration: the live groups' moments (position k: rows n[k],
  * sums s[k * d ..], cross-products q[k * d * d ..]), their own log-likelihoods (a
@@ -21,11 +20,15 @@ typedef struct {
     int N, d, K;
     double *n, *s, *q, *own, *wall, *gain, *w, *chol, *inv;
     int *grp;
+    /* a shared full covariance: A = wall + psi, its inverse, A^-1 psi A^-1, log det A and
+     * tr(A^-1 psi), for each step's unions (lemma_ok: A's factor exists) */
+    double *ainv, *apa, logdet_a, tr_a;
+    int lemma_ok;
 } agglo;
 
 /* Cholesky factor L (lower, column-major) of the d x d matrix S; 0 when S is not positive
  * definite. */
-static int cholesky(const double *S, int d, double *L)
+int som_cholesky(const double *S, int d, double *L)
 {
     int i, j, k;
     memset(L, 0, (size_t)d * d * sizeof *L);
@@ -43,12 +46,10 @@ static int cholesky(const double *S, int d, double *L)
     return 1;
 }
 
-/* tr(S^-1 W) with S = L L^T: the inverse of L by forward substitution (into Li, lower),
- * then sum over i, j of (Li^T Li)[i, j] W[i, j]. */
-static double trace_solve(const double *L, const double *W, int d, double *Li)
+/* The inverse Li of the lower factor L, by forward substitution. */
+void som_factor_inverse(const double *L, int d, double *Li)
 {
     int i, j, k;
-    double tr = 0;
     memset(Li, 0, (size_t)d * d * sizeof *Li);
     for (j = 0; j < d; j++) {
         Li[j + j * d] = 1 / L[j + j * d];
@@ -58,12 +59,25 @@ static double trace_solve(const double *L, const double *W, int d, double *Li)
             Li[i + j * d] = t / L[i + i * d];
         }
     }
+}
+
+/* (Li^T Li)[i, j], the inverse of L L^T: the sum over k >= max(i, j) of Li[k, i] Li[k, j]. */
+static double inverse_at(const double *Li, int d, int i, int j)
+{
+    double v = 0;
+    int k;
+    for (k = i > j ? i : j; k < d; k++) v += Li[k + i * d] * Li[k + j * d];
+    return v;
+}
+
+/* tr(S^-1 W) with S = L L^T (Li: scratch for the factor's inverse). */
+static double trace_solve(const double *L, const double *W, int d, double *Li)
+{
+    double tr = 0;
+    int i, j;
+    som_factor_inverse(L, d, Li);
     for (i = 0; i < d; i++)
-        for (j = 0; j < d; j++) {
-            double sinv = 0; /* (Li^T Li)[i, j] = sum over k >= max(i, j) of Li[k, i] Li[k, j] */
-            for (k = i > j ? i : j; k < d; k++) sinv += Li[k + i * d] * Li[k + j * d];
-            tr += sinv * W[i + j * d];
-        }
+        for (j = 0; j < d; j++) tr += inverse_at(Li, d, i, j) * W[i + j * d];
     return tr;
 }
 
@@ -77,10 +91,10 @@ static double scatter_loglik(const som_cov_family *f, const double *W, double n,
     if (f->shape == SOM_COV_FULL) {
         double *S = a->inv; /* S first, then the inverse of its factor */
         for (k = 0; k < d * d; k++) S[k] = (W[k] + psi[k]) / m;
-        if (!cholesky(S, d, a->chol)) return -HUGE_VAL;
+        if (!som_cholesky(S, d, a->chol)) return -HUGE_VAL;
         for (k = 0; k < d; k++) logdet += log(a->chol[k + k * d]);
         tr = trace_solve(a->chol, W, d, a->inv);
-        return -0.5 * (n * d * LOG_2PI + n * 2 * logdet + tr);
+        return -0.5 * (n * d * SOM_LOG_2PI + n * 2 * logdet + tr);
     }
     if (f->shape == SOM_COV_SPHERE) {
         double tw = 0, tp = 0, v;
@@ -100,7 +114,7 @@ static double scatter_loglik(const som_cov_family *f, const double *W, double n,
             tr += W[k + k * d] / v;
         }
     }
-    return -0.5 * (n * d * LOG_2PI + n * logdet + tr);
+    return -0.5 * (n * d * SOM_LOG_2PI + n * logdet + tr);
 }
 
 /* The scatter of group k (cross-products about its mean) into W. */
@@ -125,6 +139,56 @@ static void shared_scatter(agglo *a)
     }
 }
 
+/* A shared full covariance gains a rank-one term h v v^T from each union: with A = wall +
+ * psi factored once per step, each union's log det and trace follow from v^T A^-1 v and
+ * v^T A^-1 psi A^-1 v (the matrix determinant lemma and Sherman-Morrison), O(d^2) a union
+ * instead of a factorization. */
+static void lemma_prepare(const som_cov_family *f, agglo *a)
+{
+    const int d = a->d;
+    double *A = a->w;
+    int i, j, k;
+    for (k = 0; k < d * d; k++) A[k] = a->wall[k] + f->psi[k];
+    a->lemma_ok = som_cholesky(A, d, a->chol);
+    if (!a->lemma_ok) return;
+    a->logdet_a = 0;
+    for (k = 0; k < d; k++) a->logdet_a += 2 * log(a->chol[k + k * d]);
+    som_factor_inverse(a->chol, d, a->inv);
+    for (i = 0; i < d; i++)
+        for (j = 0; j < d; j++) a->ainv[i + j * d] = inverse_at(a->inv, d, i, j);
+    a->tr_a = 0;
+    for (k = 0; k < d * d; k++) a->tr_a += a->ainv[k] * f->psi[k];
+    for (i = 0; i < d; i++) /* A^-1 psi into w, then (A^-1 psi) A^-1 into apa */
+        for (j = 0; j < d; j++) {
+            double v = 0;
+            for (k = 0; k < d; k++) v += a->ainv[i + k * d] * f->psi[k + j * d];
+            A[i + j * d] = v;
+        }
+    for (i = 0; i < d; i++)
+        for (j = 0; j < d; j++) {
+            double v = 0;
+            for (k = 0; k < d; k++) v += A[i + k * d] * a->ainv[k + j * d];
+            a->apa[i + j * d] = v;
+        }
+}
+
+/* The shared full covariance's log-likelihood with the union's term h v v^T (lemma_prepare()). */
+static double lemma_loglik(const som_cov_family *f, const agglo *a, const double *v, double h)
+{
+    const int d = a->d;
+    const double n = f->n, m = n + f->nu;
+    double q = 0, r = 0, logdet, tr;
+    int i, j;
+    for (j = 0; j < d; j++)
+        for (i = 0; i < d; i++) {
+            q += v[i] * a->ainv[i + j * d] * v[j];
+            r += v[i] * a->apa[i + j * d] * v[j];
+        }
+    logdet = a->logdet_a + log(1 + h * q) - d * log(m);
+    tr = m * (d - (a->tr_a - h * r / (1 + h * q)));
+    return -0.5 * (n * d * SOM_LOG_2PI + n * logdet + tr);
+}
+
 /* The log-likelihood's change when groups i and j join (-Inf when not finite); `rest`:
  * with a shared covariance, the scatter's part of the current log-likelihood. */
 static double gain_of(const som_cov_family *f, agglo *a, int i, int j, double rest)
@@ -134,7 +198,11 @@ static double gain_of(const som_cov_family *f, agglo *a, int i, int j, double re
     const double mix = nm * log(nm) - ni * log(ni) - nj * log(nj);
     double gain, *W = a->w;
     int r, c;
-    if (f->shared) { /* the shared scatter gains the pair's between-groups term */
+    if (f->shared && f->shape == SOM_COV_FULL && a->lemma_ok) {
+        const double *si = a->s + (size_t)i * d, *sj = a->s + (size_t)j * d;
+        for (r = 0; r < d; r++) W[r] = si[r] / ni - sj[r] / nj; /* v, in w's first column */
+        gain = mix + lemma_loglik(f, a, W, ni * nj / nm) - rest;
+    } else if (f->shared) { /* the shared scatter gains the pair's between-groups term */
         const double *si = a->s + (size_t)i * d, *sj = a->s + (size_t)j * d, h = ni * nj / nm;
         for (c = 0; c < d; c++)
             for (r = 0; r < d; r++) {
@@ -213,9 +281,11 @@ int som_agglomerate(int N, const double *cn, const double *cs, const double *cq,
     a.w = malloc((size_t)dd * sizeof *a.w);
     a.chol = malloc((size_t)dd * sizeof *a.chol);
     a.inv = malloc((size_t)dd * sizeof *a.inv);
+    a.ainv = malloc((size_t)dd * sizeof *a.ainv);
+    a.apa = malloc((size_t)dd * sizeof *a.apa);
     a.grp = malloc((size_t)N * sizeof *a.grp);
     if (!a.n || !a.s || !a.q || !a.own || !a.gain || !a.wall || !a.w || !a.chol || !a.inv ||
-        !a.grp) {
+        !a.ainv || !a.apa || !a.grp) {
         rc = som_fail(st, SOM_ERR_NOMEM, "could not allocate memory to join the cells");
         goto done;
     }
@@ -250,6 +320,7 @@ int som_agglomerate(int N, const double *cn, const double *cs, const double *cq,
         if (f->shared) { /* every pair changes with the shared scatter */
             for (k = 0; k < a.K; k++) rest += a.n[k] * log(a.n[k] / f->n);
             rest = loglik - rest;
+            if (f->shape == SOM_COV_FULL) lemma_prepare(f, &a);
             for (i = 0; i + 1 < a.K; i++)
                 for (j = i + 1; j < a.K; j++) a.gain[(size_t)i * N + j] = gain_of(f, &a, i, j, rest);
         } else if (made < 0) {
@@ -297,6 +368,8 @@ done:
     free(a.w);
     free(a.chol);
     free(a.inv);
+    free(a.ainv);
+    free(a.apa);
     free(a.grp);
     return rc;
 }

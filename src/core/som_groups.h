@@ -1,5 +1,5 @@
-/* som_groups.h: the greedy agglomeration of a map's cells into Gaussian groups (the
- * grouping rule of R/groups.R). Each cell comes as its moments (rows, column sums,
+/* som_groups.h: Gaussian groups for the grouping rule of R/groups.R: the greedy
+ * agglomeration of a map's cells (som_groups.c) and EM over the rows (som_mixture.c). Each cell comes as its moments (rows, column sums,
  * cross-products); at every step the two groups whose union keeps the classification
  * log-likelihood highest join, from a group per cell down to one group (or down_to). The
  * covariance of a group is its scatter plus a prior's, over its rows plus the prior's
@@ -39,5 +39,20 @@ typedef struct {
 int som_agglomerate(int N, const double *cn, const double *cs, const double *cq,
                     const som_cov_family *f, int down_to, som_group_path *path,
                     som_status *st);
+
+/* EM for a mixture of G groups of the family f on the rows x (n x d, column-major),
+ * started from labels (1..G): at most iter steps, until the log-likelihood gains less than
+ * tol of itself, then the parameters once more from the last weights (R/mixture.R's
+ * mixture_em()). pro (G), mean (G x d, column-major), cov (d x d x G). *fitted is 0 when
+ * a group empties (fewer than 1 row of weight) or a covariance is not positive definite. */
+int som_mixture_em(const double *x, int n, int d, int G, const int *labels,
+                   const som_cov_family *f, int iter, double tol, double *pro, double *mean,
+                   double *cov, int *fitted, som_status *st);
+
+/* Shared by both: the Cholesky factor L (lower, column-major) of the d x d matrix S (0 when
+ * S is not positive definite), and the inverse of such a factor. */
+#define SOM_LOG_2PI 1.8378770664093454836
+int som_cholesky(const double *S, int d, double *L);
+void som_factor_inverse(const double *L, int d, double *Li);
 
 #endif

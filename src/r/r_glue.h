@@ -2,7 +2,7 @@
  * are the only ones that include R's headers: r_glue.c (training, assessment, memory
  * plans, constants), r_data.c (the data, their scan and column statistics), r_shards.c
  * (data-parallel batch), r_opencl.c (devices and contexts), r_rng.c (the random streams,
- * for the known-answer tests), r_groups.c (cells joined into Gaussian groups), over r_backend.c (the registry of backends), r_args.c (R
+ * for the known-answer tests), r_groups.c (Gaussian groups: cells joined, EM), over r_backend.c (the registry of backends), r_args.c (R
  * values read into the core's structs) and r_hooks.c (interrupts and progress). Every entry point takes R values (a named list where
  * there are options, read by name) and returns R values, or a status object (class
  * somgpu_status) that R turns into a classed condition. */
@@ -23,6 +23,7 @@ SEXP C_assess(SEXP data, SEXP weights, SEXP options);
 SEXP C_memory_plan(SEXP family, SEXP backend);
 SEXP C_family_of(SEXP data, SEXP problem);
 SEXP C_agglomerate(SEXP n, SEXP s, SEXP q, SEXP family);
+SEXP C_mixture_em(SEXP x, SEXP labels, SEXP family);
 SEXP C_constants(void);
 SEXP C_build_info(void);
 SEXP C_data_scan(SEXP x, SEXP counted);

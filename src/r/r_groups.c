@@ -1,5 +1,6 @@
-/* r_groups.c: the agglomeration of a map's cells into Gaussian groups (som_groups.h) for
- * R/groups.R's agglomerate_cells(). */
+/* r_groups.c: Gaussian groups (som_groups.h) for R/groups.R and R/mixture.R: the
+ * agglomeration of a map's cells (agglomerate_cells()) and EM over the rows
+ * (mixture_em()). */
 #include <string.h>
 
 #include "r_glue.h"
@@ -54,4 +55,43 @@ SEXP C_agglomerate(SEXP n, SEXP s, SEXP q, SEXP family)
     }
     UNPROTECT(1);
     return out;
+}
+
+/* EM from the rows x (n x d) and their groups labels (1..G): family = list(shape, shared,
+ * psi, nu, iter, tol). list(pro, mean (G x d), cov (d x d x G)), or NULL when a group
+ * emptied or a covariance degenerated. */
+SEXP C_mixture_em(SEXP x, SEXP labels, SEXP family)
+{
+    const char *names[] = {"pro", "mean", "cov", ""};
+    const int n = Rf_nrows(x), d = Rf_ncols(x);
+    som_cov_family f;
+    som_status st;
+    SEXP out, dim;
+    int G = 0, i, rc, fitted;
+
+    if (TYPEOF(x) != REALSXP || TYPEOF(labels) != INTSXP || LENGTH(labels) != n)
+        Rf_error("somgpu: internal error: EM needs double rows and a group for each");
+    for (i = 0; i < n; i++)
+        if (INTEGER(labels)[i] > G) G = INTEGER(labels)[i];
+    f.d = d;
+    f.shape = (som_cov_shape)r_choice(family, "shape", shape_names);
+    f.shared = r_flag(family, "shared");
+    f.n = n;
+    f.psi = r_reals(family, "psi", d * d);
+    f.nu = r_real(family, "nu");
+    out = PROTECT(Rf_mkNamed(VECSXP, names));
+    SET_VECTOR_ELT(out, 0, Rf_allocVector(REALSXP, G));
+    SET_VECTOR_ELT(out, 1, Rf_allocMatrix(REALSXP, G, d));
+    dim = PROTECT(Rf_allocVector(INTSXP, 3));
+    INTEGER(dim)[0] = d;
+    INTEGER(dim)[1] = d;
+    INTEGER(dim)[2] = G;
+    SET_VECTOR_ELT(out, 2, Rf_allocArray(REALSXP, dim));
+    som_status_init(&st);
+    rc = som_mixture_em(REAL(x), n, d, G, INTEGER(labels), &f, r_int(family, "iter"),
+                        r_real(family, "tol"), REAL(VECTOR_ELT(out, 0)),
+                        REAL(VECTOR_ELT(out, 1)), REAL(VECTOR_ELT(out, 2)), &fitted, &st);
+    UNPROTECT(2);
+    if (rc != SOM_OK) return status_out(&st, R_NilValue);
+    return fitted ? out : R_NilValue;
 }

@@ -58,6 +58,24 @@ ref_nparams <- function(shape, G, d) {
   (G - 1) + G * d + (if (substr(shape, 1, 1) == "E") 1 else G) * cov
 }
 
+# EM from the groups `labels`: 50 steps at most, until the log-likelihood gains less than
+# 1e-8 of itself; the parameters from the last weights (NULL when a group empties).
+ref_em <- function(x, labels, shape, psi, nu) {
+  z <- outer(labels, seq_len(max(labels)), "==") * 1
+  old <- -Inf
+  for (it in 1:50) {
+    if (any(colSums(z) < 1)) return(NULL)
+    p <- ref_params(x, z, shape, psi, nu)
+    ld <- sapply(seq_len(ncol(z)), function(g) log(p$pro[g]) + ref_dens(x, p$means[[g]], p$covs[[g]]))
+    top <- apply(ld, 1, max)
+    ll <- sum(top + log(rowSums(exp(ld - top))))
+    z <- exp(ld - top) / rowSums(exp(ld - top))
+    if (ll - old < 1e-8 * abs(ll)) break
+    old <- ll
+  }
+  ref_params(x, z, shape, psi, nu)
+}
+
 ref_grouping <- function(x, cl, N) {
   all_x <- x
   n <- nrow(x)
@@ -104,21 +122,8 @@ ref_grouping <- function(x, cl, N) {
       groups <- pick
     }
   }
-  labels <- best$labels
-  z <- outer(labels, seq_len(best$groups), "==") * 1
-  if (best$groups > 1) { # EM from the best candidate
-    old <- -Inf
-    for (it in 1:50) {
-      p <- ref_params(x, z, best$family, psi, nu)
-      ld <- sapply(seq_len(best$groups), function(g) log(p$pro[g]) + ref_dens(x, p$means[[g]], p$covs[[g]]))
-      top <- apply(ld, 1, max)
-      ll <- sum(top + log(rowSums(exp(ld - top))))
-      z <- exp(ld - top) / rowSums(exp(ld - top))
-      if (ll - old < 1e-8 * abs(ll)) break
-      old <- ll
-    }
-  }
-  p <- ref_params(x, z, best$family, psi, nu)
+  p <- if (best$groups > 1) ref_em(x, best$labels, best$family, psi, nu) else
+    ref_params(x, outer(best$labels, 1, "==") * 1, best$family, psi, nu)
   ld <- sapply(seq_len(best$groups), function(g) log(p$pro[g]) + ref_dens(all_x, p$means[[g]], p$covs[[g]]))
   labels <- max.col(matrix(ld, nrow(all_x)), "first")
   best$labels <- labels

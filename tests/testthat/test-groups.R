@@ -1,7 +1,7 @@
-# The groups a map holds (R/groups.R): the agglomeration of its cells (in C,
-# src/core/som_groups.c) against a slow pure-R reference that weighs every union of every
-# step from the rows' scatter; the whole rule is checked against ref_grouping() in
-# test-select.R.
+# The groups a map holds (R/groups.R, R/mixture.R): the agglomeration of its cells and EM
+# over the rows (in C, src/core/som_groups.c and som_mixture.c) against slow pure-R
+# references (helper-groups.R: every union of every step from the rows' scatter; EM row by
+# row); the whole rule is checked against ref_grouping() in test-select.R.
 
 cells_of <- function(x, cl, N) somgpu:::neuron_moments(x, cl, N)
 
@@ -51,4 +51,23 @@ test_that("cells whose union has no finite log-likelihood end the path early", {
   expect_length(p, 1L)
   expect_identical(p[[1]]$labels, 1:2)
   expect_identical(p[[1]]$loglik, -Inf)
+})
+
+test_that("EM gives the reference's mixture, every shape, and NULL when a group empties", {
+  x <- withr::with_seed(5, rbind(matrix(rnorm(135, 0, 1), 45), matrix(rnorm(90, 3, 0.7), 30),
+                                 matrix(c(rnorm(25, -3), rnorm(25, 4), rnorm(25)), 25)))
+  start <- withr::with_seed(6, ifelse(runif(100) < 0.8, rep(1:3, c(45, 30, 25)),
+                                      sample.int(3, 100, replace = TRUE)))
+  prior <- somgpu:::mixture_prior(x, 0.1)
+  for (fam in c("VVV", "EEE", "VVI", "EEI", "VII", "EII")) {
+    got <- somgpu:::mixture_em(x, start, fam, prior)
+    want <- ref_em(x, start, fam, prior$psi, prior$nu)
+    expect_equal(got$par$pro, want$pro, tolerance = 1e-10, label = fam)
+    expect_equal(unname(got$par$mean), unname(do.call(rbind, want$means)), tolerance = 1e-10,
+                 label = fam)
+    expect_equal(got$par$cov, want$covs, tolerance = 1e-10, label = fam)
+    expect_identical(got$labels, somgpu:::mixture_classify(x, got$par))
+  }
+  # a group given a single row loses it: no mixture
+  expect_null(somgpu:::mixture_em(x, c(rep(1L, 99), 2L), "VVV", list(psi = diag(0, 3), nu = 0)))
 })
