@@ -5,8 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "som_assess.h"
 #include "som_engine.h"
 #include "som_omp.h"
+#include "som_schedule.h"
 
 /* The factor table holds about this many bytes: passes per slice at most. */
 #define SOM_FACTOR_BYTES 8e6

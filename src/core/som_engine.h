@@ -18,7 +18,8 @@
 #ifndef SOM_ENGINE_H
 #define SOM_ENGINE_H
 
-#include "som_core.h"
+#include "som_plan.h"
+#include "som_status.h"
 
 /* A backend's arithmetic. */
 enum { SOM_DOUBLE = 0, SOM_SINGLE = 1 };

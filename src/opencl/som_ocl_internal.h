@@ -10,6 +10,7 @@
 #include <CL/cl.h>
 #endif
 
+#include "som_math.h"
 #include "som_ocl.h"
 
 struct som_ocl_ctx {

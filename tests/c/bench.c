@@ -20,9 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "som_core.h"
 #include "som_cpu.h"
 #include "som_lanes.h"
+#include "som_math.h"
 #include "som_ocl.h"
 #include "som_omp.h"
 
