@@ -8,7 +8,7 @@ r_layers <- c(
   # the data and their checks
   "filedata.R", "fileclusters.R", "prepare.R", "validate.R", "memory.R",
   # threads and backends
-  "threads.R", "opencl.R", "backends.R", "engine.R",
+  "threads.R", "cpu.R", "opencl.R", "registry.R", "backends.R",
   # training
   "assess.R", "fit.R", "workers.R", "future.R", "shards.R", "train.R",
   "replicates.R",
@@ -100,6 +100,8 @@ c_includes_outside <- function(src, sees = c_sees) {
 test_that("the C folders include only their own layer's headers and the ones below", {
   src <- test_path("..", "..", "src")
   skip_if_not(dir.exists(file.path(src, "core")), "no C sources beside the tests")
+  # every folder has its place (a new backend's too: it sees core/ and itself)
+  expect_setequal(setdiff(names(c_sees), "."), basename(list.dirs(src, recursive = FALSE)))
   expect_identical(c_includes_outside(src), character(0))
   # the check sees a breach: cpu/ seeing nothing but itself
   expect_true(any(grepl("^cpu/.* includes som_engine.h \\(core\\)",
