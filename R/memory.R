@@ -7,7 +7,7 @@
 # the family before its maps exist (sizes as their count, sum and largest, so that a call
 # for more maps than memory or an R list holds is refused before anything is built, counts
 # beyond an integer included); once they exist C computes the same shape from the problem
-# (som_family_of() in src/core/som_plan.c), which test-engine.R checks against this one.
+# (som_family_of() in src/core/som_plan.c), which test-memory.R checks against this one.
 family_shape <- function(sizes, n, m, restarts, iter_max, trace, algorithm, batch_block,
                          general, sourced = FALSE, clusters_in_r = TRUE, schedules = 1L) {
   list(n = as.double(n), m = m, nmaps = sizes$count * restarts,

@@ -13,7 +13,7 @@ device_table <- function(call = NULL) {
   cols <- if (build_info()$opencl_forked) {
     list(platform = character(0), name = character(0), type = character(0),
          version = character(0), compute_units = integer(0), global_mem = numeric(0),
-         max_alloc = numeric(0), local_mem = numeric(0), max_group = numeric(0),
+         max_alloc = numeric(0), local_mem = numeric(0), max_wg = numeric(0),
          fp64 = logical(0))
   } else {
     call_core("list the OpenCL devices", call, function() .Call(C_ocl_devices))
@@ -22,7 +22,7 @@ device_table <- function(call = NULL) {
   data.frame(index = seq_len(n), platform = cols$platform, name = cols$name,
              type = cols$type, version = cols$version, compute_units = cols$compute_units,
              global_mem = cols$global_mem, max_alloc = cols$max_alloc,
-             local_mem = cols$local_mem, max_group = cols$max_group, fp64 = cols$fp64,
+             local_mem = cols$local_mem, max_wg = cols$max_wg, fp64 = cols$fp64,
              stringsAsFactors = FALSE)
 }
 
@@ -79,7 +79,9 @@ opencl_release <- function() {
   invisible(NULL)
 }
 
-# Options of the OpenCL run (mostly for tests and tuning; see ?train, "Options"):
+# Options of the OpenCL run (mostly for tests and tuning; see ?train, "Options"), as the
+# list C reads (src/r/r_backend.c); in the options' names users write, "group" is the
+# work-group (wg in the list):
 #   somgpu.opencl_kernel          "auto", "item" (a work-item per map) or "group"
 #   somgpu.opencl_group_min_size  with "auto", maps of at least this size use "group"
 #                                 (0: 32 on GPUs, 512 on CPU devices)
@@ -98,14 +100,14 @@ opencl_options <- function(call = NULL) {
     check_choice(v, name, c("auto", "item", "group"), call)
   })
   list(kernel = kernel,
-       group_min_size = opt("group_min_size", 0L, function(v, name) {
+       wg_min_size = opt("group_min_size", 0L, function(v, name) {
          check_whole(v, name, 0, call = call)
        }),
        max_alloc = opt("max_alloc", 0, function(v, name) check_number(v, name, 0, call = call)),
        launch_seconds = opt("launch_seconds", 0, function(v, name) {
          check_positive(v, name, max = 3600, call = call)
        }),
-       group_local = opt("group_local", TRUE, function(v, name) check_flag(v, name, call)),
+       wg_local = opt("group_local", TRUE, function(v, name) check_flag(v, name, call)),
        stream_data = opt("stream_data", FALSE, function(v, name) check_flag(v, name, call)),
        local_mem = opt("local_mem", 0, function(v, name) check_number(v, name, 0, call = call)))
 }

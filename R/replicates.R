@@ -45,11 +45,12 @@ train_setup_of <- function(args) {
       do.call(delayedAssign, list(nm, f[[nm]], env, env))
     }
   }
-  given <- c(nmin = "nmin" %in% names(args), nmax = "nmax" %in% names(args),
-             sizes = "sizes" %in% names(args))
+  supplied <- c(nmin = "nmin" %in% names(args), nmax = "nmax" %in% names(args),
+                sizes = "sizes" %in% names(args))
   # (do.call evaluates what it is given: the call quoted twice stays a call)
   do.call(train_setup, c(mget(names(f), envir = env),
-                         list(given = given, progress_given = "progress" %in% names(args),
+                         list(supplied = supplied,
+                              progress_supplied = "progress" %in% names(args),
                               call = quote(quote(train())))))
 }
 

@@ -350,24 +350,24 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = NULL, si
     }
     abort_unknown_args(nm, setdiff(names(formals(train)), "..."), "train()", call)
   }
-  given <- c(nmin = !missing(nmin), nmax = !missing(nmax), sizes = !missing(sizes))
-  progress_given <- !missing(progress)
+  supplied <- c(nmin = !missing(nmin), nmax = !missing(nmax), sizes = !missing(sizes))
+  progress_supplied <- !missing(progress)
   s <- train_setup(y, nmax, nmin, sizes, iter_max, sigma0, eta0, init, restarts, algorithm,
                    seed, backend, device, precision, threads, progress, trace, align,
-                   keep_data, parallel, na_max, scale, var_weights, clusters_file, given,
-                   progress_given, call)
+                   keep_data, parallel, na_max, scale, var_weights, clusters_file, supplied,
+                   progress_supplied, call)
   started <- proc.time()[["elapsed"]]
   train_result(s, train_maps(s), started)
 }
 
 # train() in three steps: the call validated, the backend resolved and the problem made
 # (train_setup(): every value the later steps read, as a list); the maps trained
-# (train_maps()); assessed and made a somgpu object (train_result()). given: which of nmin,
-# nmax and sizes the call gave; progress_given: whether it gave progress.
+# (train_maps()); assessed and made a somgpu object (train_result()). supplied: which of
+# nmin, nmax and sizes the call supplied; progress_supplied: whether it supplied progress.
 train_setup <- function(y, nmax, nmin, sizes, iter_max, sigma0, eta0, init, restarts,
                         algorithm, seed, backend, device, precision, threads, progress, trace,
                         align, keep_data, parallel, na_max, scale, var_weights, clusters_file,
-                        given, progress_given, call) {
+                        supplied, progress_supplied, call) {
   # validate: the data and the rows used (not copied yet), then the arguments in the order
   # of earlier versions; the backend is resolved last, its context built (OpenCL kernels)
   # only once everything else is checked
@@ -409,7 +409,7 @@ train_setup <- function(y, nmax, nmin, sizes, iter_max, sigma0, eta0, init, rest
   worker_threads <- threads # as given: each future worker resolves it (NULL: its own default)
   threads <- resolve_threads(threads, call)
   options <- backend_options(call) # read here, shipped to future workers
-  size_spec <- check_sizes(nmin, nmax, sizes, given, call)
+  size_spec <- check_sizes(nmin, nmax, sizes, supplied, call)
   sigma0 <- check_sigma0(sigma0, size_spec$count, call)
   # refused before the sizes exist: the CPU backend's plan (or, with future workers, what
   # this process keeps)
@@ -459,7 +459,7 @@ train_maps <- function(s) {
                  s$progress, s$call)
   } else { # the maps split between the workers
     train_future(s$xt, s$problem, s$backend_args, s$worker_threads, s$options,
-                 s$progress || !s$progress_given, s$call)
+                 s$progress || !s$progress_supplied, s$call)
   }
 }
 

@@ -276,9 +276,9 @@ check_magnitude <- function(data_max, m, weights, precision, call, name = "y",
 # The ring sizes from nmin/nmax or an explicit `sizes`, as list(count, sum, max, sizes):
 # the vector `sizes` only once family_sizes() is called, so that a range too large to
 # allocate is refused (check_memory()) before it is built.
-check_sizes <- function(nmin, nmax, sizes, given, call) {
-  if (given[["sizes"]]) {
-    if (given[["nmin"]] || given[["nmax"]]) {
+check_sizes <- function(nmin, nmax, sizes, supplied, call) {
+  if (supplied[["sizes"]]) {
+    if (supplied[["nmin"]] || supplied[["nmax"]]) {
       abort_input("Give either `sizes` or `nmin`/`nmax`, not both.", call)
     }
     ok <- is.numeric(sizes) && !is.object(sizes) && length(sizes) >= 1L &&

@@ -1,7 +1,7 @@
 /* som_assess.c: quality of trained maps (qe, te) and the winner of every point.
  *
  * The points are cut into fixed blocks of SOM_ASSESS_BLOCK rows; threads take a block for a
- * group of maps, each (block, map) keeps its own partial sums, and each map's sums are added
+ * span of maps, each (block, map) keeps its own partial sums, and each map's sums are added
  * in block order, so the figures do not depend on the number of threads or on how the work
  * was cut (the OpenCL trace adds the same blocks in the same order). Each block is
  * transposed into a small row-major buffer first, so the data are never copied whole. */
@@ -122,13 +122,13 @@ typedef struct {
 } assess_out;
 
 /* An assessment under way: how its work is cut (assess_cut) and what it holds
- * (assess_open). Tasks are (block, group of maps), block-major: a round takes consecutive
- * blocks worth about round_units per thread, cut into groups of maps when there are too few
+ * (assess_open). Tasks are (block, span of maps), block-major: a round takes consecutive
+ * blocks worth about round_units per thread, cut into spans of maps when there are too few
  * blocks for the threads; the interrupt hook runs between rounds. */
 typedef struct {
     const som_data *d;
     const som_maps *maps;
-    int nthreads, ngroups;
+    int nthreads, nspans;
     int64_t nblocks, per_round;
     size_t wtot;       /* reals of every map's tiled weights                               */
     size_t per_thread; /* reals of a thread's buffer: a block of rows, then SOM_PB rows of
@@ -138,12 +138,12 @@ typedef struct {
     double *buf;       /* nthreads x per_thread                                              */
     double *cw;        /* the general path's column weights (1 where none), or NULL         */
     double *window;    /* a round's rows, read from the source                               */
-    int *group_start;  /* ngroups + 1: the groups of maps (som_split_maps)                   */
+    int *span_start;   /* nspans + 1: the spans of maps (som_split_maps)                     */
     int *sunk, **cl;   /* a round's clusters for the sink; where each map's clusters go      */
 } assess_run;
 
 /* 1. How the work is cut: blocks per round from the maps' cost, within a window for data
- * from a source, and the groups of maps. */
+ * from a source, and the spans of maps. */
 static void assess_cut(assess_run *a, double round_units)
 {
     const int m = a->d->m;
@@ -162,10 +162,10 @@ static void assess_cut(assess_run *a, double round_units)
     if (a->per_round < 1) a->per_round = 1;
     if (a->per_round > a->nblocks) a->per_round = a->nblocks;
     a->per_round = som_window_blocks(a->d->src != NULL, m, a->per_round, SOM_ASSESS_BLOCK);
-    a->ngroups = som_map_groups(a->per_round, a->nthreads, a->maps->nmaps);
+    a->nspans = som_map_spans(a->per_round, a->nthreads, a->maps->nmaps);
 }
 
-/* 2. Everything the assessment holds, then every map's weights tiled and the groups of
+/* 2. Everything the assessment holds, then every map's weights tiled and the spans of
  * maps; clusters go to `clusters`, or with a sink to a round's buffer. */
 static int assess_open(assess_run *a, int **clusters, som_sink *sink, som_status *st)
 {
@@ -179,7 +179,7 @@ static int assess_open(assess_run *a, int **clusters, som_sink *sink, som_status
     a->wrow = malloc(a->wtot * sizeof *a->wrow);
     a->w = malloc((size_t)nmaps * sizeof *a->w);
     a->buf = malloc((size_t)a->nthreads * a->per_thread * sizeof *a->buf);
-    a->group_start = malloc(((size_t)a->ngroups + 1) * sizeof *a->group_start);
+    a->span_start = malloc(((size_t)a->nspans + 1) * sizeof *a->span_start);
     if (som_data_general(d) && (a->cw = malloc((size_t)m * sizeof *a->cw)) != NULL)
         for (i = 0; i < m; i++) a->cw[i] = d->col_w ? d->col_w[i] : 1;
     if (d->src) a->window = som_alloc(round_rows * m, sizeof *a->window);
@@ -189,7 +189,7 @@ static int assess_open(assess_run *a, int **clusters, som_sink *sink, som_status
         if (a->sunk && a->cl)
             for (i = 0; i < nmaps; i++) a->cl[i] = a->sunk + (size_t)i * a->per_round * SOM_ASSESS_BLOCK;
     }
-    if (!a->part || !a->wrow || !a->w || !a->buf || !a->group_start ||
+    if (!a->part || !a->wrow || !a->w || !a->buf || !a->span_start ||
         (som_data_general(d) && !a->cw) || (d->src && !a->window) ||
         (sink && (!a->sunk || !a->cl)))
         return som_fail(st, SOM_ERR_NOMEM, "could not allocate memory to assess the maps");
@@ -200,18 +200,18 @@ static int assess_open(assess_run *a, int **clusters, som_sink *sink, som_status
         som_tile_colmajor(a->maps->weights[i], size, m, ld, a->w[i]);
         wtot += (size_t)ld * m;
     }
-    som_split_maps(a->maps->size, nmaps, a->ngroups, a->group_start);
+    som_split_maps(a->maps->size, nmaps, a->nspans, a->span_start);
     return SOM_OK;
 }
 
-/* 3. The round of blocks from b0: its rows (read from the source), every (block, group of
+/* 3. The round of blocks from b0: its rows (read from the source), every (block, span of
  * maps) task on the threads, the round's clusters to the sink. */
 static int assess_round(assess_run *a, int64_t b0, const assess_out *out, som_status *st)
 {
     const int64_t n = a->d->n, nblocks = a->nblocks;
-    const int m = a->d->m, nmaps = a->maps->nmaps, ngroups = a->ngroups;
+    const int m = a->d->m, nmaps = a->maps->nmaps, nspans = a->nspans;
     const int64_t nb = b0 + a->per_round < nblocks ? a->per_round : nblocks - b0;
-    const int64_t ntask = nb * ngroups, first = b0 * SOM_ASSESS_BLOCK;
+    const int64_t ntask = nb * nspans, first = b0 * SOM_ASSESS_BLOCK;
     const int64_t rows = (b0 + nb) * SOM_ASSESS_BLOCK < n ? nb * SOM_ASSESS_BLOCK : n - first;
     const int64_t obase = out->sink ? first : 0;
     som_window win;
@@ -221,11 +221,11 @@ static int assess_round(assess_run *a, int64_t b0, const assess_out *out, som_st
     SOM_PARALLEL_FOR(a->nthreads, dynamic, 1)
     for (task = 0; task < ntask; task++) {
         double *x = a->buf + (size_t)som_thread_num() * a->per_thread;
-        const int64_t b = b0 + task / ngroups, lo = b * SOM_ASSESS_BLOCK;
-        const int g = (int)(task % ngroups);
+        const int64_t b = b0 + task / nspans, lo = b * SOM_ASSESS_BLOCK;
+        const int g = (int)(task % nspans);
         const int brows = (int)(lo + SOM_ASSESS_BLOCK < n ? SOM_ASSESS_BLOCK : n - lo);
         assess_task(&win, m, a->maps, a->w, a->cl, out->detail, a->cw, lo, obase, brows,
-                    a->group_start[g], a->group_start[g + 1], x,
+                    a->span_start[g], a->span_start[g + 1], x,
                     x + (size_t)(SOM_ASSESS_BLOCK + SOM_PB) * m, a->part + (size_t)b * nmaps * 3);
     }
     for (i = 0; out->sink && i < nmaps; i++)
@@ -263,7 +263,7 @@ static void assess_close(assess_run *a, const assess_out *out)
     free(a->wrow);
     free(a->w);
     free(a->buf);
-    free(a->group_start);
+    free(a->span_start);
 }
 
 /* som_assess and som_assess_to: the steps above, the interrupt hook between rounds. */

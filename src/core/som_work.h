@@ -1,5 +1,5 @@
 /* som_work.h: how work on the host's threads is cut: its cost in units (neuron x dimension
- * steps), rounds of it between interrupt checks, and a family's maps split into groups of
+ * steps), rounds of it between interrupt checks, and a family's maps split into spans of
  * about equal work when there are too few blocks of rows for the threads. The CPU backend
  * and the assessment cut their work so. */
 #ifndef SOM_WORK_H
@@ -13,10 +13,10 @@
 #define SOM_POINT_UNITS 16.0
 
 /* --- (som_work.c) --- */
-/* Maps 0..nmaps-1 as ngroups runs of about equal total size: group g is start[g] ..
- * start[g + 1] - 1 (start has ngroups + 1 entries). */
-void som_split_maps(const int *size, int nmaps, int ngroups, int *start);
-/* How many groups of maps to cut a round of blocks into, so that every thread has work. */
-int som_map_groups(int64_t blocks_per_round, int nthreads, int nmaps);
+/* Maps 0..nmaps-1 as nspans runs of about equal total size: span g is start[g] ..
+ * start[g + 1] - 1 (start has nspans + 1 entries). */
+void som_split_maps(const int *size, int nmaps, int nspans, int *start);
+/* How many spans of maps to cut a round of blocks into, so that every thread has work. */
+int som_map_spans(int64_t blocks_per_round, int nthreads, int nmaps);
 
 #endif
