@@ -17,6 +17,12 @@ family_shape <- function(sizes, n, m, restarts, iter_max, trace, algorithm, batc
        schedules = as.integer(min(schedules, int_max)))
 }
 
+# The sizes of a family from check_sizes()' spec, built once check_memory() has let the
+# call through.
+family_sizes <- function(spec) {
+  if (is.null(spec$sizes)) seq.int(spec$range[1L], spec$range[2L]) else spec$sizes
+}
+
 # Refuse jobs that could not be allocated, before any allocation: the compiled code plans
 # every buffer a call makes (R's results, the training buffers of the backend `spec` (none
 # when future workers train: spec$here is FALSE), the assessment's), next to the code that

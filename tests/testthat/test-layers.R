@@ -4,7 +4,7 @@
 
 r_layers <- c(
   # the bottom: what C says, words for messages, conditions, the arithmetic of the rules
-  "constants.R", "describe.R", "errors.R", "analysis.R", "mixture.R",
+  "constants.R", "describe.R", "errors.R", "agreement.R", "pca.R", "mixture.R",
   # the data and their checks
   "filedata.R", "fileclusters.R", "prepare.R", "validate.R", "memory.R",
   # threads and backends
@@ -114,4 +114,15 @@ test_that("the C folders include only their own layer's headers and the ones bel
               readLines(f, warn = FALSE)))
   }, logical(1))
   expect_setequal(sub(".*src/", "", files[omp]), c("core/som_omp.h", "core/som_threads.c"))
+})
+
+# tests/README.md maps every test file, and names none that is gone.
+test_that("tests/README.md names every test file and no other", {
+  readme <- test_path("..", "README.md")
+  skip_if_not(file.exists(readme), "no tests/README.md beside the tests")
+  text <- readLines(readme)
+  named <- gsub("`", "", unique(unlist(regmatches(
+    text, gregexpr("`(test|helper)-[a-z0-9-]+[.]R`", text)))))
+  files <- list.files(test_path(), "^(test|helper)-.*[.]R$")
+  expect_setequal(named, files)
 })

@@ -1,6 +1,6 @@
-# Analysis helpers: the data's principal components (for init = "pca", align = TRUE and the
-# codes plot), ring alignment, the adjusted Rand index (stability across restarts), and the
-# elbow rule behind summary()'s suggested size.
+# The data's principal components and what is built on them: init = "pca" (each ring on
+# the ellipse of the first two), align = TRUE (the rings relabelled from the first), the
+# codes plot's axes.
 
 # Mean, principal directions (columns of rotation, unit length, each with its largest
 # loading positive so the basis does not depend on the eigen solver's sign) and standard
@@ -52,54 +52,4 @@ ring_relabel <- function(w, basis) {
   new <- integer(N)
   new[order] <- seq_len(N)
   new
-}
-
-# Adjusted Rand index of two labelings (Hubert and Arabie 1985), from their contingency table.
-ari <- function(a, b, na = max(a), nb = max(b)) {
-  n <- length(a)
-  if (n < 2L) return(1)
-  nij <- tabulate((a - 1L) * nb + b, na * nb)
-  comb2 <- function(v) sum(as.double(v) * (v - 1) / 2)
-  index <- comb2(nij)
-  sa <- comb2(tabulate(a, na))
-  sb <- comb2(tabulate(b, nb))
-  expected <- sa * sb / (as.double(n) * (n - 1) / 2)
-  top <- (sa + sb) / 2
-  if (top == expected) return(1) # both partitions trivial: they agree
-  (index - expected) / (top - expected)
-}
-
-# Mean adjusted Rand index over the pairs of restarts' clusterings of one size.
-stability_of <- function(clusters, size) {
-  k <- length(clusters)
-  if (k < 2L) return(NA_real_)
-  # every pair up to 50 restarts (1225 pairs); beyond, each restart with the next (k pairs)
-  pairs <- if (k <= 50L) utils::combn(k, 2) else rbind(seq_len(k), c(seq_len(k)[-1L], 1L))
-  mean(apply(pairs, 2, function(p) ari(clusters[[p[1]]], clusters[[p[2]]], size, size)))
-}
-
-# The elbow of a decreasing curve: the size whose point is farthest below the straight line
-# joining the first and last points, both axes scaled to [0, 1]. NA for fewer than 3 sizes.
-elbow <- function(sizes, qe) {
-  o <- order(sizes)
-  s <- sizes[o]
-  q <- qe[o]
-  if (length(s) < 3L || diff(range(q)) == 0) return(NA_integer_)
-  xs <- (s - s[1]) / (s[length(s)] - s[1])
-  ys <- (q - min(q)) / diff(range(q))
-  line <- ys[1] + (ys[length(ys)] - ys[1]) * xs
-  as.integer(s[which.max(line - ys)])
-}
-
-# expr evaluated with R's generator seeded by `seed`, the session's generator as it was
-# afterwards.
-with_private_seed <- function(seed, expr) {
-  if (exists(".Random.seed", envir = globalenv())) {
-    old <- get(".Random.seed", envir = globalenv())
-    on.exit(assign(".Random.seed", old, envir = globalenv()))
-  } else {
-    on.exit(rm(".Random.seed", envir = globalenv()))
-  }
-  set.seed(seed)
-  expr
 }
