@@ -129,24 +129,24 @@ distance_factor <- function(var_weights, m, missing) {
   (if (is.null(var_weights)) m else sum(var_weights)) * (if (missing) m else 1)
 }
 
-# The rows of x that train (or are assigned, in predict()), from the one scan of its values
-# (scan_data()): keep and dropped as usable_rows() gives them (rows over na_max, with
-# nothing observed, or observed only in columns of weight 0), and whether the rows used
-# have missing values (all rows with read_all: a file's rows are all read).
+# The row pipeline that train() and predict() share, in three steps: the rows
+# (data_rows()), the matrix C reads (prepared_matrix(x, rows$used, scaling)), and the check
+# of its magnitudes (check_prepared(), validate.R).
+#
+# 1. The rows of x that train (or are assigned, in predict()), from the one scan of its
+# values (scan_data()): keep and dropped as usable_rows() gives them (rows over na_max, with
+# nothing observed, or observed only in columns of weight 0); used, the rows the prepared
+# matrix holds (keep; NULL, all of them, with read_all: a file's rows are all read); whether
+# those have missing values; and dist, the distance C reads (distance_spec()).
 data_rows <- function(x, scan, na_max, var_weights, call, read_all = FALSE) {
   unseen <- unseen_rows(x, var_weights, scan$missing > 0, call)
   rows <- usable_rows(scan$row_missing, ncol(x), na_max, unseen)
   rows$unseen <- unseen
-  used <- if (read_all) NULL else rows$keep
+  rows$used <- if (read_all) NULL else rows$keep
   rows$missing <- !is.null(scan$row_missing) &&
-    any(if (is.null(used)) scan$row_missing > 0 else scan$row_missing[used] > 0)
+    any(if (is.null(rows$used)) scan$row_missing > 0 else scan$row_missing[rows$used] > 0)
+  rows$dist <- distance_spec(var_weights, rows$missing)
   rows
-}
-
-# The largest absolute value of the prepared rows xt: the scan's when neither scaling nor
-# rows left out changed them, else another scan.
-prepared_max <- function(xt, scan, scaling, keep, call, name = "y") {
-  if (is.null(scaling) && is.null(keep)) scan$max_abs else scan_data(xt, call, name)$max_abs
 }
 
 # The one pass over the values of a data matrix (in C: no temporary as large as the data):

@@ -274,6 +274,17 @@ check_magnitude <- function(data_max, m, weights, precision, call, name = "y",
   invisible(scale)
 }
 
+# 3. of the row pipeline (data_rows(), prepared_matrix(): prepare.R): the prepared rows xt
+# and the weights they meet (check_magnitude()), their largest absolute value the scan's
+# when neither scaling nor rows left out changed them, else another scan's.
+check_prepared <- function(xt, scan, rows, scaling, var_weights, weights, precision, call,
+                           name = "y", trained = FALSE) {
+  max_abs <- if (is.null(scaling) && is.null(rows$used)) scan$max_abs else
+    scan_data(xt, call, name)$max_abs
+  check_magnitude(max_abs, distance_factor(var_weights, ncol(xt), rows$missing), weights,
+                  precision, call, name = name, trained = trained)
+}
+
 # scale = FALSE (none), TRUE (column_scaling(): each column centred on its mean and divided
 # by its standard deviation), or list(center, scale) (one value per column, by name or in
 # column order). NULL or list(center, scale), named by the columns.

@@ -10,7 +10,7 @@ r_layers <- c(
   # threads and backends
   "threads.R", "cpu.R", "opencl.R", "registry.R", "backends.R",
   # training
-  "assess.R", "fit.R", "workers.R", "future.R", "shards.R", "train.R",
+  "assess.R", "fit.R", "workers.R", "future.R", "shards.R", "setup.R", "train.R",
   "replicates.R",
   # prediction and the groups a map holds
   "predict.R", "groups.R",
