@@ -84,7 +84,7 @@ call_core <- function(what, call, fun, ...) {
   # with setTimeLimit()), once everything was released: raised as it was
   if (!is.null(res$condition)) stop(res$condition)
   code <- res$code
-  status_codes <- constants()$status # the core's codes (src/core/som_core.h)
+  status_codes <- constants()$status # the core's codes (src/core/som_status.h)
   msg <- sprintf("somgpu could not %s: %s.", what, res$message)
   if (code == status_codes[["interrupted"]]) signal_interrupt(call)
   if (code == status_codes[["nomem"]]) {

@@ -7,7 +7,7 @@
 # the family before its maps exist (sizes as their count, sum and largest, so that a call
 # for more maps than memory or an R list holds is refused before anything is built, counts
 # beyond an integer included); once they exist C computes the same shape from the problem
-# (som_family_of() in src/core/som_core.c), which test-engine.R checks against this one.
+# (som_family_of() in src/core/som_plan.c), which test-memory.R checks against this one.
 family_shape <- function(sizes, n, m, restarts, iter_max, trace, algorithm, batch_block,
                          general, sourced = FALSE, clusters_in_r = TRUE, schedules = 1L) {
   list(n = as.double(n), m = m, nmaps = sizes$count * restarts,
@@ -15,6 +15,12 @@ family_shape <- function(sizes, n, m, restarts, iter_max, trace, algorithm, batc
        passes = iter_max - 1L, trace = trace, batch_block = batch_block, general = general,
        algorithm = algorithm, sourced = sourced, clusters_in_r = clusters_in_r,
        schedules = as.integer(min(schedules, int_max)))
+}
+
+# The sizes of a family from check_sizes()' spec, built once check_memory() has let the
+# call through.
+family_sizes <- function(spec) {
+  if (is.null(spec$sizes)) seq.int(spec$range[1L], spec$range[2L]) else spec$sizes
 }
 
 # Refuse jobs that could not be allocated, before any allocation: the compiled code plans

@@ -79,22 +79,21 @@ predict_rows <- function(object, x, sizes, threads, detail, call, clusters_file 
   sourced <- inherits(x, "somgpu_file")
   scan <- scan_data(x, call, name = "newdata")
   na_max <- if (is.null(object$params$na_max)) 0.5 else object$params$na_max
-  # file-backed rows are all assigned (read in windows), those left out set to NA after
+  # the row pipeline train() shares (prepare.R): rows, matrix, magnitudes; file-backed rows
+  # are all assigned (read in windows), those left out set to NA after
   rows <- data_rows(x, scan, na_max, object$var_weights, call, read_all = sourced)
-  used <- if (sourced) NULL else rows$keep
+  used <- rows$used
   xt <- prepared_matrix(x, used, object$scaling)
-  missing <- rows$missing
   w <- unname(lapply((if (is.null(object$scaling)) object$weights else
     object$scaled_weights)[paste0("N", sizes)], unname))
   a <- NULL
   to <- NULL
   if (nrow(xt) > 0L) {
-    max_abs <- prepared_max(xt, scan, object$scaling, used, call, name = "newdata")
-    check_magnitude(max_abs, distance_factor(object$var_weights, ncol(x), missing), w,
-                    "double", call, name = "newdata", trained = TRUE)
+    check_prepared(xt, scan, rows, object$scaling, object$var_weights, w, "double", call,
+                   name = "newdata", trained = TRUE)
     to <- clusters_file_matrix(clusters_file, nrow(x), paste0("N", sizes), call)
     a <- with_clusters_file(to, assess_maps(
-      xt, w, threads, distance_spec(object$var_weights, missing), call,
+      xt, w, threads, rows$dist, call,
       clusters = is.null(to), detail = detail, to = to$file,
       what = "assign the rows to clusters"))
   }

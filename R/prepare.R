@@ -1,6 +1,6 @@
-# The data as training and prediction see them: the rows used (na_max), the scaling and the
-# variable weights a fit keeps, and the figures that depend on them (fill values for
-# init = "sample", the total sum of squares). The compiled code takes the prepared matrix:
+# The data as training and prediction see them: the rows used (na_max), the scaling computed
+# (the checks of `scale` and `var_weights` are validate.R's), and the figures that depend on
+# them (fill values for init = "sample", the total sum of squares). The compiled code takes the prepared matrix:
 # missing values stay NaN there, and the column weights go with it (distance_spec()).
 
 # Rows used: those whose share of missing values is at most na_max and that have an
@@ -74,81 +74,28 @@ scale_weights <- function(w, scaling) {
   w
 }
 
-# scale = FALSE (none), TRUE (each column centred on its mean and divided by its standard
-# deviation, over its observed values, as base R's scale() computes them; a column with no
-# spread is divided by 1), or list(center, scale) (one value per column, by name or in
-# column order). NULL or list(center, scale), named by the columns.
-check_scale <- function(scale, x, call) {
-  if (isFALSE(scale)) return(NULL)
-  m <- ncol(x)
-  if (isTRUE(scale)) { # in C, as colMeans() and sqrt(sum(v^2) / (length(v) - 1)) compute them
-    center <- column_means(x, call)
-    stats <- column_stats(x, center, call)
-    spread <- sqrt(stats$ss / pmax(1, stats$count - 1))
-    # values so small or large that their squares under- or overflow (near 1e-160 or 1e160
-    # and beyond): the spread of the column divided by its largest absolute value, scaled back
-    odd <- which(spread == 0 | !is.finite(spread))
-    if (length(odd) && !inherits(x, "somgpu_file")) {
-      spread[odd] <- vapply(odd, function(k) {
-        v <- x[!is.na(x[, k]), k]
-        top <- max(abs(v), 0)
-        if (length(v) < 2L || !is.finite(top) || top == 0) return(0)
-        top * stats::sd(v / top)
-      }, 0)
-    }
-    spread[!is.finite(spread) | spread == 0] <- 1
-    center[!is.finite(center)] <- 0
-    return(list(center = stats::setNames(as.double(center), colnames(x)),
-                scale = stats::setNames(spread, colnames(x))))
+# scale = TRUE: each column's centre and spread, over its observed values, as base R's
+# scale() computes them (in C, as colMeans() and sqrt(sum(v^2) / (length(v) - 1))); a
+# column with no spread is divided by 1. list(center, scale), named by the columns.
+column_scaling <- function(x, call) {
+  center <- column_means(x, call)
+  stats <- column_stats(x, center, call)
+  spread <- sqrt(stats$ss / pmax(1, stats$count - 1))
+  # values so small or large that their squares under- or overflow (near 1e-160 or 1e160
+  # and beyond): the spread of the column divided by its largest absolute value, scaled back
+  odd <- which(spread == 0 | !is.finite(spread))
+  if (length(odd) && !inherits(x, "somgpu_file")) {
+    spread[odd] <- vapply(odd, function(k) {
+      v <- x[!is.na(x[, k]), k]
+      top <- max(abs(v), 0)
+      if (length(v) < 2L || !is.finite(top) || top == 0) return(0)
+      top * stats::sd(v / top)
+    }, 0)
   }
-  if (is.list(scale) && !is.data.frame(scale) && length(scale) == 2L &&
-      setequal(names(scale), c("center", "scale"))) {
-    center <- column_values(scale$center, "scale$center", x, call)
-    spread <- column_values(scale$scale, "scale$scale", x, call, positive = TRUE)
-    return(list(center = center, scale = spread))
-  }
-  abort_input(sprintf(
-    "`scale` must be TRUE, FALSE or a list with `center` and `scale` (one value per column), not %s.",
-    describe(scale)), call)
-}
-
-# var_weights: NULL (every column 1), or one non-negative weight per column, by name or in
-# column order, not all 0. NULL or the weights, named by the columns.
-check_var_weights <- function(var_weights, x, call) {
-  if (is.null(var_weights)) return(NULL)
-  w <- column_values(var_weights, "var_weights", x, call, nonnegative = TRUE)
-  if (!any(w > 0)) abort_input("`var_weights` must not all be 0.", call)
-  w
-}
-
-# One finite value per column of x: a numeric vector named by x's columns (any order; all
-# of them) or of length ncol(x) in column order.
-column_values <- function(v, name, x, call, positive = FALSE, nonnegative = FALSE) {
-  m <- ncol(x)
-  kind <- if (positive) "positive finite" else if (nonnegative) "non-negative finite" else "finite"
-  numeric <- is.numeric(v) && !is.object(v) && is.null(dim(v))
-  ok <- numeric && !anyNA(v) && all(is.finite(v))
-  if (ok && !is.null(names(v)) && !is.null(colnames(x))) {
-    missing <- setdiff(colnames(x), names(v))
-    if (length(missing)) {
-      abort_input(sprintf("`%s` has no value for the column%s %s.", name,
-                          if (length(missing) == 1L) "" else "s",
-                          paste0("`", missing, "`", collapse = ", ")), call)
-    }
-    v <- v[colnames(x)]
-  }
-  good <- if (numeric) is.finite(v) & (!positive | v > 0) & (!nonnegative | v >= 0)
-  if (!numeric || length(v) != m || !all(good)) {
-    what <- if (!numeric) describe(v) else if (length(v) != m) {
-      sprintf("%s (the data have %d column%s)", describe(v), m, if (m == 1L) "" else "s")
-    } else {
-      describe_bad(stats::setNames(v, NULL), good)
-    }
-    abort_input(sprintf(
-      "`%s` must be %s number%s, one per column of the data (%d, by name or in column order), not %s.",
-      name, kind, if (m == 1L) "" else "s", m, what), call)
-  }
-  stats::setNames(as.double(v), colnames(x))
+  spread[!is.finite(spread) | spread == 0] <- 1
+  center[!is.finite(center)] <- 0
+  list(center = stats::setNames(as.double(center), colnames(x)),
+       scale = stats::setNames(spread, colnames(x)))
 }
 
 # What the compiled code needs of the distance: list(col_w, missing).
@@ -182,24 +129,24 @@ distance_factor <- function(var_weights, m, missing) {
   (if (is.null(var_weights)) m else sum(var_weights)) * (if (missing) m else 1)
 }
 
-# The rows of x that train (or are assigned, in predict()), from the one scan of its values
-# (scan_data()): keep and dropped as usable_rows() gives them (rows over na_max, with
-# nothing observed, or observed only in columns of weight 0), and whether the rows used
-# have missing values (all rows with read_all: a file's rows are all read).
+# The row pipeline that train() and predict() share, in three steps: the rows
+# (data_rows()), the matrix C reads (prepared_matrix(x, rows$used, scaling)), and the check
+# of its magnitudes (check_prepared(), validate.R).
+#
+# 1. The rows of x that train (or are assigned, in predict()), from the one scan of its
+# values (scan_data()): keep and dropped as usable_rows() gives them (rows over na_max, with
+# nothing observed, or observed only in columns of weight 0); used, the rows the prepared
+# matrix holds (keep; NULL, all of them, with read_all: a file's rows are all read); whether
+# those have missing values; and dist, the distance C reads (distance_spec()).
 data_rows <- function(x, scan, na_max, var_weights, call, read_all = FALSE) {
   unseen <- unseen_rows(x, var_weights, scan$missing > 0, call)
   rows <- usable_rows(scan$row_missing, ncol(x), na_max, unseen)
   rows$unseen <- unseen
-  used <- if (read_all) NULL else rows$keep
+  rows$used <- if (read_all) NULL else rows$keep
   rows$missing <- !is.null(scan$row_missing) &&
-    any(if (is.null(used)) scan$row_missing > 0 else scan$row_missing[used] > 0)
+    any(if (is.null(rows$used)) scan$row_missing > 0 else scan$row_missing[rows$used] > 0)
+  rows$dist <- distance_spec(var_weights, rows$missing)
   rows
-}
-
-# The largest absolute value of the prepared rows xt: the scan's when neither scaling nor
-# rows left out changed them, else another scan.
-prepared_max <- function(xt, scan, scaling, keep, call, name = "y") {
-  if (is.null(scaling) && is.null(keep)) scan$max_abs else scan_data(xt, call, name)$max_abs
 }
 
 # The one pass over the values of a data matrix (in C: no temporary as large as the data):

@@ -32,25 +32,12 @@ train_replicates <- function(x, rows, seeds, args, each, one_call = TRUE, progre
   out
 }
 
-# train_setup() for a named list of train()'s arguments, those left out taking train()'s
-# defaults (evaluated as train() evaluates them: lazily, among the others).
+# train_setup() for a named list of train()'s arguments (y and seed among them), those left
+# out taking train()'s defaults (train_defaults()), as train() with those arguments sets up.
 train_setup_of <- function(args) {
-  f <- formals(train)
-  f <- f[names(f) != "..."]
-  env <- new.env(parent = environment(train))
-  for (nm in names(f)) {
-    if (nm %in% names(args)) {
-      assign(nm, args[[nm]], envir = env)
-    } else {
-      do.call(delayedAssign, list(nm, f[[nm]], env, env))
-    }
-  }
-  given <- c(nmin = "nmin" %in% names(args), nmax = "nmax" %in% names(args),
-             sizes = "sizes" %in% names(args))
-  # (do.call evaluates what it is given: the call quoted twice stays a call)
-  do.call(train_setup, c(mget(names(f), envir = env),
-                         list(given = given, progress_given = "progress" %in% names(args),
-                              call = quote(quote(train())))))
+  all <- train_defaults()
+  all[names(args)] <- args
+  train_setup(all, names(args), quote(train()))
 }
 
 # Replicates may share a call: trained in this process from memory, on one backend, with the

@@ -102,3 +102,16 @@ print.summary.somgpu <- function(x, ...) {
   if (!is.null(x$reason)) cat(wrap_text(x$reason), sep = "\n")
   invisible(x)
 }
+
+# The elbow of a decreasing curve: the size whose point is farthest below the straight line
+# joining the first and last points, both axes scaled to [0, 1]. NA for fewer than 3 sizes.
+elbow <- function(sizes, qe) {
+  o <- order(sizes)
+  s <- sizes[o]
+  q <- qe[o]
+  if (length(s) < 3L || diff(range(q)) == 0) return(NA_integer_)
+  xs <- (s - s[1]) / (s[length(s)] - s[1])
+  ys <- (q - min(q)) / diff(range(q))
+  line <- ys[1] + (ys[length(ys)] - ys[1]) * xs
+  as.integer(s[which.max(line - ys)])
+}

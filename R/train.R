@@ -350,39 +350,36 @@ train <- function(y, nmax = 10, nmin = 2, sizes = nmin:nmax, iter_max = NULL, si
     }
     abort_unknown_args(nm, setdiff(names(formals(train)), "..."), "train()", call)
   }
-  given <- c(nmin = !missing(nmin), nmax = !missing(nmax), sizes = !missing(sizes))
-  progress_given <- !missing(progress)
-  s <- train_setup(y, nmax, nmin, sizes, iter_max, sigma0, eta0, init, restarts, algorithm,
-                   seed, backend, device, precision, threads, progress, trace, align,
-                   keep_data, parallel, na_max, scale, var_weights, clusters_file, given,
-                   progress_given, call)
+  supplied <- c("nmin", "nmax", "sizes", "progress")[
+    c(!missing(nmin), !missing(nmax), !missing(sizes), !missing(progress))]
+  s <- train_setup(environment(), supplied, call)
   started <- proc.time()[["elapsed"]]
   train_result(s, train_maps(s), started)
 }
 
 # train() in three steps: the call validated, the backend resolved and the problem made
-# (train_setup(): every value the later steps read, as a list); the maps trained
-# (train_maps()); assessed and made a somgpu object (train_result()). given: which of nmin,
-# nmax and sizes the call gave; progress_given: whether it gave progress.
-train_setup <- function(y, nmax, nmin, sizes, iter_max, sigma0, eta0, init, restarts,
-                        algorithm, seed, backend, device, precision, threads, progress, trace,
-                        align, keep_data, parallel, na_max, scale, var_weights, clusters_file,
-                        given, progress_given, call) {
+# (train_setup(): a train setup, new_train_setup()); the maps trained (train_maps());
+# assessed and made a somgpu object (train_result()). args: train()'s arguments by name,
+# train()'s own frame (each promise forced where its check reaches it) or a list of values
+# (train_setup_of()); supplied: the names of the arguments the call wrote (those of nmin,
+# nmax, sizes and progress count here: sizes is read only when supplied).
+train_setup <- function(args, supplied, call) {
   # validate: the data and the rows used (not copied yet), then the arguments in the order
   # of earlier versions; the backend is resolved last, its context built (OpenCL kernels)
   # only once everything else is checked
+  y <- args$y
   # file-backed data: what they cannot do, refused before any pass over the file
   if (is_file_data(y)) {
-    check_file_training(check_choice(algorithm, "algorithm", c("online", "batch"), call),
-                        init, align, call)
+    check_file_training(check_choice(args$algorithm, "algorithm", c("online", "batch"), call),
+                        args$init, args$align, call)
   }
   data <- check_data(y, call)
   x <- data$x
   sourced <- inherits(x, "somgpu_file") # file-backed: read by the compiled code in windows
-  na_max <- check_number(na_max, "na_max", 0, 1, call = call)
-  scaling <- check_scale(scale, x, call)
-  var_weights <- check_var_weights(var_weights, x, call)
-  rows <- data_rows(x, data, na_max, var_weights, call)
+  na_max <- check_number(args$na_max, "na_max", 0, 1, call = call)
+  scaling <- check_scale(args$scale, x, call)
+  var_weights <- check_var_weights(args$var_weights, x, call)
+  rows <- data_rows(x, data, na_max, var_weights, call) # the row pipeline, 1: rows used
   n_used <- if (is.null(rows$keep)) nrow(x) else length(rows$keep)
   if (n_used < 2L) {
     abort_input(sprintf(
@@ -390,27 +387,28 @@ train_setup <- function(y, nmax, nmin, sizes, iter_max, sigma0, eta0, init, rest
       n_used, if (n_used == 1L) "" else "s", na_max), call)
   }
   check_observed_columns(x, rows$keep, data, call)
-  missing <- rows$missing
-  dist <- distance_spec(var_weights, missing)
-  general <- !is.null(dist$col_w) || missing
+  general <- !is.null(rows$dist$col_w) || rows$missing
+  iter_max <- args$iter_max
   if (!is.null(iter_max)) iter_max <- check_whole(iter_max, "iter_max", 1, call = call)
-  eta0 <- check_positive(eta0, "eta0", max = 1, call = call)
-  restarts <- check_whole(restarts, "restarts", 1, call = call)
-  algorithm <- check_choice(algorithm, "algorithm", c("online", "batch"), call)
+  eta0 <- check_positive(args$eta0, "eta0", max = 1, call = call)
+  restarts <- check_whole(args$restarts, "restarts", 1, call = call)
+  algorithm <- check_choice(args$algorithm, "algorithm", c("online", "batch"), call)
   if (is.null(iter_max)) iter_max <- default_iter_max(algorithm)
   if (iter_max == 1L) {
     message("train(): iter_max = 1 trains no pass (a schedule of iter_max - 1 passes): the maps are their initial weights.")
   }
-  parallel <- check_choice(parallel, "parallel", c("none", "future"), call)
+  parallel <- check_choice(args$parallel, "parallel", c("none", "future"), call)
   if (sourced) check_file_rows(c(rows, na_max = na_max), data$row_missing, ncol(x), call)
-  clusters_file <- check_clusters_file(clusters_file, sourced, call)
+  clusters_file <- check_clusters_file(args$clusters_file, sourced, call)
   if (parallel == "future") need_packages(c("future", "future.apply"), "parallel = \"future\"", call)
   batch_block <- batch_block_size(call)
-  worker_threads <- threads # as given: each future worker resolves it (NULL: its own default)
-  threads <- resolve_threads(threads, call)
+  worker_threads <- args$threads # as given: each future worker resolves it (NULL: its own)
+  threads <- resolve_threads(worker_threads, call)
   options <- backend_options(call) # read here, shipped to future workers
-  size_spec <- check_sizes(nmin, nmax, sizes, given, call)
-  sigma0 <- check_sigma0(sigma0, size_spec$count, call)
+  size_spec <- check_sizes(args$nmin, args$nmax, args$sizes,
+                           c(nmin = "nmin" %in% supplied, nmax = "nmax" %in% supplied,
+                             sizes = "sizes" %in% supplied), call)
+  sigma0 <- check_sigma0(args$sigma0, size_spec$count, call)
   # refused before the sizes exist: the CPU backend's plan (or, with future workers, what
   # this process keeps)
   shape <- family_shape(size_spec, n_used, ncol(x), restarts, iter_max, FALSE, algorithm,
@@ -420,31 +418,47 @@ train_setup <- function(y, nmax, nmin, sizes, iter_max, sigma0, eta0, init, rest
   check_memory(shape,
                backend_spec(list(name = "cpu"), threads, options, NULL, parallel == "none"),
                call)
-  progress <- check_flag(progress, "progress", call)
-  trace <- check_flag(trace, "trace", call)
-  align <- check_flag(align, "align", call)
-  keep_data <- check_flag(keep_data, "keep_data", call)
-  xt <- prepared_matrix(x, rows$keep, scaling)
+  progress <- check_flag(args$progress, "progress", call)
+  trace <- check_flag(args$trace, "trace", call)
+  align <- check_flag(args$align, "align", call)
+  keep_data <- check_flag(args$keep_data, "keep_data", call)
+  xt <- prepared_matrix(x, rows$used, scaling) # the row pipeline, 2: the matrix C reads
   sizes <- family_sizes(size_spec)
   sigma_sizes <- sigma0_sizes(sigma0, sizes)
-  basis <- if (align || identical(init, "pca")) pca_basis(xt)
-  init <- check_init(init, sizes, xt, call, basis, scaling)
-  backend_args <- check_backend_args(backend, device, precision, call)
+  basis <- if (align || identical(args$init, "pca")) pca_basis(xt)
+  init <- check_init(args$init, sizes, xt, call, basis, scaling)
+  backend_args <- check_backend_args(args$backend, args$device, args$precision, call)
   be <- if (parallel == "none") resolve_backend(backend_args, call, auto_work(shape, threads))
-  max_abs <- prepared_max(xt, data, scaling, rows$keep, call)
-  check_magnitude(max_abs, distance_factor(var_weights, ncol(xt), missing), init$weights,
-                  backend_args$precision, call)
-  seed <- check_seed(seed, call)
+  # the row pipeline, 3: magnitudes the precision can hold
+  check_prepared(xt, data, rows, scaling, var_weights, init$weights, backend_args$precision,
+                 call)
+  seed <- check_seed(args$seed, call)
+  spec <- NULL
   if (parallel == "none") { # the backend's own plan, trace included
     spec <- backend_spec(be, threads, options, call)
     shape$trace <- trace
     check_memory(shape, spec, call)
   }
   problem <- new_problem(sizes, restarts, iter_max, sigma_sizes, eta0, init, seed, algorithm,
-                         batch_block, trace, dist,
-                         fill = if (init$type == "sample") sample_fill(xt, missing, call))
+                         batch_block, trace, rows$dist,
+                         fill = if (init$type == "sample") sample_fill(xt, rows$missing, call))
+  new_train_setup(list(
+    call = call, x = x, xt = xt, rows = rows, scaling = scaling, var_weights = var_weights,
+    sourced = sourced, basis = basis, na_max = na_max, problem = problem, shape = shape,
+    sizes = sizes, restarts = restarts, sigma0 = sigma0, sigma_sizes = sigma_sizes,
+    iter_max = iter_max, eta0 = eta0, init = init, algorithm = algorithm, seed = seed,
+    align = align, parallel = parallel, backend_args = backend_args, be = be, spec = spec,
+    threads = threads, worker_threads = worker_threads, options = options,
+    progress = progress, progress_supplied = "progress" %in% supplied,
+    keep_data = keep_data, clusters_file = clusters_file))
+}
 
-  as.list(environment())
+# train()'s defaults, read from its signature, the one place they are written: every
+# argument but y, sizes (nmin:nmax; check_sizes() reads nmin and nmax unless sizes is
+# supplied) and `...`.
+train_defaults <- function() {
+  f <- formals(train)
+  lapply(f[setdiff(names(f), c("y", "sizes", "..."))], eval, envir = baseenv())
 }
 
 # The maps of a setup trained: in this process, or on the future workers (the maps split
@@ -459,7 +473,7 @@ train_maps <- function(s) {
                  s$progress, s$call)
   } else { # the maps split between the workers
     train_future(s$xt, s$problem, s$backend_args, s$worker_threads, s$options,
-                 s$progress || !s$progress_given, s$call)
+                 s$progress || !s$progress_supplied, s$call)
   }
 }
 
@@ -472,12 +486,12 @@ train_result <- function(s, trained, started) {
   problem <- s$problem
   sizes <- s$sizes
   restarts <- s$restarts
-  missing <- s$missing
+  missing <- s$rows$missing
   var_weights <- s$var_weights
   # assess
   to <- clusters_file_matrix(s$clusters_file, nrow(x), paste0("N", sizes), call)
   fit <- with_clusters_file(to, assess_family(xt, trained$weights, problem$size, restarts,
-                                              s$threads, s$dist, call, to$file))
+                                              s$threads, s$rows$dist, call, to$file))
   if (!is.null(to)) fit$clusters <- to$clusters
   if (s$align) fit <- align_family(fit, s$basis)
   tss <- if (!is.null(s$basis) && !missing && is.null(var_weights)) s$basis$tss else

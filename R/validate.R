@@ -1,6 +1,7 @@
-# Input validation. Each check returns the cleaned value or raises a somgpu_input_error
-# that names the argument, says what was wrong and what is expected. Nothing here modifies
-# the caller's objects.
+# Input validation: the arguments and the data. Each check returns the cleaned value or
+# raises a somgpu_input_error that names the argument, says what was wrong and what is
+# expected. Nothing here modifies the caller's objects. (What the checked values make, the
+# prepared data, is prepare.R's; a family's sizes memory.R's.)
 
 check_flag <- function(x, name, call) {
   if (!is.logical(x) || length(x) != 1L || is.na(x)) {
@@ -273,12 +274,80 @@ check_magnitude <- function(data_max, m, weights, precision, call, name = "y",
   invisible(scale)
 }
 
+# 3. of the row pipeline (data_rows(), prepared_matrix(): prepare.R): the prepared rows xt
+# and the weights they meet (check_magnitude()), their largest absolute value the scan's
+# when neither scaling nor rows left out changed them, else another scan's.
+check_prepared <- function(xt, scan, rows, scaling, var_weights, weights, precision, call,
+                           name = "y", trained = FALSE) {
+  max_abs <- if (is.null(scaling) && is.null(rows$used)) scan$max_abs else
+    scan_data(xt, call, name)$max_abs
+  check_magnitude(max_abs, distance_factor(var_weights, ncol(xt), rows$missing), weights,
+                  precision, call, name = name, trained = trained)
+}
+
+# scale = FALSE (none), TRUE (column_scaling(): each column centred on its mean and divided
+# by its standard deviation), or list(center, scale) (one value per column, by name or in
+# column order). NULL or list(center, scale), named by the columns.
+check_scale <- function(scale, x, call) {
+  if (isFALSE(scale)) return(NULL)
+  m <- ncol(x)
+  if (isTRUE(scale)) return(column_scaling(x, call))
+  if (is.list(scale) && !is.data.frame(scale) && length(scale) == 2L &&
+      setequal(names(scale), c("center", "scale"))) {
+    center <- column_values(scale$center, "scale$center", x, call)
+    spread <- column_values(scale$scale, "scale$scale", x, call, positive = TRUE)
+    return(list(center = center, scale = spread))
+  }
+  abort_input(sprintf(
+    "`scale` must be TRUE, FALSE or a list with `center` and `scale` (one value per column), not %s.",
+    describe(scale)), call)
+}
+
+# var_weights: NULL (every column 1), or one non-negative weight per column, by name or in
+# column order, not all 0. NULL or the weights, named by the columns.
+check_var_weights <- function(var_weights, x, call) {
+  if (is.null(var_weights)) return(NULL)
+  w <- column_values(var_weights, "var_weights", x, call, nonnegative = TRUE)
+  if (!any(w > 0)) abort_input("`var_weights` must not all be 0.", call)
+  w
+}
+
+# One finite value per column of x: a numeric vector named by x's columns (any order; all
+# of them) or of length ncol(x) in column order.
+column_values <- function(v, name, x, call, positive = FALSE, nonnegative = FALSE) {
+  m <- ncol(x)
+  kind <- if (positive) "positive finite" else if (nonnegative) "non-negative finite" else "finite"
+  numeric <- is.numeric(v) && !is.object(v) && is.null(dim(v))
+  ok <- numeric && !anyNA(v) && all(is.finite(v))
+  if (ok && !is.null(names(v)) && !is.null(colnames(x))) {
+    missing <- setdiff(colnames(x), names(v))
+    if (length(missing)) {
+      abort_input(sprintf("`%s` has no value for the column%s %s.", name,
+                          if (length(missing) == 1L) "" else "s",
+                          paste0("`", missing, "`", collapse = ", ")), call)
+    }
+    v <- v[colnames(x)]
+  }
+  good <- if (numeric) is.finite(v) & (!positive | v > 0) & (!nonnegative | v >= 0)
+  if (!numeric || length(v) != m || !all(good)) {
+    what <- if (!numeric) describe(v) else if (length(v) != m) {
+      sprintf("%s (the data have %d column%s)", describe(v), m, if (m == 1L) "" else "s")
+    } else {
+      describe_bad(stats::setNames(v, NULL), good)
+    }
+    abort_input(sprintf(
+      "`%s` must be %s number%s, one per column of the data (%d, by name or in column order), not %s.",
+      name, kind, if (m == 1L) "" else "s", m, what), call)
+  }
+  stats::setNames(as.double(v), colnames(x))
+}
+
 # The ring sizes from nmin/nmax or an explicit `sizes`, as list(count, sum, max, sizes):
 # the vector `sizes` only once family_sizes() is called, so that a range too large to
 # allocate is refused (check_memory()) before it is built.
-check_sizes <- function(nmin, nmax, sizes, given, call) {
-  if (given[["sizes"]]) {
-    if (given[["nmin"]] || given[["nmax"]]) {
+check_sizes <- function(nmin, nmax, sizes, supplied, call) {
+  if (supplied[["sizes"]]) {
+    if (supplied[["nmin"]] || supplied[["nmax"]]) {
       abort_input("Give either `sizes` or `nmin`/`nmax`, not both.", call)
     }
     ok <- is.numeric(sizes) && !is.object(sizes) && length(sizes) >= 1L &&
@@ -309,10 +378,6 @@ check_sizes <- function(nmin, nmax, sizes, given, call) {
   count <- as.double(nmax) - nmin + 1
   list(count = count, sum = (as.double(nmin) + nmax) * count / 2, max = nmax,
        range = c(nmin, nmax))
-}
-
-family_sizes <- function(spec) {
-  if (is.null(spec$sizes)) seq.int(spec$range[1L], spec$range[2L]) else spec$sizes
 }
 
 # The initial weights: "uniform", "sample", "pca", or a list of matrices, one per size, in
@@ -374,4 +439,17 @@ check_seed <- function(seed, call) {
       format(int_max, big.mark = ","), describe(seed)), call)
   }
   as.integer(seed)
+}
+
+# expr evaluated with R's generator seeded by `seed`, the session's generator as it was
+# afterwards.
+with_private_seed <- function(seed, expr) {
+  if (exists(".Random.seed", envir = globalenv())) {
+    old <- get(".Random.seed", envir = globalenv())
+    on.exit(assign(".Random.seed", old, envir = globalenv()))
+  } else {
+    on.exit(rm(".Random.seed", envir = globalenv()))
+  }
+  set.seed(seed)
+  expr
 }

@@ -2,7 +2,8 @@
 # the speed (a refactoring). Each build runs in its own R process (the same package name),
 # the two alternating, each case 3 times (the fastest kept); printed: each case's seconds
 # under both builds, their ratio, and whether the results (weights and clusters of every
-# map, qe, te) are identical.
+# map, qe, te) are identical: the values, not the names (a build from before d5a9953 leaves
+# the columns of unnamed data unnamed, later ones call them V1, V2, ...).
 #
 #   R CMD INSTALL -l /tmp/before <old tree>; R CMD INSTALL -l /tmp/after .
 #   Rscript bench/bench_before_after.R /tmp/before /tmp/after
@@ -39,7 +40,7 @@ child <- function(lib, case, out) {
     "yna <- y; yna[sample(length(yna), 0.05 * length(yna))] <- NA",
     "big <- matrix(rnorm(2e5 * 16), ncol = 16) + rep(rnorm(16 * 8, sd = 3), each = 2e5 / 8)",
     "t0 <- proc.time()[['elapsed']]; fit <- %s; s <- proc.time()[['elapsed']] - t0",
-    "saveRDS(list(seconds = s, result = if (!is.null(fit)) fit[c('weights', 'clusters', 'qe', 'te')]), %s)",
+    "saveRDS(list(seconds = s, result = if (!is.null(fit)) list(weights = lapply(fit$weights, unname), clusters = as.list(fit$clusters), qe = fit$quality$qe, te = fit$quality$te)), %s)",
     sep = "; "), deparse(lib), battery[[case]], deparse(out))
   env <- sprintf("POCL_CACHE_DIR=%s", tempdir())
   status <- system2(file.path(R.home("bin"), "Rscript"), c("-e", shQuote(code)), env = env)

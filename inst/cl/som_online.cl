@@ -94,9 +94,9 @@ __kernel void k_online_item(SOM_STEP_ARGS, int nmaps)
  * then every work-item updates its own neurons. The visiting orders are double-buffered:
  * pass t's in orders (t even) or ahead (t odd; a row per work-group), and while pass t
  * trains, work-item L - 1 (the fewest neurons) draws pass t + 1's into the other buffer, a
- * Fisher-Yates step per training step (som_order_swap) after the group has written the
+ * Fisher-Yates step per training step (som_order_swap) after the work-group has written the
  * identity in parallel; its generator's state waits in gstate between launches. Only the
- * first pass's order is drawn while the group waits. The orders are som_order's.
+ * first pass's order is drawn while the work-group waits. The orders are som_order's.
  * SOM_W_PREPARE / SOM_W_FINISH say where the weights live while the launch runs: local
  * memory (copied in and out) or global memory; SOM_W_SQDIST is the distance for them. */
 #define SOM_GROUP_BODY                                                                     \
@@ -183,12 +183,12 @@ __kernel void k_online_item(SOM_STEP_ARGS, int nmaps)
         for (e = 0; e < 4; e++) gs[e] = gx.s[e];                                           \
     SOM_W_FINISH
 
-#define SOM_GROUP_ARGS                                                                     \
+#define SOM_WG_ARGS                                                                     \
     SOM_STEP_ARGS, __global uint *ahead, __global uint *gstate, __local real *best_d,      \
         __local int *best_i
 
 /* Weights in local memory: copied in at the start of the launch, out at the end. */
-__kernel void k_online_group_local(SOM_GROUP_ARGS, __local real *w)
+__kernel void k_online_wg_local(SOM_WG_ARGS, __local real *w)
 {
 #define SOM_W_SQDIST som_sqdist_local
 #define SOM_W_SQDIST_GENERAL som_sqdist_general_local
@@ -204,7 +204,7 @@ __kernel void k_online_group_local(SOM_GROUP_ARGS, __local real *w)
 }
 
 /* Weights in global memory, for maps too large for local memory. */
-__kernel void k_online_group_global(SOM_GROUP_ARGS)
+__kernel void k_online_wg_global(SOM_WG_ARGS)
 {
 #define SOM_W_SQDIST som_sqdist
 #define SOM_W_SQDIST_GENERAL som_sqdist_general

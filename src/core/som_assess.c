@@ -1,7 +1,7 @@
 /* som_assess.c: quality of trained maps (qe, te) and the winner of every point.
  *
  * The points are cut into fixed blocks of SOM_ASSESS_BLOCK rows; threads take a block for a
- * group of maps, each (block, map) keeps its own partial sums, and each map's sums are added
+ * span of maps, each (block, map) keeps its own partial sums, and each map's sums are added
  * in block order, so the figures do not depend on the number of threads or on how the work
  * was cut (the OpenCL trace adds the same blocks in the same order). Each block is
  * transposed into a small row-major buffer first, so the data are never copied whole. */
@@ -9,9 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-
-#include "som_core.h"
+#include "som_assess.h"
+#include "som_host.h"
+#include "som_math.h"
+#include "som_omp.h"
 #include "som_tile.h"
+#include "som_work.h"
 
 /* The runner-up: the winner rule over d[0 .. size-1] without neuron c. */
 SOM_INLINE int runner_up(const double *d, int size, int c)
@@ -109,121 +112,183 @@ SOM_TARGET_CLONES static void assess_task(const som_window *win, int m, const so
     }
 }
 
-/* som_assess, with the clusters of every map to a sink instead (NULL: to clusters). */
-static int assess(const som_data *d, const som_maps *maps, int nthreads, double round_units,
-                  const som_hooks *hooks, double *qe, double *te, double *sse, int **clusters,
-                  const som_detail *detail, som_sink *sink, som_status *st)
-{
-    const int64_t n = d->n;
-    const int m = d->m, nmaps = maps->nmaps;
-    const int64_t nblocks = (n + SOM_ASSESS_BLOCK - 1) / SOM_ASSESS_BLOCK;
-    double *part = NULL, *wrow = NULL, *buf = NULL, *cw = NULL;
-    double **w = NULL;
-    size_t wtot = 0, per_thread;
-    int64_t b0, per_round;
-    int ldmax = 0;
-    double block_cost = 0;
-    int i, rc = SOM_OK, ngroups;
-    int *group_start = NULL, *sunk = NULL, **cl = clusters;
-    double *window = NULL;
+/* What an assessment gives (each NULL where not wanted): the figures of every map, its
+ * clusters (to clusters, or to a sink a round at a time) and the per-row details. */
+typedef struct {
+    double *qe, *te, *sse;
+    int **clusters;
+    const som_detail *detail;
+    som_sink *sink;
+} assess_out;
 
-    if (n < 1 || m < 1 || nmaps < 1)
-        return som_fail(st, SOM_ERR_INVALID, "nothing to assess");
-    if (round_units <= 0) round_units = SOM_ROUND_UNITS;
-    nthreads = som_threads(nthreads);
-    for (i = 0; i < nmaps; i++) {
-        const int ld = som_ld(maps->size[i], SOM_TJB);
-        wtot += (size_t)ld * m;
-        block_cost += ((double)maps->size[i] * (m + 1) + SOM_POINT_UNITS) * SOM_ASSESS_BLOCK;
+/* An assessment under way: how its work is cut (assess_cut) and what it holds
+ * (assess_open). Tasks are (block, span of maps), block-major: a round takes consecutive
+ * blocks worth about round_units per thread, cut into spans of maps when there are too few
+ * blocks for the threads; the interrupt hook runs between rounds. */
+typedef struct {
+    const som_data *d;
+    const som_maps *maps;
+    int nthreads, nspans;
+    int64_t nblocks, per_round;
+    size_t wtot;       /* reals of every map's tiled weights                               */
+    size_t per_thread; /* reals of a thread's buffer: a block of rows, then SOM_PB rows of
+                          distances to the largest map                                     */
+    double *part;      /* per (block, map): the sums of distances, te and squared distances */
+    double *wrow, **w; /* every map's tiled weights                                         */
+    double *buf;       /* nthreads x per_thread                                              */
+    double *cw;        /* the general path's column weights (1 where none), or NULL         */
+    double *window;    /* a round's rows, read from the source                               */
+    int *span_start;   /* nspans + 1: the spans of maps (som_split_maps)                     */
+    int *sunk, **cl;   /* a round's clusters for the sink; where each map's clusters go      */
+} assess_run;
+
+/* 1. How the work is cut: blocks per round from the maps' cost, within a window for data
+ * from a source, and the spans of maps. */
+static void assess_cut(assess_run *a, double round_units)
+{
+    const int m = a->d->m;
+    double block_cost = 0;
+    int i, ldmax = 0;
+    a->nblocks = (a->d->n + SOM_ASSESS_BLOCK - 1) / SOM_ASSESS_BLOCK;
+    a->wtot = 0;
+    for (i = 0; i < a->maps->nmaps; i++) {
+        const int ld = som_ld(a->maps->size[i], SOM_TJB);
+        a->wtot += (size_t)ld * m;
+        block_cost += ((double)a->maps->size[i] * (m + 1) + SOM_POINT_UNITS) * SOM_ASSESS_BLOCK;
         if (ld > ldmax) ldmax = ld;
     }
-    per_thread = (size_t)(SOM_ASSESS_BLOCK + SOM_PB) * m + (size_t)SOM_PB * ldmax;
-    per_round = (int64_t)(round_units * nthreads / block_cost);
-    if (per_round < 1) per_round = 1;
-    if (per_round > nblocks) per_round = nblocks;
-    per_round = som_window_blocks(d->src != NULL, m, per_round, SOM_ASSESS_BLOCK);
-    ngroups = som_map_groups(per_round, nthreads, nmaps);
-    part = malloc((size_t)nblocks * nmaps * 3 * sizeof *part);
-    wrow = malloc(wtot * sizeof *wrow);
-    w = malloc((size_t)nmaps * sizeof *w);
-    /* per thread: a block of rows, then SOM_PB rows of distances to the largest map */
-    buf = malloc((size_t)nthreads * per_thread * sizeof *buf);
-    group_start = malloc(((size_t)ngroups + 1) * sizeof *group_start);
-    if (som_data_general(d) && (cw = malloc((size_t)m * sizeof *cw)) != NULL)
-        for (i = 0; i < m; i++) cw[i] = d->col_w ? d->col_w[i] : 1;
-    if (d->src) window = som_alloc((double)per_round * SOM_ASSESS_BLOCK * m, sizeof *window);
+    a->per_thread = (size_t)(SOM_ASSESS_BLOCK + SOM_PB) * m + (size_t)SOM_PB * ldmax;
+    a->per_round = (int64_t)(round_units * a->nthreads / block_cost);
+    if (a->per_round < 1) a->per_round = 1;
+    if (a->per_round > a->nblocks) a->per_round = a->nblocks;
+    a->per_round = som_window_blocks(a->d->src != NULL, m, a->per_round, SOM_ASSESS_BLOCK);
+    a->nspans = som_map_spans(a->per_round, a->nthreads, a->maps->nmaps);
+}
+
+/* 2. Everything the assessment holds, then every map's weights tiled and the spans of
+ * maps; clusters go to `clusters`, or with a sink to a round's buffer. */
+static int assess_open(assess_run *a, int **clusters, som_sink *sink, som_status *st)
+{
+    const som_data *d = a->d;
+    const int m = d->m, nmaps = a->maps->nmaps;
+    const double round_rows = (double)a->per_round * SOM_ASSESS_BLOCK;
+    size_t wtot = 0;
+    int i;
+    a->cl = clusters;
+    a->part = malloc((size_t)a->nblocks * nmaps * 3 * sizeof *a->part);
+    a->wrow = malloc(a->wtot * sizeof *a->wrow);
+    a->w = malloc((size_t)nmaps * sizeof *a->w);
+    a->buf = malloc((size_t)a->nthreads * a->per_thread * sizeof *a->buf);
+    a->span_start = malloc(((size_t)a->nspans + 1) * sizeof *a->span_start);
+    if (som_data_general(d) && (a->cw = malloc((size_t)m * sizeof *a->cw)) != NULL)
+        for (i = 0; i < m; i++) a->cw[i] = d->col_w ? d->col_w[i] : 1;
+    if (d->src) a->window = som_alloc(round_rows * m, sizeof *a->window);
     if (sink) { /* a round's clusters of every map, written out after the round */
-        sunk = som_alloc((double)per_round * SOM_ASSESS_BLOCK * nmaps, sizeof *sunk);
-        cl = malloc((size_t)nmaps * sizeof *cl);
-        if (sunk && cl)
-            for (i = 0; i < nmaps; i++) cl[i] = sunk + (size_t)i * per_round * SOM_ASSESS_BLOCK;
+        a->sunk = som_alloc(round_rows * nmaps, sizeof *a->sunk);
+        a->cl = malloc((size_t)nmaps * sizeof *a->cl);
+        if (a->sunk && a->cl)
+            for (i = 0; i < nmaps; i++) a->cl[i] = a->sunk + (size_t)i * a->per_round * SOM_ASSESS_BLOCK;
     }
-    if (!part || !wrow || !w || !buf || !group_start || (som_data_general(d) && !cw) ||
-        (d->src && !window) || (sink && (!sunk || !cl))) {
-        rc = som_fail(st, SOM_ERR_NOMEM, "could not allocate memory to assess the maps");
-        goto done;
-    }
-    wtot = 0;
+    if (!a->part || !a->wrow || !a->w || !a->buf || !a->span_start ||
+        (som_data_general(d) && !a->cw) || (d->src && !a->window) ||
+        (sink && (!a->sunk || !a->cl)))
+        return som_fail(st, SOM_ERR_NOMEM, "could not allocate memory to assess the maps");
     for (i = 0; i < nmaps; i++) {
-        const int size = maps->size[i], ld = som_ld(size, SOM_TJB);
-        w[i] = wrow + wtot;
-        memset(w[i], 0, (size_t)ld * m * sizeof(double));
-        som_tile_colmajor(maps->weights[i], size, m, ld, w[i]);
+        const int size = a->maps->size[i], ld = som_ld(size, SOM_TJB);
+        a->w[i] = a->wrow + wtot;
+        memset(a->w[i], 0, (size_t)ld * m * sizeof(double));
+        som_tile_colmajor(a->maps->weights[i], size, m, ld, a->w[i]);
         wtot += (size_t)ld * m;
     }
-    som_split_maps(maps->size, nmaps, ngroups, group_start);
+    som_split_maps(a->maps->size, nmaps, a->nspans, a->span_start);
+    return SOM_OK;
+}
 
-    /* tasks are (block, group of maps), block-major: a round takes consecutive blocks worth
-     * about round_units per thread, cut into groups of maps when there are too few blocks
-     * for the threads; the interrupt hook runs between rounds */
-    for (b0 = 0; b0 < nblocks; b0 += per_round) {
-        const int64_t nb = b0 + per_round < nblocks ? per_round : nblocks - b0;
-        const int64_t ntask = nb * ngroups, first = b0 * SOM_ASSESS_BLOCK;
-        const int64_t rows = (b0 + nb) * SOM_ASSESS_BLOCK < n ? nb * SOM_ASSESS_BLOCK : n - first;
-        const int64_t obase = sink ? first : 0;
-        som_window win;
-        int64_t task;
-        if ((rc = som_window_load(d, first, rows, window, &win, st))) goto done;
-        SOM_PARALLEL_FOR(nthreads, dynamic, 1)
-        for (task = 0; task < ntask; task++) {
-            double *x = buf + (size_t)som_thread_num() * per_thread;
-            const int64_t b = b0 + task / ngroups, lo = b * SOM_ASSESS_BLOCK;
-            const int g = (int)(task % ngroups);
-            const int brows = (int)(lo + SOM_ASSESS_BLOCK < n ? SOM_ASSESS_BLOCK : n - lo);
-            assess_task(&win, m, maps, w, cl, detail, cw, lo, obase, brows, group_start[g],
-                        group_start[g + 1], x, x + (size_t)(SOM_ASSESS_BLOCK + SOM_PB) * m,
-                        part + (size_t)b * nmaps * 3);
-        }
-        for (i = 0; sink && i < nmaps; i++)
-            if ((rc = sink->write(sink, i, first, rows, cl[i], st))) goto done;
-        if (b0 + nb < nblocks && hooks && hooks->interrupted && hooks->interrupted(hooks->ud)) {
-            rc = som_fail(st, SOM_ERR_INTERRUPTED, "interrupted");
-            goto done;
-        }
+/* 3. The round of blocks from b0: its rows (read from the source), every (block, span of
+ * maps) task on the threads, the round's clusters to the sink. */
+static int assess_round(assess_run *a, int64_t b0, const assess_out *out, som_status *st)
+{
+    const int64_t n = a->d->n, nblocks = a->nblocks;
+    const int m = a->d->m, nmaps = a->maps->nmaps, nspans = a->nspans;
+    const int64_t nb = b0 + a->per_round < nblocks ? a->per_round : nblocks - b0;
+    const int64_t ntask = nb * nspans, first = b0 * SOM_ASSESS_BLOCK;
+    const int64_t rows = (b0 + nb) * SOM_ASSESS_BLOCK < n ? nb * SOM_ASSESS_BLOCK : n - first;
+    const int64_t obase = out->sink ? first : 0;
+    som_window win;
+    int64_t task;
+    int i, rc;
+    if ((rc = som_window_load(a->d, first, rows, a->window, &win, st))) return rc;
+    SOM_PARALLEL_FOR(a->nthreads, dynamic, 1)
+    for (task = 0; task < ntask; task++) {
+        double *x = a->buf + (size_t)som_thread_num() * a->per_thread;
+        const int64_t b = b0 + task / nspans, lo = b * SOM_ASSESS_BLOCK;
+        const int g = (int)(task % nspans);
+        const int brows = (int)(lo + SOM_ASSESS_BLOCK < n ? SOM_ASSESS_BLOCK : n - lo);
+        assess_task(&win, m, a->maps, a->w, a->cl, out->detail, a->cw, lo, obase, brows,
+                    a->span_start[g], a->span_start[g + 1], x,
+                    x + (size_t)(SOM_ASSESS_BLOCK + SOM_PB) * m, a->part + (size_t)b * nmaps * 3);
     }
+    for (i = 0; out->sink && i < nmaps; i++)
+        if ((rc = out->sink->write(out->sink, i, first, rows, a->cl[i], st))) return rc;
+    return SOM_OK;
+}
+
+/* 4. Every map's figures: its blocks' sums added in block order. */
+static void assess_sums(const assess_run *a, const assess_out *out)
+{
+    const int nmaps = a->maps->nmaps;
+    const double *part = a->part;
+    int i;
     for (i = 0; i < nmaps; i++) {
         double sq = 0, stt = 0, ss = 0;
         int64_t b;
-        for (b = 0; b < nblocks; b++) {
+        for (b = 0; b < a->nblocks; b++) {
             sq += part[((size_t)b * nmaps + i) * 3];
             stt += part[((size_t)b * nmaps + i) * 3 + 1];
             ss += part[((size_t)b * nmaps + i) * 3 + 2];
         }
-        if (qe) qe[i] = sq / (double)n;
-        if (te) te[i] = stt / (double)n;
-        if (sse) sse[i] = ss;
+        if (out->qe) out->qe[i] = sq / (double)a->d->n;
+        if (out->te) out->te[i] = stt / (double)a->d->n;
+        if (out->sse) out->sse[i] = ss;
     }
+}
 
-done:
-    free(window);
-    free(sunk);
-    if (cl != clusters) free(cl);
-    free(cw);
-    free(part);
-    free(wrow);
-    free(w);
-    free(buf);
-    free(group_start);
+static void assess_close(assess_run *a, const assess_out *out)
+{
+    free(a->window);
+    free(a->sunk);
+    if (a->cl != out->clusters) free(a->cl);
+    free(a->cw);
+    free(a->part);
+    free(a->wrow);
+    free(a->w);
+    free(a->buf);
+    free(a->span_start);
+}
+
+/* som_assess and som_assess_to: the steps above, the interrupt hook between rounds. */
+static int assess(const som_data *d, const som_maps *maps, int nthreads, double round_units,
+                  const som_hooks *hooks, const assess_out *out, som_status *st)
+{
+    assess_run a;
+    int64_t b0;
+    int rc;
+    if (d->n < 1 || d->m < 1 || maps->nmaps < 1)
+        return som_fail(st, SOM_ERR_INVALID, "nothing to assess");
+    memset(&a, 0, sizeof a);
+    a.d = d;
+    a.maps = maps;
+    a.nthreads = som_threads(nthreads);
+    assess_cut(&a, round_units > 0 ? round_units : SOM_ROUND_UNITS);
+    rc = assess_open(&a, out->clusters, out->sink, st);
+    for (b0 = 0; rc == SOM_OK && b0 < a.nblocks; b0 += a.per_round) {
+        rc = assess_round(&a, b0, out, st);
+        if (rc == SOM_OK && b0 + a.per_round < a.nblocks && hooks && hooks->interrupted &&
+            hooks->interrupted(hooks->ud))
+            rc = som_fail(st, SOM_ERR_INTERRUPTED, "interrupted");
+    }
+    if (rc == SOM_OK) assess_sums(&a, out);
+    assess_close(&a, out);
     return rc;
 }
 
@@ -231,15 +296,16 @@ int som_assess(const som_data *d, const som_maps *maps, int nthreads, double rou
                const som_hooks *hooks, double *qe, double *te, double *sse, int **clusters,
                const som_detail *detail, som_status *st)
 {
-    return assess(d, maps, nthreads, round_units, hooks, qe, te, sse, clusters, detail, NULL,
-                  st);
+    const assess_out out = {qe, te, sse, clusters, detail, NULL};
+    return assess(d, maps, nthreads, round_units, hooks, &out, st);
 }
 
 int som_assess_to(const som_data *d, const som_maps *maps, int nthreads, double round_units,
                   const som_hooks *hooks, double *qe, double *te, double *sse, som_sink *sink,
                   som_status *st)
 {
-    return assess(d, maps, nthreads, round_units, hooks, qe, te, sse, NULL, NULL, sink, st);
+    const assess_out out = {qe, te, sse, NULL, NULL, sink};
+    return assess(d, maps, nthreads, round_units, hooks, &out, st);
 }
 
 int som_qe_maps(const som_data *d, const som_maps *maps, int nthreads, double *qe,

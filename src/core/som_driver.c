@@ -1,12 +1,14 @@
-/* som_driver.c: the one training loop (see som_engine.h). For each group of maps the
+/* som_driver.c: the one training loop (see som_engine.h). For each cohort of maps the
  * backend can hold: prepare; slice after slice, move the maps on, end the pass (batch),
  * record the trace, report progress, check for an interrupt; read the weights; release.
  * Whatever happens, what a backend prepared is released before som_train returns. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "som_assess.h"
 #include "som_engine.h"
 #include "som_omp.h"
+#include "som_schedule.h"
 
 /* The factor table holds about this many bytes: passes per slice at most. */
 #define SOM_FACTOR_BYTES 8e6
@@ -56,12 +58,12 @@ int som_factors_open(som_factors *f, const som_problem *p, som_status *st)
     return SOM_OK;
 }
 
-void som_factors_group(som_factors *f, const som_problem *group)
+void som_factors_cohort(som_factors *f, const som_problem *cohort)
 {
     int i;
-    f->p = group;
-    f->nsched = som_schedules(group, f->sched);
-    for (i = group->nmaps - 1; i >= 0; i--) f->first[f->sched[i]] = i;
+    f->p = cohort;
+    f->nsched = som_schedules(cohort, f->sched);
+    for (i = cohort->nmaps - 1; i >= 0; i--) f->first[f->sched[i]] = i;
     f->t_first = 0; /* no pass made */
     f->made = 0;
 }
@@ -87,7 +89,7 @@ int som_pass_end(const som_engine *e, void *state, som_factors *f, int t, som_st
 }
 
 /* Maps first .. last - 1 of p as a problem of their own; for an engine without views (one
- * view: see group_end), a problem on that view's data and seed; for one with views, a
+ * view: see cohort_end), a problem on that view's data and seed; for one with views, a
  * problem with the views its maps use (their indices from 0 again, in vbuf: nmaps ints). */
 static som_problem sub_problem(const som_problem *p, const som_engine *e, int first, int last,
                                int *vbuf)
@@ -119,9 +121,9 @@ static som_problem sub_problem(const som_problem *p, const som_engine *e, int fi
     return q;
 }
 
-/* Where the group of maps from `first` ends: at the end of first's view for an engine
- * without views, then where the engine's group callback says. */
-static int group_end(const som_engine *e, const som_backend *be, const som_problem *p,
+/* Where the cohort of maps from `first` ends: at the end of first's view for an engine
+ * without views, then where the engine's cohort callback says. */
+static int cohort_end(const som_engine *e, const som_backend *be, const som_problem *p,
                      int first, int *last, som_status *st)
 {
     som_problem part = *p; /* the maps up to the view's end (the views share a shape) */
@@ -129,10 +131,10 @@ static int group_end(const som_engine *e, const som_backend *be, const som_probl
     if (p->view && !e->views)
         for (*last = first + 1; *last < p->nmaps && p->view[*last] == p->view[first]; (*last)++) {}
     part.nmaps = *last;
-    return e->group ? e->group(be->cfg, &part, first, last, st) : SOM_OK;
+    return e->cohort ? e->cohort(be->cfg, &part, first, last, st) : SOM_OK;
 }
 
-/* What the driver holds for a trace that it computes itself: the group's weights,
+/* What the driver holds for a trace that it computes itself: the cohort's weights,
  * column-major, and their qe. */
 typedef struct {
     double *w, **wp, *qe;
@@ -164,7 +166,7 @@ static void trace_free(trace_buf *tb)
     free(tb->qe);
 }
 
-/* The qe of every map of the group after pass t, into the trace. */
+/* The qe of every map of the cohort after pass t, into the trace. */
 static int trace_pass(const som_engine *e, void *state, const som_problem *p, int t,
                       int threads, trace_buf *tb, som_status *st)
 {
@@ -190,9 +192,9 @@ static int trace_pass(const som_engine *e, void *state, const som_problem *p, in
     return rc;
 }
 
-/* Train the maps of one group (a sub-problem) on engine e: progress from `offset` to
+/* Train the maps of one cohort (a sub-problem) on engine e: progress from `offset` to
  * `offset + share`. */
-static int train_group(const som_engine *e, const som_backend *be, const som_problem *p,
+static int train_cohort(const som_engine *e, const som_backend *be, const som_problem *p,
                        som_factors *fac, double *const *weights, const som_hooks *hooks,
                        double offset, double share, som_status *st)
 {
@@ -204,7 +206,7 @@ static int train_group(const som_engine *e, const som_backend *be, const som_pro
     int rc;
 
     memset(&tb, 0, sizeof tb);
-    som_factors_group(fac, p);
+    som_factors_cohort(fac, p);
     rc = e->prepare(be->cfg, p, fac, &state, st);
     if (rc == SOM_OK && p->trace && trace_alloc(p, &tb, e->trace == NULL || p->view) != SOM_OK)
         rc = som_fail(st, SOM_ERR_NOMEM, "could not allocate memory for the trace");
@@ -264,15 +266,15 @@ int som_train(const som_problem *p, const som_backend *be, double *const *weight
         free(vbuf);
         return rc;
     }
-    /* groups of maps the backend holds at once; progress in proportion to their neurons */
+    /* cohorts of maps the backend holds at once; progress in proportion to their neurons */
     for (i = 0; i < p->nmaps; i++) total += p->size[i];
     for (first = 0; first < p->nmaps && rc == SOM_OK; first = last) {
         som_problem q;
         double part = 0;
-        if ((rc = group_end(e, be, p, first, &last, st)) != SOM_OK) break;
+        if ((rc = cohort_end(e, be, p, first, &last, st)) != SOM_OK) break;
         q = sub_problem(p, e, first, last, vbuf);
         for (i = first; i < last; i++) part += p->size[i];
-        rc = train_group(e, be, &q, &fac, weights + first, hooks, done / total, part / total,
+        rc = train_cohort(e, be, &q, &fac, weights + first, hooks, done / total, part / total,
                          st);
         done += part;
     }

@@ -1,8 +1,8 @@
 /* som_engine.h: one driver for every backend and algorithm (som_driver.c), and the small
  * interface a backend implements for each algorithm (som_engine).
  *
- * The driver owns what every run shares: it checks the problem, cuts the maps into groups
- * that the backend can hold at once, runs the schedule (the neighbourhood factors of every
+ * The driver owns what every run shares: it checks the problem, cuts the maps into cohorts
+ * (the maps the backend can hold at once), runs the schedule (the neighbourhood factors of every
  * pass), moves the work on slice by slice, records the trace after each pass, reports
  * progress, stops on an interrupt, copies the weights out, and releases the backend's
  * resources on every path. A backend only moves its maps on.
@@ -14,24 +14,25 @@
  *
  * Work is counted in steps: pass t (1 .. iter_max - 1) is steps (t - 1) * n .. t * n - 1,
  * a step being one row's visit (online: the rule applied to the row; batch: the row's
- * winner and its share of the sums). Every map of a group is at the same step. */
+ * winner and its share of the sums). Every map of a cohort is at the same step. */
 #ifndef SOM_ENGINE_H
 #define SOM_ENGINE_H
 
-#include "som_core.h"
+#include "som_plan.h"
+#include "som_status.h"
 
 /* A backend's arithmetic. */
 enum { SOM_DOUBLE = 0, SOM_SINGLE = 1 };
 
-/* The neighbourhood factors of the passes a slice may reach, for the maps of one group,
+/* The neighbourhood factors of the passes a slice may reach, for the maps of one cohort,
  * made by the driver from the schedule (som_neighbourhood_row) when first asked for: per
  * pass a block of one row per schedule (maps of equal sigma0 share one: som_schedules). */
 typedef struct {
-    const som_problem *p; /* the group's maps                                        */
+    const som_problem *p; /* the cohort's maps                                       */
     int width;   /* factors per row, by ring distance: the largest size / 2 + 1       */
-    int nsched;  /* rows per pass: the group's schedules                              */
-    int *sched;  /* per map of the group, its row in a pass's block                   */
-    int *first;  /* per schedule, the first map of the group that has it               */
+    int nsched;  /* rows per pass: the cohort's schedules                             */
+    int *sched;  /* per map of the cohort, its row in a pass's block                  */
+    int *first;  /* per schedule, the first map of the cohort that has it              */
     int t_first; /* the pass of the slice's first step                               */
     int rows;    /* passes the table can hold                                         */
     int made;    /* passes made so far                                                */
@@ -49,11 +50,11 @@ const double *som_factor_pass(som_factors *f, int t);
 
 /* Passes of factors (`block` each) a slice may span: what about 8 MB hold, 1 .. passes. */
 int som_factor_rows(double block, int passes);
-/* A table for the groups of p (its largest map and its schedules: a group's are at most
- * p's); som_factors_group points it at a group (a sub-problem of p, or p) before use;
+/* A table for the cohorts of p (its largest map and its schedules: a cohort's are at most
+ * p's); som_factors_cohort points it at a cohort (a sub-problem of p, or p) before use;
  * som_factors_close frees it. */
 int som_factors_open(som_factors *f, const som_problem *p, som_status *st);
-void som_factors_group(som_factors *f, const som_problem *group);
+void som_factors_cohort(som_factors *f, const som_problem *cohort);
 void som_factors_close(som_factors *f);
 
 /* One slice of work: from step `from` to at most `limit` (the pass's end for the batch
@@ -64,14 +65,15 @@ typedef struct {
 } som_slice;
 
 /* What a backend implements for one algorithm. `cfg` is the backend's settings (from
- * som_backend), `state` what prepare made for one group of maps. Every function returns
+ * som_backend), `state` what prepare made for one cohort of maps. Every function returns
  * SOM_OK or a status code with st filled. */
 typedef struct {
     const char *name;
-    /* Maps first .. *last - 1 of p can be trained together (NULL: all maps at once). */
-    int (*group)(void *cfg, const som_problem *p, int first, int *last, som_status *st);
-    /* Everything to train the maps of p (a group): buffers, the data, the initial weights
-     * (som_init_map). f: the group's factor table (its shape; no pass made yet). On
+    /* The cohort from map `first`: maps first .. *last - 1 of p can be trained together
+     * (NULL: all maps at once). */
+    int (*cohort)(void *cfg, const som_problem *p, int first, int *last, som_status *st);
+    /* Everything to train the maps of p (a cohort): buffers, the data, the initial
+     * weights (som_init_map). f: the cohort's factor table (its shape; no pass made yet). On
      * failure *state may hold what was made: release frees it. */
     int (*prepare)(void *cfg, const som_problem *p, const som_factors *f, void **state,
                    som_status *st);
@@ -81,7 +83,7 @@ typedef struct {
     /* The batch rule at the end of pass t, with its factors (made: som_factor_at; NULL for
      * online). */
     int (*end_pass)(void *state, const som_factors *f, int t, som_status *st);
-    /* The qe of every map of the group now, as som_assess computes it (NULL: the driver
+    /* The qe of every map of the cohort now, as som_assess computes it (NULL: the driver
      * reads the weights and assesses them). */
     int (*trace)(void *state, double *qe, som_status *st);
     /* The weights of every map, column-major size x m, into w[i]. */

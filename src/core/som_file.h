@@ -5,7 +5,8 @@
 
 #include <stdio.h>
 
-#include "som_core.h"
+#include "som_assess.h"
+#include "som_data.h"
 
 enum { SOM_FILE_DOUBLE = 0, SOM_FILE_INT = 1 };
 

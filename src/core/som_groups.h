@@ -9,7 +9,7 @@
 #ifndef SOM_GROUPS_H
 #define SOM_GROUPS_H
 
-#include "som_core.h"
+#include "som_status.h"
 
 typedef enum { SOM_COV_FULL = 0, SOM_COV_DIAG = 1, SOM_COV_SPHERE = 2 } som_cov_shape;
 

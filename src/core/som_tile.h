@@ -7,7 +7,8 @@
 #ifndef SOM_TILE_H
 #define SOM_TILE_H
 
-#include "som_core.h"
+#include "som_host.h"
+#include "som_math.h"
 #include "som_omp.h"
 
 #define SOM_JB 4    /* neurons per block of the online rule                            */

@@ -1,4 +1,4 @@
-/* som_cpu_batch_cut_t.h: how the batch engine cuts a pass (blocks, rounds, groups of maps,
+/* som_cpu_batch_cut_t.h: how the batch engine cuts a pass (blocks, rounds, spans of maps,
  * segments of rows) and what it allocates (its memory plan); part of som_cpu_batch_t.h,
  * included there after the engine's types. */
 
@@ -11,13 +11,13 @@ static void batch_cut_of(const som_family *f, int threads, double round_units, b
     if (c->per_round < 1) c->per_round = 1;
     if (c->per_round > c->nblocks) c->per_round = c->nblocks;
     c->per_round = som_window_blocks(f->sourced, f->m, c->per_round, c->B);
-    c->ngroups = som_map_groups(c->per_round, threads, f->nmaps);
-    c->nseg = (int)((2 * (int64_t)threads + c->per_round * c->ngroups - 1) /
-                    (c->per_round * c->ngroups));
+    c->nspans = som_map_spans(c->per_round, threads, f->nmaps);
+    c->nseg = (int)((2 * (int64_t)threads + c->per_round * c->nspans - 1) /
+                    (c->per_round * c->nspans));
     c->seg_rows = (size_t)((c->B + c->nseg - 1) / c->nseg + PREC_PB - 1) / PREC_PB * PREC_PB;
     if (c->seg_rows < 64) c->seg_rows = 64;
     c->nseg = (int)((c->B + (int64_t)c->seg_rows - 1) / (int64_t)c->seg_rows);
-    c->whole = c->ngroups == 1 && c->nseg == 1;
+    c->whole = c->nspans == 1 && c->nseg == 1;
     c->bpad = (size_t)((c->B + PREC_PB - 1) / PREC_PB * PREC_PB);
     c->levels = som_pair_levels((som_count)c->nblocks);
 }

@@ -35,10 +35,10 @@ typedef struct {
 } batch_map;
 
 /* How a pass is cut: blocks of B rows, per_round blocks per slice; when a round has fewer
- * blocks than threads, the maps are cut into groups and the blocks' rows into segments. */
+ * blocks than threads, the maps are cut into spans and the blocks' rows into segments. */
 typedef struct {
     int64_t B, nblocks, per_round;
-    int ngroups, nseg, whole, levels; /* levels: of the pairwise sums (som_pair_levels) */
+    int nspans, nseg, whole, levels; /* levels: of the pairwise sums (som_pair_levels) */
     size_t seg_rows, bpad;
 } batch_cut;
 
@@ -58,7 +58,7 @@ typedef struct {
     double *node_out;
     int64_t *push_k;                 /* a round's blocks: each one's index in its node  */
     int *node_end;                   /* ... and whether it ends its node              */
-    int *wins, **win, *group_start, *runs, nruns;
+    int *wins, **win, *span_start, *runs, nruns;
 } batch_state;
 
 #include "som_cpu_batch_cut_t.h"    /* how a pass is cut; the memory plan          */
@@ -108,13 +108,13 @@ static void round_rows(batch_state *s, const som_window *win, int64_t b0, int64_
     }
 }
 
-/* 2. The winners: a task per (block, group of maps, segment of rows); a task that holds
+/* 2. The winners: a task per (block, span of maps, segment of rows); a task that holds
  * the whole block transposes it first and takes its sums after, its rows in cache. */
 static void round_winners(batch_state *s, const som_window *win, int64_t b0, int64_t nb)
 {
     const batch_cut *c = &s->cut;
-    const int64_t n = s->p->data.n, B = c->B, ntask = nb * c->ngroups * c->nseg;
-    const int m = s->p->data.m, nmaps = s->p->nmaps, nth = s->threads, ng = c->ngroups;
+    const int64_t n = s->p->data.n, B = c->B, ntask = nb * c->nspans * c->nseg;
+    const int m = s->p->data.m, nmaps = s->p->nmaps, nth = s->threads, ng = c->nspans;
     const int nseg = c->nseg, whole = c->whole;
     const size_t seg_rows = c->seg_rows, bpad = c->bpad, slot_len = s->slot_len;
     int64_t task;
@@ -128,7 +128,7 @@ static void round_winners(batch_state *s, const som_window *win, int64_t b0, int
             PREC_TILE_ROWS(win->x, win->ld, m, lo - win->first, (int)rows,
                            s->xr + (size_t)bi * bpad * m);
         if (rows > 0)
-            segment_winners(s->maps, s->group_start[g], s->group_start[g + 1], m, s->cw,
+            segment_winners(s->maps, s->span_start[g], s->span_start[g + 1], m, s->cw,
                             s->xr + ((size_t)bi * bpad + (size_t)sg * seg_rows) * m,
                             (int)(rows < (int64_t)seg_rows ? rows : (int64_t)seg_rows),
                             (int)(sg * seg_rows), s->win + bi * nmaps);
@@ -318,14 +318,14 @@ static int batch_prepare(void *cfg_, const som_problem *p, const som_factors *fa
     s->wins = som_alloc(z.wins, sizeof *s->wins);
     s->win = som_alloc(z.win, sizeof *s->win);
     s->runs = som_alloc(z.runs, sizeof *s->runs);
-    s->group_start = malloc(((size_t)s->cut.ngroups + 1) * sizeof *s->group_start);
+    s->span_start = malloc(((size_t)s->cut.nspans + 1) * sizeof *s->span_start);
     init = som_alloc(z.init, sizeof *init);
     if (z.window > 0) s->window = som_alloc(z.window, sizeof *s->window);
     if (f.general && (s->cw = malloc((size_t)m * sizeof *s->cw)) != NULL)
         for (i = 0; i < m; i++) s->cw[i] = p->data.col_w ? p->data.col_w[i] : 1;
     if (p->init == SOM_INIT_SAMPLE) scratch = malloc((size_t)p->data.n * sizeof *scratch);
     if (!s->maps || !s->store || !s->slots || !s->xr || !s->num || !s->wins || !s->win ||
-        !s->runs || !s->group_start || !init || (p->init == SOM_INIT_SAMPLE && !scratch) ||
+        !s->runs || !s->span_start || !init || (p->init == SOM_INIT_SAMPLE && !scratch) ||
         (f.general && !s->cw) || (z.window > 0 && !s->window))
         goto nomem;
     for (i = 0; i < nmaps; i++) {
@@ -356,7 +356,7 @@ static int batch_prepare(void *cfg_, const som_problem *p, const som_factors *fa
     s->push_k = malloc((size_t)s->cut.per_round * sizeof *s->push_k);
     s->node_end = malloc((size_t)s->cut.per_round * sizeof *s->node_end);
     if (!s->push_k || !s->node_end) goto nomem;
-    som_split_maps(p->size, nmaps, s->cut.ngroups, s->group_start);
+    som_split_maps(p->size, nmaps, s->cut.nspans, s->span_start);
     free(init);
     free(scratch);
     return SOM_OK;
@@ -392,7 +392,7 @@ static void batch_release(void *state)
     free(s->wins);
     free(s->win);
     free(s->runs);
-    free(s->group_start);
+    free(s->span_start);
     free(s->push_k);
     free(s->node_end);
     free(s);

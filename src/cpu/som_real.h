@@ -8,6 +8,7 @@
 #ifndef SOM_REAL_H
 #define SOM_REAL_H
 
+#include "som_schedule.h"
 #include "som_tile.h"
 #include "som_vec.h"
 

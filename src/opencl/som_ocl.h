@@ -12,7 +12,7 @@
  *                      arguments, launches, host copies in the device's precision
  *   som_ocl_maps.c     the maps on a device: offsets, initial and trained weights, trace
  *   som_ocl_data.c     the data on a device, resident or streamed, in chunks
- *   som_ocl_plan.c     what fits a device: groups of maps, chunks, memory plans, shapes
+ *   som_ocl_plan.c     what fits a device: cohorts of maps, chunks, memory plans, shapes
  *   som_ocl_profile.c  what ran: launches counted and timed (profiling events), the
  *                      program's binary (tools/device-check.sh)
  *   som_ocl_online.c   the online engine;  som_ocl_batch.c  the batch engine */
@@ -24,13 +24,13 @@
 /* Seconds one kernel launch aims at, unless the options say otherwise: interrupts and
  * progress are seen between launches. */
 #define SOM_LAUNCH_SECONDS 0.2
-enum { SOM_KERNEL_AUTO = 0, SOM_KERNEL_ITEM = 1, SOM_KERNEL_GROUP = 2 };
+enum { SOM_KERNEL_AUTO = 0, SOM_KERNEL_ITEM = 1, SOM_KERNEL_WG = 2 };
 
 /* The kernels a run used (som_ocl_cfg.kernels_used), bit by bit. */
 enum {
     SOM_RAN_ITEM = 1,         /* online, a work-item per map                    */
-    SOM_RAN_GROUP_LOCAL = 2,  /* online, a work-group per map, weights in local  */
-    SOM_RAN_GROUP_GLOBAL = 4, /* online, a work-group per map, weights in global */
+    SOM_RAN_WG_LOCAL = 2,  /* online, a work-group per map, weights in local  */
+    SOM_RAN_WG_GLOBAL = 4, /* online, a work-group per map, weights in global */
     SOM_RAN_BATCH = 8         /* the batch kernels                               */
 };
 #define SOM_RAN_KINDS 4
@@ -46,7 +46,7 @@ typedef struct {
     double global_mem;   /* bytes */
     double max_alloc;    /* bytes, largest single buffer */
     double local_mem;    /* bytes */
-    double max_group;    /* work-items per work-group */
+    double max_wg;    /* work-items per work-group */
     int fp64;
 } som_ocl_device;
 
@@ -55,12 +55,12 @@ typedef struct som_ocl_ctx som_ocl_ctx;
 
 typedef struct {
     int kernel;          /* SOM_KERNEL_*                                               */
-    int group_min_size;  /* with SOM_KERNEL_AUTO, maps of at least this size use the
+    int wg_min_size;  /* with SOM_KERNEL_AUTO, maps of at least this size use the
                             work-group kernel (0: 32 on GPUs, 512 on CPU devices)      */
     double max_alloc;    /* > 0: cap on a single buffer, below the device's own         */
     double launch_seconds; /* target duration of one launch (interrupt latency); <= 0:
                               SOM_LAUNCH_SECONDS                                      */
-    int group_local;     /* 0: the work-group kernel keeps weights in global memory     */
+    int wg_local;     /* 0: the work-group kernel keeps weights in global memory     */
     int stream_data;     /* batch: upload the data chunk by chunk every pass            */
     double local_mem;    /* > 0: bytes of local memory the kernels may use, below the
                             device's own (the harness fakes a small device with it; the

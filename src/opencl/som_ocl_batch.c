@@ -20,13 +20,13 @@ typedef struct {
     size_t slot_len;     /* reals of all maps' sums of one block                     */
     int tab_width, nsched, use_local; /* factors per row, rows per pass (som_factors) */
     int levels;          /* of the pairwise sums (som_pair_levels)                    */
-    size_t assign_group; /* work-items per group of the winner search                 */
+    size_t assign_wg;    /* work-items per work-group of the winner search            */
     cl_uint step;        /* rows per winner launch, adapted to launch_target          */
     double launch_target;
     cl_mem x;            /* the current chunk                                         */
 } batch_state;
 
-/* The buffers batch_prepare makes, for one group holding the whole family. */
+/* The buffers batch_prepare makes, for one cohort holding the whole family. */
 static void batch_plan(void *cfg_, const som_family *f, som_plan *plan)
 {
     const som_ocl_cfg *cfg = cfg_;
@@ -105,7 +105,7 @@ static int batch_prepare(void *cfg_, const som_problem *p, const som_factors *fa
         (rc = som_ocl_check_fits(ctx, limit, wtot * rs, "the weights", st)))
         return rc;
     /* the winner search: every map's weights in local memory when they fit */
-    if ((rc = som_ocl_assign_shape(cfg, wtot, &s->assign_group, &s->use_local, st))) return rc;
+    if ((rc = som_ocl_assign_shape(cfg, wtot, &s->assign_wg, &s->use_local, st))) return rc;
     /* the data stay on the device when they leave room for the rest; else each chunk is
      * uploaded when its turn comes */
     streamed = cfg->opts.stream_data || (double)n * m * rs > 0.5 * ctx->info.global_mem;
@@ -145,7 +145,7 @@ static int batch_advance(void *state, som_slice *slice, int64_t *reached, som_st
     cl_kernel assign = s->use_local ? ctx->batch_assign_local : ctx->batch_assign;
     int64_t first, rows;
     cl_uint done, count, chunk_len;
-    size_t global, local = s->assign_group;
+    size_t global, local = s->assign_wg;
     double t0, dt;
     int rc;
 
@@ -227,7 +227,7 @@ static int batch_end_pass(void *state, const som_factors *f, int t, som_status *
     maps_neurons_cols[0] = (size_t)s->run.p->nmaps;
     maps_neurons_cols[1] = (size_t)maxN;
     maps_neurons_cols[2] = (size_t)m;
-    for (j = 0; j < s->nsched; j++) /* rows of the group's width (<= the table's) */
+    for (j = 0; j < s->nsched; j++) /* rows of the cohort's width (<= the table's) */
         for (d = 0; d < s->tab_width; d++)
             som_ocl_put(s->hh, (size_t)j * s->tab_width + d, pass[(size_t)j * f->width + d],
                         ctx->precision);
@@ -262,7 +262,7 @@ static void batch_release(void *state)
 
 const som_engine som_ocl_batch = {
     .name = "opencl batch",
-    .group = som_ocl_group,
+    .cohort = som_ocl_cohort,
     .prepare = batch_prepare,
     .advance = batch_advance,
     .end_pass = batch_end_pass,

@@ -19,8 +19,8 @@ void som_ocl_close(som_ocl_ctx *ctx)
         return;
     }
     if (ctx->item) clReleaseKernel(ctx->item);
-    if (ctx->group_local) clReleaseKernel(ctx->group_local);
-    if (ctx->group_global) clReleaseKernel(ctx->group_global);
+    if (ctx->wg_local) clReleaseKernel(ctx->wg_local);
+    if (ctx->wg_global) clReleaseKernel(ctx->wg_global);
     if (ctx->batch_assign) clReleaseKernel(ctx->batch_assign);
     if (ctx->batch_assign_local) clReleaseKernel(ctx->batch_assign_local);
     if (ctx->batch_sums) clReleaseKernel(ctx->batch_sums);
@@ -107,8 +107,8 @@ int som_ocl_open(int index, int precision, const char *source, som_ocl_ctx **out
     }
     {
         struct { cl_kernel *k; const char *name; } ks[] = {
-            {&ctx->item, "k_online_item"}, {&ctx->group_local, "k_online_group_local"},
-            {&ctx->group_global, "k_online_group_global"},
+            {&ctx->item, "k_online_item"}, {&ctx->wg_local, "k_online_wg_local"},
+            {&ctx->wg_global, "k_online_wg_global"},
             {&ctx->batch_assign, "k_batch_assign"},
             {&ctx->batch_assign_local, "k_batch_assign_local"}, {&ctx->batch_sums, "k_batch_sums"},
             {&ctx->batch_reduce, "k_batch_reduce"}, {&ctx->batch_smooth, "k_batch_smooth"},
@@ -205,7 +205,7 @@ int som_ocl_args(cl_kernel k, int first, const som_ocl_arg *args, int n, som_sta
     return SOM_OK;
 }
 
-int som_ocl_group_limit(som_ocl_ctx *ctx, cl_kernel k, size_t *out, som_status *st)
+int som_ocl_wg_limit(som_ocl_ctx *ctx, cl_kernel k, size_t *out, som_status *st)
 {
     cl_int err = clGetKernelWorkGroupInfo(k, ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
                                           sizeof *out, out, NULL);

@@ -66,7 +66,7 @@ static void device_info(cl_platform_id platform, cl_device_id dev, som_ocl_devic
     d->global_mem = (double)gmem;
     d->max_alloc = (double)amem;
     d->local_mem = (double)lmem;
-    d->max_group = (double)wg;
+    d->max_wg = (double)wg;
     d->fp64 = fp64 != 0;
 }
 

@@ -10,6 +10,7 @@
 #include <CL/cl.h>
 #endif
 
+#include "som_math.h"
 #include "som_ocl.h"
 
 struct som_ocl_ctx {
@@ -21,7 +22,7 @@ struct som_ocl_ctx {
     cl_command_queue side; /* a second in-order queue: the online work-group kernel runs on
                               it beside the work-item kernel (som_ocl_finish waits for both) */
     cl_program program;
-    cl_kernel item, group_local, group_global;
+    cl_kernel item, wg_local, wg_global;
     cl_kernel batch_assign, batch_assign_local, batch_sums, batch_reduce, batch_smooth;
     cl_kernel trace_qe;
     int profiling;                 /* som_ocl_profile */
@@ -77,8 +78,8 @@ int som_ocl_launch_side(som_ocl_ctx *ctx, cl_kernel k, cl_uint dims, const size_
 /* Profiling: a finished launch's event counted and timed (som_ocl_profile.c). */
 void som_ocl_profile_record(som_ocl_ctx *ctx, cl_kernel k, cl_event ev, cl_uint dims,
                             const size_t *global, const size_t *local);
-/* The most work-items per group kernel k takes on the context's device. */
-int som_ocl_group_limit(som_ocl_ctx *ctx, cl_kernel k, size_t *out, som_status *st);
+/* The most work-items per work-group kernel k takes on the context's device. */
+int som_ocl_wg_limit(som_ocl_ctx *ctx, cl_kernel k, size_t *out, som_status *st);
 
 /* Host arrays in the device's precision. */
 void som_ocl_put(void *dst, size_t i, double v, int precision);
@@ -147,7 +148,7 @@ int som_ocl_trace_qe(som_ocl_ctx *ctx, som_ocl_trace *tr, som_ocl_data *d,
                      som_status *st);
 void som_ocl_trace_close(som_ocl_trace *tr);
 
-/* --- what both engines hold for a group of maps (som_ocl_maps.c) --- */
+/* --- what both engines hold for a cohort of maps (som_ocl_maps.c) --- */
 typedef struct {
     som_ocl_cfg *cfg;
     som_ocl_ctx *ctx;
@@ -172,19 +173,19 @@ int som_ocl_check_fits(const som_ocl_ctx *ctx, double limit, double bytes, const
                        som_status *st);
 /* "12.3 MB" and so on, into buf. */
 const char *som_ocl_bytes(double b, char *buf, size_t len);
-/* The engines' `group`: maps first .. *last - 1 fit the device together. */
-int som_ocl_group(void *cfg, const som_problem *p, int first, int *last, som_status *st);
+/* The engines' `cohort`: maps first .. *last - 1 fit the device together. */
+int som_ocl_cohort(void *cfg, const som_problem *p, int first, int *last, som_status *st);
 /* Online: the smallest ring the work-group kernel trains under kernel "auto" (the option,
  * or a default by device type), and whether a ring of N neurons trains with it. */
-int som_ocl_group_min(const som_ocl_cfg *cfg);
-int som_ocl_uses_group(const som_ocl_cfg *cfg, int N);
+int som_ocl_wg_min(const som_ocl_cfg *cfg);
+int som_ocl_uses_wg(const som_ocl_cfg *cfg, int N);
 /* Batch: blocks of rows per chunk of the data, so that a chunk's rows, winners and block
  * sums each fit one buffer. */
 int64_t som_ocl_chunk_blocks(const som_ocl_cfg *cfg, const som_family *f);
 /* Seconds a launch aims at (the option, or SOM_LAUNCH_SECONDS). */
 double som_ocl_launch_seconds(const som_ocl_cfg *cfg);
 /* Online: the work-group kernel's size and whether it keeps weights in local memory. */
-int som_ocl_group_shape(som_ocl_cfg *cfg, int maxN_group, double gmax_nm, size_t *L,
+int som_ocl_wg_shape(som_ocl_cfg *cfg, int maxN_wg, double gmax_nm, size_t *L,
                         int *use_local, som_status *st);
 /* A one-dimensional launch of n work-items of kernel k: the local size the device prefers
  * (CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, within the kernel's limit) and the global
@@ -193,7 +194,7 @@ int som_ocl_item_shape(som_ocl_ctx *ctx, cl_kernel k, size_t n, size_t *global, 
                        som_status *st);
 /* Batch: the winner search's work-group size, and whether all maps' weights (wtot reals)
  * go to local memory. */
-int som_ocl_assign_shape(som_ocl_cfg *cfg, double wtot, size_t *group, int *use_local,
+int som_ocl_assign_shape(som_ocl_cfg *cfg, double wtot, size_t *wg, int *use_local,
                          som_status *st);
 
 extern const som_engine som_ocl_online, som_ocl_batch;

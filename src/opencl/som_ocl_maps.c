@@ -1,4 +1,4 @@
-/* som_ocl_maps.c: the maps of a group on the device, for both engines: every map's weights
+/* som_ocl_maps.c: the maps of a cohort on the device, for both engines: every map's weights
  * (row-major size x m at its offset, in the device's precision) starting from the initial
  * weights som_init_map makes for every backend, read back as column-major doubles; the
  * trace, every map's qe over the data after a pass, summed in som_assess's blocks and

@@ -1,6 +1,6 @@
 /* som_ocl_online.c: the online rule on an OpenCL device (the engine som_ocl_online). Every
- * map of the group moves through the same steps in each launch: small maps with a
- * work-item each (k_online_item), large ones with a work-group each (k_online_group_*,
+ * map of the cohort moves through the same steps in each launch: small maps with a
+ * work-item each (k_online_item), large ones with a work-group each (k_online_wg_*,
  * weights in local memory when they fit), the two kernels on separate queues so that a
  * mixed family's small and large maps train side by side. Work-items come in groups of the
  * size the device prefers (its warp or wavefront). Launches are sized to take about
@@ -16,29 +16,29 @@
 
 typedef struct {
     som_ocl_run run;      /* first: the data (one resident chunk), maps, trace      */
-    cl_mem item, group;   /* the maps of each kernel (index lists)                  */
+    cl_mem item, wg;      /* the maps of each kernel (index lists)                  */
     cl_mem tab, orders;   /* factors of a launch's passes; each map's visiting order */
     cl_mem ahead, gstate; /* work-group maps: the other order, the drawing generator  */
     void *tabh;
-    int nitem, ngroup, use_local, tab_width, nsched; /* factors per row, rows per pass */
-    size_t L;             /* work-items per group of the work-group kernel          */
+    int nitem, nwg, use_local, tab_width, nsched; /* factors per row, rows per pass */
+    size_t L;             /* work-items per work-group of the work-group kernel     */
     size_t item_global, item_local; /* the work-item kernel's launch shape          */
     double gmax_nm;       /* reals of the largest work-group map's weights          */
     double launch_target;
     cl_ulong count;       /* steps of the next launch                               */
 } online_state;
 
-/* The buffers online_prepare makes, for one group holding the whole family. The maps of
- * the work-group kernel (at most size_sum / group_min of them: each holds group_min
+/* The buffers online_prepare makes, for one cohort holding the whole family. The maps of
+ * the work-group kernel (at most size_sum / wg_min of them: each holds wg_min
  * neurons or more) hold a second visiting order. */
 static void online_plan(void *cfg_, const som_family *f, som_plan *plan)
 {
     const som_ocl_cfg *cfg = cfg_;
     const double rs = (double)som_ocl_real(cfg->ctx), n = (double)f->n;
     const double rows = n * (f->views > 1 ? f->views : 1); /* every view's */
-    const double ngroup = !som_ocl_uses_group(cfg, f->size_max)     ? 0
-                          : cfg->opts.kernel == SOM_KERNEL_GROUP ? f->nmaps
-                          : fmin(f->nmaps, floor(f->size_sum / som_ocl_group_min(cfg)));
+    const double nwg = !som_ocl_uses_wg(cfg, f->size_max)     ? 0
+                          : cfg->opts.kernel == SOM_KERNEL_WG ? f->nmaps
+                          : fmin(f->nmaps, floor(f->size_sum / som_ocl_wg_min(cfg)));
     const double block = (double)(f->size_max / 2 + 1) * (f->schedules > 1 ? f->schedules : 1);
     const double tab = (double)som_factor_rows(block, f->passes) * block * rs;
     som_plan_add(plan, "opencl: the data (host copy while uploading)", rows * f->m * rs, SOM_HOST);
@@ -46,12 +46,12 @@ static void online_plan(void *cfg_, const som_family *f, som_plan *plan)
     som_plan_add(plan, "opencl: neighbourhood factors (host copy)", tab, SOM_HOST);
     som_plan_add(plan, "opencl: the data", rows * f->m * rs, SOM_DEVICE);
     som_plan_add(plan, "opencl: weights", f->size_sum * f->m * rs, SOM_DEVICE);
-    som_plan_add(plan, "opencl: visiting orders", (f->nmaps + ngroup) * n * sizeof(cl_uint),
+    som_plan_add(plan, "opencl: visiting orders", (f->nmaps + nwg) * n * sizeof(cl_uint),
                  SOM_DEVICE);
     som_plan_add(plan, "opencl: neighbourhood factors", tab, SOM_DEVICE);
     som_plan_add(plan, "opencl: per-map offsets, sizes, restarts, schedules, seeds, lists",
                  f->nmaps * (2.0 * sizeof(cl_ulong) + 6.0 * sizeof(cl_int)) +
-                     ngroup * 4 * sizeof(cl_uint),
+                     nwg * 4 * sizeof(cl_uint),
                  SOM_DEVICE);
     som_ocl_trace_plan(cfg->ctx, f, plan);
 }
@@ -65,7 +65,7 @@ static int online_prepare(void *cfg_, const som_problem *p, const som_factors *f
     const size_t rs = som_ocl_real(ctx);
     const cl_uint n = (cl_uint)p->data.n;
     const double limit = som_ocl_limit(cfg), rows = (double)som_view_rows(p);
-    int *itemh = NULL, *grouph = NULL, i, rc, maxN = 0, maxN_group = 0;
+    int *itemh = NULL, *wgh = NULL, i, rc, maxN = 0, maxN_wg = 0;
     double wtot = 0, norders;
     online_state *s;
 
@@ -78,19 +78,19 @@ static int online_prepare(void *cfg_, const som_problem *p, const som_factors *f
     s->run.p = p;
     s->launch_target = som_ocl_launch_seconds(cfg);
     itemh = malloc((size_t)nmaps * sizeof *itemh);
-    grouph = malloc((size_t)nmaps * sizeof *grouph);
-    if (!itemh || !grouph) {
+    wgh = malloc((size_t)nmaps * sizeof *wgh);
+    if (!itemh || !wgh) {
         rc = som_fail(st, SOM_ERR_NOMEM, "out of host memory preparing the OpenCL run");
         goto done;
     }
     for (i = 0; i < nmaps; i++) {
         const int N = p->size[i];
-        const int group = som_ocl_uses_group(cfg, N);
+        const int wg = som_ocl_uses_wg(cfg, N);
         wtot += (double)N * m;
         if (N > maxN) maxN = N;
-        if (group) {
-            grouph[s->ngroup++] = i;
-            if (N > maxN_group) maxN_group = N;
+        if (wg) {
+            wgh[s->nwg++] = i;
+            if (N > maxN_wg) maxN_wg = N;
             if ((double)N * m > s->gmax_nm) s->gmax_nm = (double)N * m;
         } else {
             itemh[s->nitem++] = i;
@@ -98,7 +98,7 @@ static int online_prepare(void *cfg_, const som_problem *p, const som_factors *f
     }
     s->tab_width = maxN / 2 + 1;
     s->nsched = fac->nsched;
-    norders = ((double)nmaps + s->ngroup) * n; /* the group maps' second orders too */
+    norders = ((double)nmaps + s->nwg) * n; /* the work-group maps' second orders too */
 
     /* what the device must hold */
     if ((rc = som_ocl_check_fits(ctx, limit, rows * m * rs, "the data", st)) ||
@@ -120,8 +120,8 @@ static int online_prepare(void *cfg_, const som_problem *p, const som_factors *f
             goto done;
         }
     }
-    if (s->ngroup > 0 &&
-        (rc = som_ocl_group_shape(cfg, maxN_group, s->gmax_nm, &s->L, &s->use_local, st)))
+    if (s->nwg > 0 &&
+        (rc = som_ocl_wg_shape(cfg, maxN_wg, s->gmax_nm, &s->L, &s->use_local, st)))
         goto done;
     if (s->nitem > 0 && (rc = som_ocl_item_shape(ctx, ctx->item, (size_t)s->nitem,
                                                  &s->item_global, &s->item_local, st)))
@@ -136,17 +136,17 @@ static int online_prepare(void *cfg_, const som_problem *p, const som_factors *f
         (rc = som_ocl_maps_open(ctx, p, fac, &s->run.maps, st)) ||
         (s->nitem > 0 && (rc = som_ocl_buffer(ctx, &s->item, CL_MEM_READ_ONLY,
                                               s->nitem * sizeof(cl_int), itemh, st))) ||
-        (s->ngroup > 0 && (rc = som_ocl_buffer(ctx, &s->group, CL_MEM_READ_ONLY,
-                                               s->ngroup * sizeof(cl_int), grouph, st))) ||
+        (s->nwg > 0 && (rc = som_ocl_buffer(ctx, &s->wg, CL_MEM_READ_ONLY,
+                                               s->nwg * sizeof(cl_int), wgh, st))) ||
         (rc = som_ocl_buffer(ctx, &s->tab, CL_MEM_READ_ONLY,
                              (size_t)fac->rows * s->nsched * s->tab_width * rs, NULL, st)) ||
         (rc = som_ocl_buffer(ctx, &s->orders, CL_MEM_READ_WRITE,
                              (size_t)nmaps * n * sizeof(cl_uint), NULL, st)) ||
-        (s->ngroup > 0 && (rc = som_ocl_buffer(ctx, &s->ahead, CL_MEM_READ_WRITE,
-                                               (size_t)s->ngroup * n * sizeof(cl_uint), NULL,
+        (s->nwg > 0 && (rc = som_ocl_buffer(ctx, &s->ahead, CL_MEM_READ_WRITE,
+                                               (size_t)s->nwg * n * sizeof(cl_uint), NULL,
                                                st))) ||
-        (s->ngroup > 0 && (rc = som_ocl_buffer(ctx, &s->gstate, CL_MEM_READ_WRITE,
-                                               (size_t)s->ngroup * 4 * sizeof(cl_uint), NULL,
+        (s->nwg > 0 && (rc = som_ocl_buffer(ctx, &s->gstate, CL_MEM_READ_WRITE,
+                                               (size_t)s->nwg * 4 * sizeof(cl_uint), NULL,
                                                st))) ||
         (p->trace && (rc = som_ocl_trace_open(ctx, p, &s->run.trace, st))))
         goto done;
@@ -155,7 +155,7 @@ static int online_prepare(void *cfg_, const som_problem *p, const som_factors *f
     rc = SOM_OK;
 done:
     free(itemh);
-    free(grouph);
+    free(wgh);
     return rc;
 }
 
@@ -184,7 +184,7 @@ static int launch(online_state *s, cl_kernel k, cl_mem list, size_t global, size
         return rc;
     if (extra == SOM_RAN_ITEM)
         rc = SOM_OCL_ARGS(k, 20, st, SOM_ARG(ni));
-    else if (extra == SOM_RAN_GROUP_LOCAL)
+    else if (extra == SOM_RAN_WG_LOCAL)
         rc = SOM_OCL_ARGS(k, 20, st, SOM_ARG(s->ahead), SOM_ARG(s->gstate),
                           SOM_LOCAL(s->L * rs), SOM_LOCAL(s->L * sizeof(cl_int)),
                           SOM_LOCAL((size_t)s->gmax_nm * rs));
@@ -214,7 +214,7 @@ static int online_advance(void *state, som_slice *slice, int64_t *reached, som_s
     double scale, dt;
     int t, d, j, rc;
     /* the factors of the launch's passes, in the device's precision */
-    for (t = t_first; t <= t_last; t++) { /* rows of the group's width (<= the table's) */
+    for (t = t_first; t <= t_last; t++) { /* rows of the cohort's width (<= the table's) */
         const double *pass = som_factor_pass(slice->factors, t);
         for (j = 0; j < s->nsched; j++)
             for (d = 0; d < s->tab_width; d++)
@@ -226,13 +226,13 @@ static int online_advance(void *state, som_slice *slice, int64_t *reached, som_s
                                 som_ocl_real(ctx),
                             s->tabh, st)))
         return rc;
-    /* the group kernel first: it waits for what the main queue holds so far (the
+    /* the work-group kernel first: it waits for what the main queue holds so far (the
      * factors), not for the item kernel */
-    if (s->ngroup > 0 &&
-        (rc = launch(s, s->use_local ? ctx->group_local : ctx->group_global, s->group,
-                     (size_t)s->ngroup * s->L, s->L, (cl_uint)t_first, (cl_ulong)slice->from,
+    if (s->nwg > 0 &&
+        (rc = launch(s, s->use_local ? ctx->wg_local : ctx->wg_global, s->wg,
+                     (size_t)s->nwg * s->L, s->L, (cl_uint)t_first, (cl_ulong)slice->from,
                      (cl_ulong)(end - slice->from),
-                     s->use_local ? SOM_RAN_GROUP_LOCAL : SOM_RAN_GROUP_GLOBAL, st)))
+                     s->use_local ? SOM_RAN_WG_LOCAL : SOM_RAN_WG_GLOBAL, st)))
         return rc;
     if (s->nitem > 0 &&
         (rc = launch(s, ctx->item, s->item, s->item_global, s->item_local, (cl_uint)t_first,
@@ -256,7 +256,7 @@ static void online_release(void *state)
     if (!s) return;
     som_ocl_run_close(&s->run);
     som_ocl_release(&s->item);
-    som_ocl_release(&s->group);
+    som_ocl_release(&s->wg);
     som_ocl_release(&s->tab);
     som_ocl_release(&s->orders);
     som_ocl_release(&s->ahead);
@@ -267,7 +267,7 @@ static void online_release(void *state)
 
 const som_engine som_ocl_online = {
     .name = "opencl online",
-    .group = som_ocl_group,
+    .cohort = som_ocl_cohort,
     .prepare = online_prepare,
     .advance = online_advance,
     .trace = som_ocl_run_trace,

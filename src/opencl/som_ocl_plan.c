@@ -1,4 +1,4 @@
-/* som_ocl_plan.c: what fits a device. Maps are independent, so they train in groups whose
+/* som_ocl_plan.c: what fits a device. Maps are independent, so they train in cohorts whose
  * buffers each fit one allocation (a map too large on its own is refused with the sizes);
  * batch data come in chunks of whole blocks that fit; work-group sizes follow the device's
  * limits. (Each engine plans its memory next to its allocations.) */
@@ -45,23 +45,23 @@ int som_ocl_check_fits(const som_ocl_ctx *ctx, double limit, double bytes, const
                     som_ocl_bytes(limit, most, sizeof most));
 }
 
-int som_ocl_group_min(const som_ocl_cfg *cfg)
+int som_ocl_wg_min(const som_ocl_cfg *cfg)
 {
-    if (cfg->opts.group_min_size > 0) return cfg->opts.group_min_size;
+    if (cfg->opts.wg_min_size > 0) return cfg->opts.wg_min_size;
     /* on a CPU device a work-item per map wins at every size measured */
     return strcmp(cfg->ctx->info.type, "CPU") == 0 ? 512 : 32;
 }
 
-int som_ocl_uses_group(const som_ocl_cfg *cfg, int N)
+int som_ocl_uses_wg(const som_ocl_cfg *cfg, int N)
 {
-    return cfg->opts.kernel == SOM_KERNEL_GROUP ||
-           (cfg->opts.kernel == SOM_KERNEL_AUTO && N >= som_ocl_group_min(cfg));
+    return cfg->opts.kernel == SOM_KERNEL_WG ||
+           (cfg->opts.kernel == SOM_KERNEL_AUTO && N >= som_ocl_wg_min(cfg));
 }
 
 /* Online, each map holds a visiting order of n indices (two for the work-group kernel's
- * maps), and with views the group holds the data of the views its maps use; batch, its
+ * maps), and with views the cohort holds the data of the views its maps use; batch, its
  * block sums (size x som_slot_width) and a block's winners; both, their weights. */
-int som_ocl_group(void *cfg_, const som_problem *p, int first, int *last, som_status *st)
+int som_ocl_cohort(void *cfg_, const som_problem *p, int first, int *last, som_status *st)
 {
     const som_ocl_cfg *cfg = cfg_;
     const size_t rs = som_ocl_real(cfg->ctx);
@@ -75,10 +75,10 @@ int som_ocl_group(void *cfg_, const som_problem *p, int first, int *last, som_st
         const double N = (double)p->size[i];
         double na = a + (batch ? N * som_slot_width(m, som_data_general(&p->data)) * rs
                                : (double)p->data.n * sizeof(cl_uint) *
-                                     (1 + som_ocl_uses_group(cfg, p->size[i])));
+                                     (1 + som_ocl_uses_wg(cfg, p->size[i])));
         double nb = b + (batch ? block * sizeof(cl_int) : 0);
         double nw = part * m * rs + N * m * rs;
-        /* with views, the data of every view the group's maps use */
+        /* with views, the data of every view the cohort's maps use */
         double nx = p->view ? (double)(p->view[i] - p->view[first] + 1) * p->data.n * m * rs
                             : 0;
         if (i > first && (na > limit || nb > limit || nw > limit || nx > limit)) break;
@@ -116,7 +116,7 @@ static double local_budget(const som_ocl_cfg *cfg)
     return cap - SOM_LOCAL_RESERVE;
 }
 
-int som_ocl_group_shape(som_ocl_cfg *cfg, int maxN_group, double gmax_nm, size_t *L,
+int som_ocl_wg_shape(som_ocl_cfg *cfg, int maxN_wg, double gmax_nm, size_t *L,
                         int *use_local, som_status *st)
 {
     som_ocl_ctx *ctx = cfg->ctx;
@@ -126,31 +126,31 @@ int som_ocl_group_shape(som_ocl_cfg *cfg, int maxN_group, double gmax_nm, size_t
     cl_int err;
     int rc;
     *L = 1;
-    while (*L < (size_t)maxN_group && *L < 256) *L <<= 1;
-    *use_local = cfg->opts.group_local != 0 &&
+    while (*L < (size_t)maxN_wg && *L < 256) *L <<= 1;
+    *use_local = cfg->opts.wg_local != 0 &&
                  (double)*L * (rs + sizeof(cl_int)) + gmax_nm * rs <= lmem;
     /* the kernel that will run, and the device's first work-item dimension */
-    if ((rc = som_ocl_group_limit(ctx, *use_local ? ctx->group_local : ctx->group_global, &kmax,
+    if ((rc = som_ocl_wg_limit(ctx, *use_local ? ctx->wg_local : ctx->wg_global, &kmax,
                                   st)))
         return rc;
     err = clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof dims, dims, NULL);
     if (err != CL_SUCCESS) return som_ocl_fail(st, err, "clGetDeviceInfo");
-    while (*L > 1 && (*L > kmax || *L > dims[0] || *L > ctx->info.max_group)) *L >>= 1;
+    while (*L > 1 && (*L > kmax || *L > dims[0] || *L > ctx->info.max_wg)) *L >>= 1;
     return SOM_OK;
 }
 
-int som_ocl_assign_shape(som_ocl_cfg *cfg, double wtot, size_t *group, int *use_local,
+int som_ocl_assign_shape(som_ocl_cfg *cfg, double wtot, size_t *wg, int *use_local,
                          som_status *st)
 {
     som_ocl_ctx *ctx = cfg->ctx;
     size_t kmax = 0;
     int rc;
-    *group = 64;
+    *wg = 64;
     *use_local = wtot * som_ocl_real(ctx) <= local_budget(cfg);
-    if ((rc = som_ocl_group_limit(ctx, *use_local ? ctx->batch_assign_local : ctx->batch_assign,
+    if ((rc = som_ocl_wg_limit(ctx, *use_local ? ctx->batch_assign_local : ctx->batch_assign,
                                   &kmax, st)))
         return rc;
-    while (*group > 1 && (*group > kmax || *group > ctx->info.max_group)) *group >>= 1;
+    while (*wg > 1 && (*wg > kmax || *wg > ctx->info.max_wg)) *wg >>= 1;
     return SOM_OK;
 }
 
@@ -163,9 +163,9 @@ int som_ocl_item_shape(som_ocl_ctx *ctx, cl_kernel k, size_t n, size_t *global, 
                                           sizeof multiple, &multiple, NULL);
     int rc;
     if (err != CL_SUCCESS) return som_ocl_fail(st, err, "clGetKernelWorkGroupInfo");
-    if ((rc = som_ocl_group_limit(ctx, k, &kmax, st))) return rc;
+    if ((rc = som_ocl_wg_limit(ctx, k, &kmax, st))) return rc;
     if (multiple > kmax) multiple = kmax;
-    if (multiple > (size_t)ctx->info.max_group) multiple = (size_t)ctx->info.max_group;
+    if (multiple > (size_t)ctx->info.max_wg) multiple = (size_t)ctx->info.max_wg;
     if (multiple < 1) multiple = 1;
     *local = multiple;
     *global = (n + multiple - 1) / multiple * multiple;

@@ -18,8 +18,9 @@ static int read_cpu(SEXP backend, int threads, r_backend *rb, som_status *st)
     return SOM_OK;
 }
 
-/* --- the OpenCL backend: list(name = "opencl", threads, context, kernel, group_min_size,
- * max_alloc, launch_seconds, group_local, stream_data, local_mem) --- */
+/* --- the OpenCL backend: list(name = "opencl", threads, context, kernel, wg_min_size,
+ * max_alloc, launch_seconds, wg_local, stream_data, local_mem) --- */
+/* somgpu.opencl_kernel's values: "group" is the work-group kernel (a name users write) */
 static const char *const kernel_names[] = {"auto", "item", "group", NULL};
 
 static int read_ocl(SEXP backend, int threads, r_backend *rb, som_status *st)
@@ -27,10 +28,10 @@ static int read_ocl(SEXP backend, int threads, r_backend *rb, som_status *st)
     som_ocl_cfg *ocl = &rb->cfg.ocl;
     ocl->ctx = r_ocl_ctx(r_elt(backend, "context"));
     ocl->opts.kernel = r_choice(backend, "kernel", kernel_names);
-    ocl->opts.group_min_size = r_int(backend, "group_min_size");
+    ocl->opts.wg_min_size = r_int(backend, "wg_min_size");
     ocl->opts.max_alloc = r_real(backend, "max_alloc");
     ocl->opts.launch_seconds = r_real(backend, "launch_seconds");
-    ocl->opts.group_local = r_flag(backend, "group_local");
+    ocl->opts.wg_local = r_flag(backend, "wg_local");
     ocl->opts.stream_data = r_flag(backend, "stream_data");
     ocl->opts.local_mem = r_real(backend, "local_mem");
     rb->be = som_ocl_backend(ocl, threads);

@@ -16,6 +16,9 @@
 #include "r_backend.h"
 #include "r_data.h"
 #include "r_hooks.h"
+#include "som_assess.h"
+#include "som_math.h"
+#include "som_schedule.h"
 
 /* --- entry points (registered in init.c) --- */
 SEXP C_train(SEXP data, SEXP problem, SEXP backend, SEXP progress);

@@ -8,7 +8,7 @@
 SEXP C_ocl_devices(void)
 {
     const char *names[] = {"platform", "name", "type", "version", "compute_units",
-                           "global_mem", "max_alloc", "local_mem", "max_group", "fp64", ""};
+                           "global_mem", "max_alloc", "local_mem", "max_wg", "fp64", ""};
     som_ocl_device *d = NULL;
     som_status st;
     int n = 0, i, rc;
@@ -34,7 +34,7 @@ SEXP C_ocl_devices(void)
         REAL(VECTOR_ELT(out, 5))[i] = d[i].global_mem;
         REAL(VECTOR_ELT(out, 6))[i] = d[i].max_alloc;
         REAL(VECTOR_ELT(out, 7))[i] = d[i].local_mem;
-        REAL(VECTOR_ELT(out, 8))[i] = d[i].max_group;
+        REAL(VECTOR_ELT(out, 8))[i] = d[i].max_wg;
         LOGICAL(VECTOR_ELT(out, 9))[i] = d[i].fp64;
     }
     free(d);

@@ -20,9 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "som_core.h"
 #include "som_cpu.h"
 #include "som_lanes.h"
+#include "som_math.h"
 #include "som_ocl.h"
 #include "som_omp.h"
 
@@ -40,7 +40,7 @@ typedef struct {
 } variant;
 static const variant variants[] = {{"auto", SOM_ONLINE, SOM_KERNEL_AUTO, 0},
                                    {"item", SOM_ONLINE, SOM_KERNEL_ITEM, 0},
-                                   {"group", SOM_ONLINE, SOM_KERNEL_GROUP, 0},
+                                   {"group", SOM_ONLINE, SOM_KERNEL_WG, 0},
                                    {"auto", SOM_BATCH, SOM_KERNEL_AUTO, 0},
                                    {"no local", SOM_BATCH, SOM_KERNEL_AUTO, 1}};
 #define NVARIANTS ((int)(sizeof variants / sizeof *variants))
@@ -190,7 +190,7 @@ static double run_variant(job *j, som_ocl_ctx *ctx, const variant *v, int *used,
     double t;
     memset(&cfg, 0, sizeof cfg);
     cfg.ctx = ctx;
-    cfg.opts.group_local = 1; /* train()'s defaults */
+    cfg.opts.wg_local = 1; /* train()'s defaults */
     cfg.opts.kernel = v->kernel;
     cfg.opts.local_mem = v->local_mem;
     be = som_ocl_backend(&cfg, som_max_threads());

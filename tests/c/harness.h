@@ -12,8 +12,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "som_core.h"
+#include "som_assess.h"
 #include "som_cpu.h"
+#include "som_math.h"
 #include "som_ocl.h"
 #include "som_omp.h"
 

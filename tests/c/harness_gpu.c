@@ -33,8 +33,8 @@ void launches_add(const som_ocl_ctx *ctx)
 /* Every kernel of the program ran in the device's profiled runs. */
 void launches_check(const char *dev)
 {
-    static const char *kernels[] = {"k_online_item", "k_online_group_local",
-                                    "k_online_group_global", "k_batch_assign",
+    static const char *kernels[] = {"k_online_item", "k_online_wg_local",
+                                    "k_online_wg_global", "k_batch_assign",
                                     "k_batch_assign_local", "k_batch_sums", "k_batch_reduce",
                                     "k_batch_smooth", "k_trace_qe"};
     enum { nk = sizeof kernels / sizeof *kernels };
@@ -61,8 +61,8 @@ void launches_reset(void) { ncounts = 0; }
 void coverage_runs(som_ocl_ctx *ctx, prob *probs, int np, long refs, const char *dev)
 {
     static const struct { int algorithm, kernel, local; double local_mem; } v[] = {
-        {SOM_ONLINE, SOM_KERNEL_ITEM, 0, 0},  {SOM_ONLINE, SOM_KERNEL_GROUP, 1, 0},
-        {SOM_ONLINE, SOM_KERNEL_GROUP, 0, 0}, {SOM_ONLINE, SOM_KERNEL_GROUP, 1, 1},
+        {SOM_ONLINE, SOM_KERNEL_ITEM, 0, 0},  {SOM_ONLINE, SOM_KERNEL_WG, 1, 0},
+        {SOM_ONLINE, SOM_KERNEL_WG, 0, 0}, {SOM_ONLINE, SOM_KERNEL_WG, 1, 1},
         {SOM_BATCH, SOM_KERNEL_AUTO, 0, 0},   {SOM_BATCH, SOM_KERNEL_AUTO, 0, 1}};
     size_t j;
     int i;
@@ -74,10 +74,10 @@ void coverage_runs(som_ocl_ctx *ctx, prob *probs, int np, long refs, const char 
             som_ocl_opts o;
             memset(&o, 0, sizeof o);
             o.kernel = v[j].kernel;
-            o.group_local = v[j].local;
+            o.wg_local = v[j].local;
             o.local_mem = v[j].local_mem;
             set_where("%s, %s, coverage: kernel %s local %d local_mem %.0f", dev, probs[i].desc,
-                      kernel_name(o.kernel), o.group_local, o.local_mem);
+                      kernel_name(o.kernel), o.wg_local, o.local_mem);
             ocl_train_checks(ctx, &probs[i], &o, refs);
             launches_add(ctx);
         }
@@ -93,11 +93,11 @@ void big_ring_checks(som_ocl_ctx *ctx, prob *pr, long refs, const char *dev)
     int v;
     for (v = 0; v < 3; v++) {
         memset(&o, 0, sizeof o);
-        o.kernel = v == 0 ? SOM_KERNEL_ITEM : SOM_KERNEL_GROUP;
-        o.group_local = v == 1;
+        o.kernel = v == 0 ? SOM_KERNEL_ITEM : SOM_KERNEL_WG;
+        o.wg_local = v == 1;
         o.local_mem = v == 2 ? 49152 : 0;
         set_where("%s, %s, big rings: kernel %s local %d local_mem %.0f", dev, pr->desc,
-                  kernel_name(o.kernel), o.group_local, o.local_mem);
+                  kernel_name(o.kernel), o.wg_local, o.local_mem);
         ocl_train_checks(ctx, pr, &o, refs);
     }
 }

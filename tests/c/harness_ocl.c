@@ -68,7 +68,7 @@ void close_checked(som_ocl_ctx *ctx)
 
 const char *kernel_name(int k)
 {
-    return k == SOM_KERNEL_ITEM ? "item" : k == SOM_KERNEL_GROUP ? "group" : "auto";
+    return k == SOM_KERNEL_ITEM ? "item" : k == SOM_KERNEL_WG ? "group" : "auto";
 }
 
 /* A max_alloc cap just above what the problem needs in one buffer, so that maps are
@@ -97,9 +97,9 @@ static som_ocl_opts pick_opts(const som_problem *p, int j, size_t rs)
     som_ocl_opts o;
     memset(&o, 0, sizeof o);
     o.kernel = j % 3;
-    o.group_local = j / 3 % 2;
+    o.wg_local = j / 3 % 2;
     o.stream_data = j / 2 % 2;
-    o.group_min_size = j % 5 < 2 ? 8 : 0;
+    o.wg_min_size = j % 5 < 2 ? 8 : 0;
     o.max_alloc = j % 4 == 1 ? small_alloc(p, rs, 1 + j / 4 % 3) : 0;
     o.launch_seconds = j % 7 == 3 ? 0.002 : 0;
     /* a device with no local memory to spare, or an NVIDIA SM's 48 KiB: the paths PoCL's
@@ -155,9 +155,9 @@ void ocl_train_checks(som_ocl_ctx *ctx, prob *pr, const som_ocl_opts *o, long ba
             check(used == 0, "no pass: kernels_used %d", used);
         } else if (o->kernel == SOM_KERNEL_ITEM) {
             check(used == 1, "item kernel: kernels_used %d", used);
-        } else if (o->kernel == SOM_KERNEL_GROUP) {
-            check(o->group_local ? used == 2 || used == 4 : used == 4,
-                  "group kernel (local %d): kernels_used %d", o->group_local, used);
+        } else if (o->kernel == SOM_KERNEL_WG) {
+            check(o->wg_local ? used == 2 || used == 4 : used == 4,
+                  "group kernel (local %d): kernels_used %d", o->wg_local, used);
         } else {
             check(used >= 1 && used <= 7, "auto kernel: kernels_used %d", used);
         }
@@ -362,7 +362,7 @@ void ocl_part(prob *probs, int np)
                   !strcmp(v->type, "ACCELERATOR") || !strcmp(v->type, "OTHER"),
               "device type '%s'", v->type);
         check(v->compute_units > 0 && v->global_mem > 0 && v->max_alloc > 0 &&
-                  v->max_alloc <= v->global_mem && v->max_group >= 1,
+                  v->max_alloc <= v->global_mem && v->max_wg >= 1,
               "device figures");
     }
     ocl_open_checks(ndev, devs);
@@ -403,7 +403,7 @@ void ocl_part(prob *probs, int np)
                 if (prec == SOM_SINGLE && i % 3) continue;
                 o = pick_opts(&probs[i].p, i + d, rs);
                 set_where("%s, %s, kernel %s local %d stream %d max_alloc %.0f launch %g", dev,
-                          probs[i].desc, kernel_name(o.kernel), o.group_local, o.stream_data,
+                          probs[i].desc, kernel_name(o.kernel), o.wg_local, o.stream_data,
                           o.max_alloc, o.launch_seconds);
                 if (verbose) printf("  %s\n", where);
                 /* every other problem profiled (a launch then waits for its end); the

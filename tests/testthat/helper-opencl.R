@@ -34,6 +34,6 @@ fake_devices <- function(type = c("CPU"), fp64 = TRUE) {
   n <- length(type)
   data.frame(index = seq_len(n), platform = "Fake", name = paste("Fake", type, seq_len(n)),
              type = type, version = "OpenCL 1.2", compute_units = 4L, global_mem = 2^32,
-             max_alloc = 2^30, local_mem = 2^15, max_group = 256, fp64 = rep(fp64, length.out = n),
+             max_alloc = 2^30, local_mem = 2^15, max_wg = 256, fp64 = rep(fp64, length.out = n),
              stringsAsFactors = FALSE)
 }

@@ -333,3 +333,13 @@ ref_assess_general <- function(y, w, v = rep(1, ncol(y))) {
   ring <- pmin(abs(res[, 1] - res[, 2]), size - abs(res[, 1] - res[, 2]))
   list(clusters = as.integer(res[, 1]), qe = mean(res[, 3]), te = mean(ring > 1))
 }
+
+# An independent adjusted Rand index (Hubert and Arabie), from table() and choose().
+ref_ari <- function(a, b) {
+  tab <- table(a, b)
+  s <- sum(choose(tab, 2))
+  sa <- sum(choose(rowSums(tab), 2))
+  sb <- sum(choose(colSums(tab), 2))
+  e <- sa * sb / choose(length(a), 2)
+  (s - e) / ((sa + sb) / 2 - e)
+}

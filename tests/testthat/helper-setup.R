@@ -8,6 +8,15 @@ seed_data <- function(n = 2000, m = 3, rng_seed = 0) {
   })
 }
 
+# Two well separated blobs of n rows each in m columns (a, b, ...).
+two_blobs <- function(n = 150, m = 3, seed = 1) {
+  withr::with_seed(seed, {
+    y <- rbind(matrix(rnorm(n * m, 0, 0.2), ncol = m), matrix(rnorm(n * m, 2, 0.2), ncol = m))
+  })
+  colnames(y) <- letters[seq_len(m)]
+  y
+}
+
 skip_if_no_future <- function() {
   skip_if_not_installed("future")
   skip_if_not_installed("future.apply")

@@ -1,22 +1,6 @@
-# Metrics, trace, alignment, PCA init, predict, summary, plots and kohonen conversion.
-
-two_blobs <- function(n = 150, m = 3, seed = 1) {
-  withr::with_seed(seed, {
-    y <- rbind(matrix(rnorm(n * m, 0, 0.2), ncol = m), matrix(rnorm(n * m, 2, 0.2), ncol = m))
-  })
-  colnames(y) <- letters[seq_len(m)]
-  y
-}
-
-# An independent adjusted Rand index (Hubert and Arabie), from table() and choose().
-ref_ari <- function(a, b) {
-  tab <- table(a, b)
-  s <- sum(choose(tab, 2))
-  sa <- sum(choose(rowSums(tab), 2))
-  sb <- sum(choose(colSums(tab), 2))
-  e <- sa * sb / choose(length(a), 2)
-  (s - e) / ((sa + sb) / 2 - e)
-}
+# A fit analysed: explained variance, the trace, predict, summary, plots, kohonen
+# conversion, clustree-style tables (stability: test-agreement.R; alignment and PCA
+# initialization: test-pca.R).
 
 test_that("explained variance is 1 - the squared distances to the winners / total", {
   y <- two_blobs()
@@ -31,59 +15,6 @@ test_that("explained variance is 1 - the squared distances to the winners / tota
   }
   expect_true(all(q$explained_var > 0 & q$explained_var <= 1))
   expect_true(all(q$explained_var[q$best] > 0.5))
-})
-
-test_that("stability is the mean adjusted Rand index between restarts", {
-  y <- two_blobs(n = 30, m = 2, seed = 2)
-  fit <- train(y, sizes = c(2, 5), iter_max = 6, restarts = 3, seed = 4)
-  expect_identical(fit$stability$size, c(2L, 5L))
-  for (N in c(2, 5)) {
-    # each restart's map from its own streams, with the R reference
-    cl <- lapply(0:2, function(r) {
-      w <- ref_train_map(y, ref_init_uniform(4, N, r, 2), iter_max = 6, seed = 4, restart = r)
-      ref_assess(y, w)$clusters
-    })
-    want <- mean(c(ref_ari(cl[[1]], cl[[2]]), ref_ari(cl[[1]], cl[[3]]),
-                   ref_ari(cl[[2]], cl[[3]])))
-    expect_equal(fit$stability$stability[fit$stability$size == N], want, tolerance = 1e-12)
-  }
-  one <- train(y, nmax = 4, iter_max = 5, seed = 1)
-  expect_true(all(is.na(one$stability$stability)))
-})
-
-test_that("beyond 50 restarts stability compares each restart with the next", {
-  y <- two_blobs(n = 30, m = 2, seed = 3)
-  k <- 53
-  fit <- train(y, sizes = 4, iter_max = 3, restarts = k, seed = 6)
-  cl <- lapply(seq_len(k) - 1L, function(r) {
-    w <- ref_train_map(y, ref_init_uniform(6, 4, r, 2), iter_max = 3, seed = 6, restart = r)
-    ref_assess(y, w)$clusters
-  })
-  want <- mean(vapply(seq_len(k), function(i) ref_ari(cl[[i]], cl[[i %% k + 1]]), 0))
-  expect_equal(fit$stability$stability, want, tolerance = 1e-12)
-})
-
-test_that("the package's ARI agrees with an independent one", {
-  withr::with_seed(3, {
-    for (i in 1:20) {
-      a <- sample.int(5, 200, replace = TRUE)
-      b <- if (i %% 2) sample.int(4, 200, replace = TRUE) else (a %% 3) + 1L
-      expect_equal(somgpu:::ari(a, b), ref_ari(a, b), tolerance = 1e-12)
-    }
-  })
-  expect_identical(somgpu:::ari(c(1L, 1L, 2L, 2L), c(2L, 2L, 1L, 1L)), 1)
-  expect_identical(somgpu:::ari(rep(1L, 5), rep(1L, 5)), 1)
-})
-
-test_that("the ARI of many pairs at once is each pair's, against the independent one", {
-  C <- withr::with_seed(4, cbind(sample.int(6, 150, replace = TRUE), rep(1:3, 50),
-                                 rep(1:3, 50), rep(1L, 150), sample.int(2, 150, replace = TRUE)))
-  pairs <- utils::combn(5, 2)
-  got <- somgpu:::ari_pairs(C, pairs, 7L) # k above every cluster seen
-  want <- apply(pairs, 2, function(p) ref_ari(C[, p[1]], C[, p[2]]))
-  expect_equal(got, want, tolerance = 1e-12)
-  expect_identical(got[pairs[1, ] == 2 & pairs[2, ] == 3], 1)
-  expect_identical(somgpu:::ari_pairs(C[1, , drop = FALSE], pairs, 7L), rep(1, 10))
 })
 
 test_that("trace: qe after every pass, its last row the fit's qe, any thread count", {
@@ -111,46 +42,6 @@ test_that("trace: qe after every pass, its last row the fit's qe, any thread cou
     w <- ref_train_map(y, init[[1]], iter_max = 6, seed = 9, passes = t)
     expect_equal(unname(tr[t, 1]), ref_assess(y, w)$qe, tolerance = 1e-12)
   }
-})
-
-test_that("align: rings relabelled from the first principal component, consistently", {
-  y <- two_blobs(seed = 4)
-  raw <- train(y, nmax = 6, iter_max = 15, seed = 5)
-  al <- train(y, nmax = 6, iter_max = 15, seed = 5, align = TRUE)
-  expect_true(al$params$align)
-  pc1 <- prcomp(y)$rotation[, 1]
-  pc1 <- pc1 * sign(pc1[which.max(abs(pc1))])
-  for (N in 2:6) {
-    key <- paste0("N", N)
-    # the same map and partition, relabelled
-    expect_equal(sort(rowSums(al$weights[[key]])), sort(rowSums(raw$weights[[key]])))
-    expect_equal(ref_ari(al$clusters[[key]], raw$clusters[[key]]), 1)
-    # label 1 is the neuron lowest on PC1, and its clusters are its nearest rows
-    score <- drop(sweep(al$weights[[key]], 2, colMeans(y)) %*% pc1)
-    expect_identical(which.min(score), 1L)
-    if (N > 2) expect_lte(score[2], score[N]) # towards the lower neighbour (ties: label 2 next)
-    expect_identical(al$clusters[[key]], ref_assess(y, al$weights[[key]])$clusters)
-  }
-  expect_identical(al$quality$qe, raw$quality$qe)
-})
-
-test_that("init = 'pca' puts the ring on the ellipse of the first two components", {
-  y <- two_blobs(seed = 5)
-  fit <- train(y, sizes = c(4, 7), iter_max = 1, init = "pca", seed = 1)
-  expect_identical(fit$params$init, "pca")
-  p <- prcomp(y)
-  rot <- apply(p$rotation[, 1:2], 2, function(v) v * sign(v[which.max(abs(v))]))
-  for (N in c(4, 7)) {
-    a <- 2 * pi * (0:(N - 1)) / N
-    ref <- matrix(colMeans(y), N, 3, byrow = TRUE) + outer(cos(a) * p$sdev[1], rot[, 1]) +
-      outer(sin(a) * p$sdev[2], rot[, 2])
-    expect_equal(unname(fit$weights[[paste0("N", N)]]), unname(ref), tolerance = 1e-10)
-  }
-  # deterministic: the seed does not matter
-  expect_identical(train(y, sizes = 4, iter_max = 3, init = "pca", seed = 1)$weights,
-                   train(y, sizes = 4, iter_max = 3, init = "pca", seed = 1)$weights)
-  one_d <- train(y[, 1], sizes = 3, iter_max = 1, init = "pca", seed = 1)
-  expect_true(all(is.finite(one_d$weights$N3)))
 })
 
 test_that("predict assigns new rows like the training rows, columns matched by name", {

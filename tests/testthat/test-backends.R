@@ -27,8 +27,34 @@ test_that("without OpenCL, backend = 'opencl' is a clear backend error", {
   expect_identical(train(y, nmax = 3, iter_max = 3)$backend$name, "cpu")
 })
 
+# "auto" over the registry, with OpenCL's devices those of `table` (a device table as
+# device_table() returns)
+choose <- function(table, precision, work = NULL) {
+  reg <- somgpu:::backend_table()
+  reg$opencl$auto <- function(args, call, work) {
+    somgpu:::opencl_gpu(table, args$precision, work, call)
+  }
+  somgpu:::auto_backend(reg, list(backend = "auto", precision = precision), NULL, work)
+}
+
+test_that("the registry has an entry per backend C has, with every field", {
+  reg <- somgpu:::backend_table()
+  expect_identical(names(reg), somgpu:::constants()$backends)
+  fields <- c("label", "devices", "rank", "options", "spec", "record", "offer", "resolve",
+              "auto", "failed")
+  for (e in reg) expect_setequal(names(e), fields)
+  expect_identical(anyDuplicated(vapply(reg, function(e) e$rank, numeric(1))), 0L)
+  # the options of every backend, by name; its spec and record after the common fields
+  opts <- somgpu:::backend_options(NULL)
+  expect_identical(names(opts), names(reg))
+  spec <- somgpu:::backend_spec(list(name = "cpu", precision = "single"), 2L, opts, NULL)
+  expect_identical(spec, list(name = "cpu", threads = 2L, here = TRUE, round_units = 0,
+                              precision = "single"))
+  rec <- somgpu:::backend_record(list(name = "cpu", precision = "double"), 1L, character(0))
+  expect_identical(names(rec), c("name", "device", "precision", "threads"))
+})
+
 test_that("auto prefers a GPU or accelerator, else the CPU backend", {
-  choose <- function(table, ...) somgpu:::choose_device(table, TRUE, "auto", NULL, ..., call = NULL)
   expect_identical(choose(fake_devices(c("CPU", "GPU")), "double")$device$index, 2L)
   expect_identical(choose(fake_devices(c("ACCELERATOR", "GPU")), "double")$device$index, 2L)
   expect_identical(choose(fake_devices(c("CPU", "ACCELERATOR")), "double")$device$index, 2L)
@@ -46,9 +72,6 @@ test_that("auto prefers a GPU or accelerator, else the CPU backend", {
 })
 
 test_that("auto takes a GPU only for jobs big enough for it, by options", {
-  choose <- function(table, precision, work) {
-    somgpu:::choose_device(table, TRUE, "auto", NULL, precision, call = NULL, work = work)
-  }
   gpu <- fake_devices(c("CPU", "GPU"))
   job <- function(seconds, maps, algorithm = "online") {
     list(seconds = seconds, maps = maps, algorithm = algorithm)
@@ -95,7 +118,7 @@ test_that("auto's work estimate grows with rows, passes, sizes and threads", {
 
 test_that("backend = 'opencl' picks, matches and checks devices", {
   pick <- function(table, device, precision = "double", built = TRUE) {
-    somgpu:::choose_device(table, built, "opencl", device, precision, call = NULL)
+    somgpu:::opencl_device(table, built, device, precision, call = NULL)
   }
   two <- fake_devices(c("CPU", "GPU"), fp64 = c(TRUE, FALSE))
   expect_identical(pick(two, NULL, "single")$device$index, 2L)

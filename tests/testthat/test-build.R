@@ -6,15 +6,24 @@
 # from the sources beside the tests (the test command's run); R CMD check's copy of the
 # tests has none.
 
+# The layers' folders of src/ (configure lists each one's objects into src/Makevars).
+layer_dirs <- function(src) sort(basename(list.dirs(src, recursive = FALSE)))
+
+# The folders of Makevars.in's -I flags, in their order (where the compiler looks).
+include_dirs <- function(src) {
+  flags <- grep("^PKG_CPPFLAGS", readLines(file.path(src, "Makevars.in")), value = TRUE)
+  sub("^-I", "", grep("^-I", strsplit(flags, "[[:space:]]+")[[1L]], value = TRUE))
+}
+
 # The quoted #include lines of `file` (a path relative to `src`), resolved as the compiler
-# resolves them: the including file's folder first, then -Icore -Icpu -Iopencl -Ir (as
-# Makevars.in gives them). The files included as src-relative paths; a name found nowhere
-# is kept as it is written (the test then finds no such file and says so).
+# resolves them: the including file's folder first, then the -I folders of Makevars.in.
+# The files included as src-relative paths; a name found nowhere is kept as it is written
+# (the test then finds no such file and says so).
 quoted_includes <- function(src, file) {
   lines <- readLines(file.path(src, file), warn = FALSE)
   pattern <- '^[[:space:]]*#[[:space:]]*include[[:space:]]*"([^"]+)".*$'
   names <- sub(pattern, "\\1", grep(pattern, lines, value = TRUE))
-  dirs <- c(dirname(file), "core", "cpu", "opencl", "r")
+  dirs <- c(dirname(file), include_dirs(src))
   vapply(names, function(name) {
     hit <- file.path(dirs, name)
     hit <- sub("^[.]/", "", hit[file.exists(file.path(src, hit))])
@@ -79,7 +88,14 @@ test_that("Makevars.in rebuilds every object whose source includes a changed hea
   copy <- withr::local_tempdir()
   for (d in c("src", "inst", "tools")) dir.create(file.path(copy, d))
   file.copy(file.path(root, "src", c("Makevars.in", "init.c")), file.path(copy, "src"))
-  for (d in c("core", "cpu", "opencl", "r")) {
+  layers <- layer_dirs(file.path(root, "src"))
+  expect_setequal(include_dirs(file.path(root, "src")), layers) # -I names every layer
+  for (script in c("configure", "configure.win")) { # and both configures list its objects
+    line <- grep("^objects=|@OBJECTS@", readLines(file.path(root, script)), value = TRUE)
+    listed <- sub("^`objects_of ", "", regmatches(line, regexpr("`objects_of [^`]*", line)))
+    expect_setequal(strsplit(listed, " ")[[1L]], layers)
+  }
+  for (d in layers) {
     file.copy(file.path(root, "src", d), file.path(copy, "src"), recursive = TRUE)
   }
   file.copy(file.path(root, "inst", "cl"), file.path(copy, "inst"), recursive = TRUE)
@@ -90,7 +106,7 @@ test_that("Makevars.in rebuilds every object whose source includes a changed hea
   expect_identical(withr::with_dir(copy, system2("sh", c("tools/embed-kernels.sh",
                                                         "src/opencl/som_kernels.h"))), 0L)
   # configure's objects: init.c and every C file of the layers' folders
-  sources <- c("init.c", unlist(lapply(c("core", "cpu", "opencl", "r"), function(d) {
+  sources <- c("init.c", unlist(lapply(layers, function(d) {
     file.path(d, list.files(file.path(src, d), "[.]c$"))
   })))
   objects <- sub("[.]c$", ".o", sources)

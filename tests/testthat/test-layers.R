@@ -4,13 +4,13 @@
 
 r_layers <- c(
   # the bottom: what C says, words for messages, conditions, the arithmetic of the rules
-  "constants.R", "describe.R", "errors.R", "analysis.R", "mixture.R",
+  "constants.R", "describe.R", "errors.R", "agreement.R", "pca.R", "mixture.R",
   # the data and their checks
   "filedata.R", "fileclusters.R", "prepare.R", "validate.R", "memory.R",
   # threads and backends
-  "threads.R", "opencl.R", "backends.R", "engine.R",
+  "threads.R", "cpu.R", "opencl.R", "registry.R", "backends.R",
   # training
-  "assess.R", "fit.R", "workers.R", "future.R", "shards.R", "train.R",
+  "assess.R", "fit.R", "workers.R", "future.R", "shards.R", "setup.R", "train.R",
   "replicates.R",
   # prediction and the groups a map holds
   "predict.R", "groups.R",
@@ -100,6 +100,8 @@ c_includes_outside <- function(src, sees = c_sees) {
 test_that("the C folders include only their own layer's headers and the ones below", {
   src <- test_path("..", "..", "src")
   skip_if_not(dir.exists(file.path(src, "core")), "no C sources beside the tests")
+  # every folder has its place (a new backend's too: it sees core/ and itself)
+  expect_setequal(setdiff(names(c_sees), "."), basename(list.dirs(src, recursive = FALSE)))
   expect_identical(c_includes_outside(src), character(0))
   # the check sees a breach: cpu/ seeing nothing but itself
   expect_true(any(grepl("^cpu/.* includes som_engine.h \\(core\\)",
@@ -112,4 +114,15 @@ test_that("the C folders include only their own layer's headers and the ones bel
               readLines(f, warn = FALSE)))
   }, logical(1))
   expect_setequal(sub(".*src/", "", files[omp]), c("core/som_omp.h", "core/som_threads.c"))
+})
+
+# tests/README.md maps every test file, and names none that is gone.
+test_that("tests/README.md names every test file and no other", {
+  readme <- test_path("..", "README.md")
+  skip_if_not(file.exists(readme), "no tests/README.md beside the tests")
+  text <- readLines(readme)
+  named <- gsub("`", "", unique(unlist(regmatches(
+    text, gregexpr("`(test|helper)-[a-z0-9-]+[.]R`", text)))))
+  files <- list.files(test_path(), "^(test|helper)-.*[.]R$")
+  expect_setequal(named, files)
 })

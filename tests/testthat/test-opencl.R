@@ -86,7 +86,7 @@ test_that("without local memory (somgpu.opencl_local_mem = 1) the same bits, in 
                "somgpu.opencl_local_mem", class = "somgpu_input_error")
 })
 
-test_that("maps whose visiting orders do not fit one buffer are trained in groups", {
+test_that("maps whose visiting orders do not fit one buffer are trained in cohorts", {
   skip_if_no_opencl()
   y <- seed_data(2000, 2, rng_seed = 9)
   cpu <- train(y, sizes = 2:9, restarts = 2, iter_max = 4, seed = 7, backend = "cpu")
@@ -316,13 +316,13 @@ test_that("batch: no neighbourhood is the same in single and double precision", 
   }
 })
 
-test_that("batch: families larger than a device buffer are trained in groups of maps", {
+test_that("batch: families larger than a device buffer are trained in cohorts of maps", {
   skip_if_no_opencl()
   y <- seed_data(500, 3, rng_seed = 45)
   cpu <- train(y, sizes = 2:12, restarts = 2, iter_max = 4, algorithm = "batch", seed = 3,
                backend = "cpu")
   # the data (one block of 500 rows, 12 kB) fit, but the winners take 2 kB per map: at most
-  # 6 of the 22 maps per group
+  # 6 of the 22 maps per cohort
   small <- withr::with_options(list(somgpu.opencl_max_alloc = 13000),
                                train(y, sizes = 2:12, restarts = 2, iter_max = 4,
                                      algorithm = "batch", seed = 3, backend = "opencl"))

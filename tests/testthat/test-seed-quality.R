@@ -1,6 +1,8 @@
-# DESIGN.md section 2: mean quantization error after training on the seed script's data
-# (uniform 2000 x 3, nmax = 10, defaults). Our data come from R's generator rather than
-# NumPy's, so they agree within a few percent, not exactly.
+# The original script's figures: the mean quantization error per ring size it reached on
+# its own data (np.random.seed(0), uniform 2000 x 3, rings of 2 to 10 neurons, its defaults:
+# train()'s), which any correct implementation reaches within a few percent on uniform data
+# of that shape (tools/seed-example.R runs the same problem). Our data come from R's
+# generator rather than NumPy's, so they agree within a few percent, not exactly.
 seed_qe <- c(`2` = 0.4114, `3` = 0.3628, `4` = 0.3212, `5` = 0.2959, `6` = 0.2710,
              `7` = 0.2537, `8` = 0.2397, `9` = 0.2320, `10` = 0.2256)
 
