@@ -179,6 +179,5 @@ connected_stability <- function(grouping, work) {
     rows <- unique(rows)
     jaccard_best(full[rows], mine[rows], G)
   }, numeric(G))
-  jac <- matrix(jac, nrow = G)
-  stability_table(G, full, rowMeans(jac, na.rm = TRUE))
+  stability_table(G, full, matrix(jac, nrow = G))
 }

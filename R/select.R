@@ -66,11 +66,18 @@
 #'   shortened to 30 passes (`iter_max = 31`, or `fit`'s when shorter): about a twentieth
 #'   of the training `fit`'s recipe would take, for sizes' stabilities within 0.01 to 0.04
 #'   of it on average (measured on the field's benchmark suite; see the README). In this
-#'   process (`parallel = "none"`) the maps of every replicate train as one family, in one
-#'   call of the compiled code (`bootstrap` x sizes maps, each on its replicate's rows with
-#'   its seed: 380 maps with the defaults); each replicate's maps are bit for bit those of
-#'   a [train()] call on its rows with those arguments. `options(somgpu.replicates_one_call = FALSE)` trains a
-#'   call per replicate instead. Per size and
+#'   process (`parallel = "none"`) the maps of a round of replicates train as one family,
+#'   in one call of the compiled code (10 replicates x sizes maps, each on its replicate's
+#'   rows with its seed: 190 maps with the defaults); each replicate's maps are bit for bit
+#'   those of a [train()] call on its rows with those arguments.
+#'   `options(somgpu.replicates_one_call = FALSE)` trains a call per replicate instead.
+#'   The replicates run in rounds of 10, up to `bootstrap`: after a round, when every
+#'   group's stability (see "Group stability") is known well enough that more replicates
+#'   would not change its reading (its mean plus and minus two standard errors within one
+#'   reading), the rest are not run, and `bootstrap` in the result says how many were.
+#'   With the defaults, well separated groups settle after 10 replicates, doubtful ones
+#'   take 20. Replicate `b`'s rows and seed are the same whatever the rounds, so the
+#'   result is reproducible from `seed`. Per size and
 #'   replicate it records the kept restart's training quantization error (qe), its qe on the
 #'   rows left out (`heldout_qe`; `NA` with `holdout = 0`), its topographic error and
 #'   explained variance, and the cluster of every row of `y`; and the groups of its largest
@@ -118,7 +125,8 @@
 #' @param sizes Ring sizes to compare (at least two); or give `nmin` and `nmax` in `...`.
 #' @param restarts Maps per size of `fit`, the fit on all rows (the kept one has the
 #'   lowest qe); the replicates train one per size (see "Replicates").
-#' @param bootstrap Number of replicates (at least 2).
+#' @param bootstrap The most replicates (at least 2); they stop once the groups'
+#'   stability readings settle (see "Replicates").
 #' @param holdout Share of the rows each replicate leaves out, from 0 to 0.9.
 #' @param seed `NULL` (draw one from R's generator) or a whole number: the replicates' rows
 #'   and the maps' streams derive from it.
@@ -159,8 +167,7 @@
 #'   computing with future"); `fit`, the fit on all rows (on the sample, when the rows were
 #'   sampled: a [train()] result); `strategy` (`rows`, the rows trained on; `n`; `sampled`;
 #'   `algorithm`; `dropped`, the rows of those left out for missing values; `text`); `groups_file` (the path the groups went to, or `NULL`); `seed`,
-#'   `bootstrap`,
-#'   `holdout`, `sigma0`, `elapsed` (seconds).
+#'   `bootstrap` (the replicates run), `holdout`, `sigma0`, `elapsed` (seconds).
 #' @seealso [train()], [summary.somgpu()], [tidy.somgpu_selection()]
 #' @examples
 #' set.seed(1)
@@ -228,12 +235,25 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
     list(b = b, train = inside[sample.int(length(inside), length(inside), replace = TRUE)],
          out = out, seed = (seed + b) %% int_max, same = same)
   }))
-  ran <- run_replicates(work, x, replicate_args(args, full, parallel), parallel, progress, call)
-  reps <- ran$results
+  # the replicates in rounds, until the groups' stability readings settle (readings_settled())
+  rargs <- replicate_args(args, full, parallel)
+  reps <- list()
+  reruns <- NULL
+  for (k in replicate_rounds(bootstrap)) {
+    ran <- run_replicates(work[k], x, rargs, parallel, progress, call)
+    reps <- c(reps, ran$results)
+    if (!is.null(ran$reruns)) { # (future workers) numbered among all the replicates
+      ran$reruns$replicate <- k[ran$reruns$replicate]
+      reruns <- rbind(reruns, ran$reruns)
+    }
+    done <- seq_along(reps)
+    groups <- if (connected) connected_stability(grouping, work[done]) else
+      if (!is.null(grouping)) group_stability(grouping, reps, work[done])
+    if (readings_settled(groups)) break
+  }
+  if (!is.null(groups)) attr(groups, "jaccard") <- NULL
   found <- selection_criteria(reps, full, x)
   pick <- recommend_size(grouping, found$criteria$size)
-  groups <- if (connected) connected_stability(grouping, work) else
-    if (!is.null(grouping)) group_stability(grouping, reps, work)
   partition <- if (!is.null(grouping)) grouping$partition
   if (!is.null(grouping) && (!is.null(sample) || !is.null(groups_file))) {
     # every row (to the groups file when asked), and each group's rows among them
@@ -250,10 +270,17 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
                  grouping = if (!is.null(grouping)) {
                    grouping[setdiff(names(grouping), c("partition", "first", "second", "cuts"))]
                  },
-                 replicates = found$replicates, reruns = ran$reruns, fit = full, seed = seed,
-                 bootstrap = bootstrap, holdout = holdout, sigma0 = sigma0,
+                 replicates = found$replicates, reruns = reruns, fit = full, seed = seed,
+                 bootstrap = length(reps), holdout = holdout, sigma0 = sigma0,
                  elapsed = proc.time()[["elapsed"]] - started),
             class = "somgpu_selection")
+}
+
+# The replicates run in rounds of replicate_round (one round when `bootstrap` is no more),
+# the next only while more replicates could change a group's stability reading.
+replicate_round <- 10L
+replicate_rounds <- function(bootstrap) {
+  split(seq_len(bootstrap), (seq_len(bootstrap) - 1L) %/% replicate_round)
 }
 
 # The replicates measure how stable each size's clusters and each group are; the answer

@@ -124,17 +124,37 @@ group_stability <- function(grouping, reps, work) {
     rows <- unique(work[[b]]$train)
     jaccard_best(full[rows], r[rows], G)
   }, numeric(G))
-  stability_table(G, full, rowMeans(matrix(jac, nrow = G), na.rm = TRUE))
+  stability_table(G, full, matrix(jac, nrow = G))
 }
 
-# The group table: a row per group of the partition, its rows, stability (NaN: none
-# measured, NA) and the usual reading of it.
-stability_table <- function(G, partition, stab) {
+# The group table: a row per group of the partition, its rows, stability (the mean of
+# jaccard's row, its Jaccard similarity in each replicate; NaN: none measured, NA) and the
+# usual reading of it; the matrix kept as the attribute "jaccard" (readings_settled()).
+stability_table <- function(G, partition, jaccard) {
+  stab <- rowMeans(jaccard, na.rm = TRUE)
   stab[is.nan(stab)] <- NA_real_
-  data.frame(group = seq_len(G), rows = tabulate(partition, G), stability = stab,
-             reading = as.character(cut(stab, c(-Inf, 0.6, 0.75, 0.85, Inf),
-                                        c("doubtful", "a pattern", "stable", "highly stable"),
-                                        right = FALSE)))
+  out <- data.frame(group = seq_len(G), rows = tabulate(partition, G), stability = stab,
+                    reading = as.character(cut(stab, c(-Inf, reading_bands, Inf),
+                                               c("doubtful", "a pattern", "stable", "highly stable"),
+                                               right = FALSE)))
+  structure(out, jaccard = jaccard)
+}
+
+# The stability readings' bands (stability_table()).
+reading_bands <- c(0.6, 0.75, 0.85)
+
+# Whether more replicates would leave every group's reading as it is: each group's mean
+# Jaccard plus and minus two standard errors (over the replicates measured) in one band of
+# reading_bands. No groups, nothing to settle.
+readings_settled <- function(table) {
+  jac <- attr(table, "jaccard")
+  if (is.null(jac)) return(TRUE)
+  all(apply(jac, 1L, function(v) {
+    v <- v[!is.na(v)]
+    if (length(v) < 2L) return(length(v) == 0L)
+    half <- 2 * stats::sd(v) / sqrt(length(v))
+    findInterval(mean(v) - half, reading_bands) == findInterval(mean(v) + half, reading_bands)
+  }))
 }
 
 # For each group 1..G of partition a: its best Jaccard similarity with a group of partition
