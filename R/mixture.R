@@ -1,6 +1,9 @@
 # Gaussian groups for the grouping rule (groups.R): six covariance shapes, a group's
 # log-likelihood from its moments (count, sum, cross-products), the classification
-# log-likelihood of a partition and its criterion, and EM over the rows.
+# log-likelihood of a partition and its criterion, and EM over the rows. With categorical
+# columns (a data frame's, as indicator columns: encode.R), the Gaussian part is taken over
+# the numeric columns and each group adds a latent-class term: its levels' shares per
+# categorical column (a multinomial), whose parameters the criterion counts.
 
 # The covariance shapes, by mclust's names: the first letter says whether each group has
 # its own volume and shape (V) or all share one (E), the last whether the covariance is
@@ -19,12 +22,62 @@ family_params <- function(family, G, d) {
 
 # The prior that keeps every covariance estimate positive definite however few rows a group
 # has: `nu` pseudo-rows with scatter `psi`, a share of the data's covariance (see
-# group_prior_share); an estimate is (W + psi) / (n + nu).
-mixture_prior <- function(x, share) {
+# group_prior_share); an estimate is (W + psi) / (n + nu). With `blocks` (categorical
+# columns, encoding_blocks(): each one's indicator columns `cols` of x and their `height`),
+# the Gaussian part is over the other columns (`gauss`), and each block gets one pseudo-row
+# spread over its levels as the rows spread (`alpha`: the levels' shares), so that a level
+# a group lacks keeps a small probability; `at`, its levels' places in the moments' counts.
+mixture_prior <- function(x, share, blocks = NULL) {
+  gauss <- setdiff(seq_len(ncol(x)), unlist(lapply(blocks, `[[`, "cols")))
+  if (!is.null(blocks)) x_all <- x
+  if (!is.null(blocks)) x <- x[, gauss, drop = FALSE]
   d <- ncol(x)
-  cv <- if (nrow(x) > 1L) stats::cov(x) else matrix(0, d, d)
-  floor <- 1e-10 * max(1, mean(diag(cv))) # a column without spread
-  list(psi = share * cv + diag(floor, d), nu = d + 2)
+  cv <- if (nrow(x) > 1L && d > 0L) stats::cov(x) else matrix(0, d, d)
+  floor <- 1e-10 * max(1, mean(diag(cv)), na.rm = TRUE) # a column without spread
+  out <- list(psi = share * cv + diag(floor, d), nu = d + 2)
+  if (is.null(blocks)) return(out)
+  end <- cumsum(lengths(lapply(blocks, `[[`, "cols")))
+  out$gauss <- gauss
+  out$blocks <- lapply(seq_along(blocks), function(k) {
+    b <- blocks[[k]]
+    shares <- colMeans(x_all[, b$cols, drop = FALSE]) / b$height
+    shares <- pmax(shares, 0) / max(sum(pmax(shares, 0)), 1e-300)
+    # half of the pseudo-row as the rows spread, half evenly: no level's probability is 0
+    c(b, list(alpha = (shares + 1 / length(shares)) / 2,
+              at = (end[k] - length(b$cols) + 1L):end[k]))
+  })
+  out
+}
+
+# The covariance shapes worth trying under a prior: all of them, or with no Gaussian column
+# (every column categorical) one, whose Gaussian part is empty.
+mixture_families_for <- function(prior) {
+  if (!is.null(prior$blocks) && !length(prior$gauss)) mixture_families[1L] else mixture_families
+}
+
+# A group's moments from its rows xr: rows n, column sums s and cross-products q of the
+# Gaussian columns; with categorical blocks, `c`, each level's count (a share where the row
+# missed the column).
+mixture_moments <- function(xr, prior) {
+  if (is.null(prior$blocks)) return(list(n = nrow(xr), s = colSums(xr), q = crossprod(xr)))
+  xg <- xr[, prior$gauss, drop = FALSE]
+  list(n = nrow(xr), s = colSums(xg), q = crossprod(xg),
+       c = unlist(lapply(prior$blocks, function(b) colSums(xr[, b$cols, drop = FALSE]) / b$height)))
+}
+
+# The latent-class term of a group with moments m: the sum over its categorical columns of
+# sum_l count_l log p_l, p_l = (count_l + alpha_l) / (n + 1) (0 without categorical columns).
+categorical_loglik <- function(m, prior) {
+  if (is.null(prior$blocks)) return(0)
+  sum(vapply(prior$blocks, function(b) {
+    cnt <- m$c[b$at]
+    sum(cnt * log((cnt + b$alpha) / (m$n + sum(b$alpha))))
+  }, 0))
+}
+
+# Free parameters of the latent-class term per group: the levels less one, per column.
+categorical_params <- function(prior) {
+  sum(vapply(prior$blocks, function(b) length(b$cols) - 1, 0))
 }
 
 # The family's covariance estimate from a scatter matrix W of n rows (about their mean).
@@ -42,6 +95,7 @@ family_cov <- function(family, W, n, prior) {
 # not be positive definite, which the prior prevents but rounding might not).
 scatter_loglik <- function(family, W, n, prior) {
   d <- nrow(W)
+  if (d == 0L) return(0) # no Gaussian column
   shape <- substr(family, 2L, 3L)
   if (shape %in% c("VI", "EI", "II")) {
     v <- family_cov(family, W, n, prior)[cbind(seq_len(d), seq_len(d))]
@@ -54,13 +108,18 @@ scatter_loglik <- function(family, W, n, prior) {
 
 # A group's moments: rows n, column sums s, cross-products q; its scatter about its mean.
 moments_scatter <- function(m) m$q - tcrossprod(m$s) / m$n
-moments_add <- function(a, b) list(n = a$n + b$n, s = a$s + b$s, q = a$q + b$q)
+moments_add <- function(a, b) {
+  out <- list(n = a$n + b$n, s = a$s + b$s, q = a$q + b$q)
+  if (!is.null(a$c)) out$c <- a$c + b$c
+  out
+}
 
 # The classification log-likelihood of a partition into groups with these moments (each row
 # counted in its group's Gaussian, with the group's share of the rows as its proportion).
 partition_loglik <- function(groups, n, family, prior) {
   ns <- vapply(groups, `[[`, 0, "n")
   mix <- sum(ns * log(ns / n))
+  if (!is.null(prior$blocks)) mix <- mix + sum(vapply(groups, categorical_loglik, 0, prior))
   if (family_shared(family)) {
     W <- Reduce(`+`, lapply(groups, moments_scatter))
     return(mix + scatter_loglik(family, W, n, prior))
@@ -73,7 +132,13 @@ partition_loglik <- function(groups, n, family, prior) {
 # The criterion a partition is chosen by (higher is better): the BIC of its classification
 # log-likelihood, 2 loglik - (free parameters) log(n). On hard partitions it penalises
 # groups that overlap, as the ICL does: splitting one Gaussian cloud in two never pays.
-partition_criterion <- function(loglik, family, G, d, n) {
+# With categorical columns (prior$blocks), d is the Gaussian columns' count and each group
+# adds its levels' shares' parameters.
+partition_criterion <- function(loglik, family, G, d, n, prior = NULL) {
+  if (!is.null(prior$blocks)) {
+    return(2 * loglik - (family_params(family, G, length(prior$gauss)) +
+                           G * categorical_params(prior)) * log(n))
+  }
   2 * loglik - family_params(family, G, d) * log(n)
 }
 
@@ -83,8 +148,11 @@ mixture_mstep <- function(x, z, family, prior) {
   n <- nrow(x)
   ng <- colSums(z)
   mu <- crossprod(z, x) / ng
+  cat <- !is.null(prior$blocks)
+  xg <- if (cat) x[, prior$gauss, drop = FALSE] else x
+  mg <- if (cat) mu[, prior$gauss, drop = FALSE] else mu
   W <- lapply(seq_along(ng), function(g) {
-    xc <- sweep(x, 2L, mu[g, ])
+    xc <- sweep(xg, 2L, mg[g, ])
     crossprod(xc * sqrt(z[, g]))
   })
   cov <- if (family_shared(family)) {
@@ -92,17 +160,47 @@ mixture_mstep <- function(x, z, family, prior) {
   } else {
     lapply(seq_along(ng), function(g) family_cov(family, W[[g]], ng[g], prior))
   }
-  list(pro = ng / n, mean = mu, cov = cov)
+  if (!cat) return(list(pro = ng / n, mean = mu, cov = cov))
+  for (b in prior$blocks) { # the levels' shares, with the prior's pseudo-row, as heights
+    counts <- crossprod(z, x[, b$cols, drop = FALSE]) / b$height
+    mu[, b$cols] <- sweep(counts, 2L, b$alpha, "+") / (ng + sum(b$alpha)) * b$height
+  }
+  list(pro = ng / n, mean = mu, cov = cov, gauss = prior$gauss, blocks = prior$blocks)
+}
+
+# A mixture's groups `kept` (in that order), its categorical part kept with them.
+mixture_subset <- function(par, kept) {
+  out <- list(pro = par$pro[kept], mean = par$mean[kept, , drop = FALSE], cov = par$cov[kept])
+  if (!is.null(par$blocks)) out[c("gauss", "blocks")] <- par[c("gauss", "blocks")]
+  out
 }
 
 # log(pro_g) + log N(x_i | mean_g, cov_g) for every row i and group g.
+# With categorical columns, the Gaussian part over the numeric columns, and each level's
+# log-probability per row (times its share, where the row missed the column).
 mixture_logdens <- function(x, par) {
+  if (!is.null(par$blocks)) return(mixed_logdens(x, par))
   d <- ncol(x)
   vapply(seq_along(par$pro), function(g) {
     ch <- chol(par$cov[[g]])
     q <- colSums(backsolve(ch, t(x) - par$mean[g, ], transpose = TRUE)^2)
     log(par$pro[g]) - 0.5 * (d * log(2 * pi) + 2 * sum(log(diag(ch))) + q)
   }, numeric(nrow(x)))
+}
+
+mixed_logdens <- function(x, par) {
+  gauss <- par$gauss
+  num <- if (length(gauss)) {
+    mixture_logdens(x[, gauss, drop = FALSE],
+                    list(pro = par$pro, mean = par$mean[, gauss, drop = FALSE], cov = par$cov))
+  } else {
+    matrix(rep(log(par$pro), each = nrow(x)), nrow(x))
+  }
+  for (b in par$blocks) {
+    num <- num + (x[, b$cols, drop = FALSE] / b$height) %*%
+      t(log(par$mean[, b$cols, drop = FALSE] / b$height))
+  }
+  num
 }
 
 # Each row's group under a mixture: the group of highest posterior (ties to the lower).

@@ -113,6 +113,7 @@ predict.somgpu <- function(object, newdata, sizes = object$params$sizes, threads
 newdata_matrix <- function(newdata, object, call, name = "newdata") {
   names <- object$params$colnames
   m <- object$params$m
+  newdata <- encoded_newdata(newdata, object, call, name) # categorical columns (encode.R)
   if (is_file_data(newdata)) newdata <- file_data(newdata, call, min_rows = 1L, name = name)
   if (is.numeric(newdata) && !is.object(newdata) && is.null(dim(newdata)) &&
       ((!is.null(names(newdata)) && !is.null(names)) || (m > 1L && length(newdata) == m))) {
@@ -145,12 +146,6 @@ newdata_matrix <- function(newdata, object, call, name = "newdata") {
                         if (ncol(x) == 1L) "" else "s", m), call)
   }
   x
-}
-
-# Up to 5 names, then how many more.
-name_list <- function(nm) {
-  if (length(nm) <= 5L) return(paste(nm, collapse = ", "))
-  sprintf("%s, ... (%d in all)", paste(nm[1:4], collapse = ", "), length(nm))
 }
 
 check_fit_sizes <- function(object, sizes, call) {

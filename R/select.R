@@ -172,7 +172,8 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
   call <- compact_call(sys.call(), "select_size")
   started <- proc.time()[["elapsed"]]
   file <- is_file_data(y)
-  data <- check_data(y, call)
+  data <- encoded_data(y, call) # a data frame's categorical columns (encode.R)
+  data$x <- encoded_matrix(data$x, data$encoding) # its rows train as the frame's would
   n_all <- nrow(data$x)
   dots <- select_args(list(...), call)
   sizes <- select_sizes(sizes, !missing(sizes), dots, call)

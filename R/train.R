@@ -376,12 +376,12 @@ train_setup <- function(y, nmax, nmin, sizes, iter_max, sigma0, eta0, init, rest
     check_file_training(check_choice(algorithm, "algorithm", c("online", "batch"), call),
                         init, align, call)
   }
-  data <- check_data(y, call)
+  data <- encoded_data(y, call) # categorical columns as indicators (encode.R)
   x <- data$x
   sourced <- inherits(x, "somgpu_file") # file-backed: read by the compiled code in windows
   na_max <- check_number(na_max, "na_max", 0, 1, call = call)
-  scaling <- check_scale(scale, x, call)
-  var_weights <- check_var_weights(var_weights, x, call)
+  scaling <- encoded_scale(scale, x, data$encoding, call)
+  var_weights <- encoded_var_weights(var_weights, x, data$encoding, call)
   rows <- data_rows(x, data, na_max, var_weights, call)
   n_used <- if (is.null(rows$keep)) nrow(x) else length(rows$keep)
   if (n_used < 2L) {
@@ -507,7 +507,8 @@ train_result <- function(s, trained, started) {
                   parallel = s$parallel, na_max = s$na_max, n = nrow(x), m = ncol(x),
                   colnames = names, named = !is.null(colnames(x)), file_backed = s$sourced,
                   clusters_file = if (!is.null(to)) to$file$path),
-    data = if (s$keep_data && !s$sourced) x, elapsed = elapsed, call = call)
+    data = if (s$keep_data && !s$sourced) x, elapsed = elapsed, call = call,
+    encoding = s$data$encoding)
 }
 
 # The schedule length when iter_max = NULL: the original script's for the online rule; for

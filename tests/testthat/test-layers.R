@@ -6,7 +6,7 @@ r_layers <- c(
   # the bottom: what C says, words for messages, conditions, the arithmetic of the rules
   "constants.R", "describe.R", "errors.R", "analysis.R", "mixture.R",
   # the data and their checks
-  "filedata.R", "fileclusters.R", "prepare.R", "validate.R", "memory.R",
+  "filedata.R", "fileclusters.R", "prepare.R", "validate.R", "encode.R", "memory.R",
   # threads and backends
   "threads.R", "opencl.R", "backends.R", "engine.R",
   # training
