@@ -1,11 +1,11 @@
 # Data frames as they come (issue 42): factor, ordered, logical and character columns as
 # indicator columns, and back. The engines see numbers only: a categorical column of L
 # levels becomes L indicator columns (1 where the row has the level, 0 elsewhere, all NA
-# where its value is missing: the missing-value rule), named `column=level`; the fit keeps
-# the encoding (new_encoding()) and its scaling gives each indicator its height in
-# training (encoding_height()), so that fit$weights on the indicators read as each
-# neuron's share of the level. predict(), tidy(), the figures, as_kohonen() and
-# select_size()'s groups read the encoding back.
+# where its value is missing: the missing-value rule), named `column=level`: a mismatch
+# costs 2 in the squared distance, what two rows drawn at random differ by on average on a
+# standardized numeric column, and fit$weights on the indicators read as each neuron's
+# share of the level. The fit keeps the encoding (new_encoding()); predict(), tidy(), the
+# figures, as_kohonen() and select_size()'s groups read it back.
 
 # The most levels a categorical column may have (more: an identifier or free text).
 encoding_max_levels <- 100L
@@ -20,35 +20,23 @@ is_categorical <- function(col) {
 
 # The encoding of a data frame's columns: the user's columns (`columns`, names as the fit
 # reports them), each one's `type` ("numeric", "factor", "ordered", "logical",
-# "character"), `levels` (character(0) for a numeric column) and `height` (the value of a
-# present level's indicator in training, NA for a numeric column); the encoded columns'
+# "character") and `levels` (character(0) for a numeric column); the encoded columns'
 # `names`, and for each its user `column` (index) and `level` (NA for a numeric column).
-new_encoding <- function(columns, type, levels, height, names, column, level) {
+new_encoding <- function(columns, type, levels, names, column, level) {
   check_internal(is.character(columns) && length(type) == length(columns) &&
                    all(type %in% c("numeric", "factor", "ordered", "logical", "character")) &&
                    is.list(levels) && length(levels) == length(columns) &&
-                   length(height) == length(columns) && length(names) == length(column) &&
-                   length(level) == length(column) && all(column %in% seq_along(columns)),
+                   length(names) == length(column) && length(level) == length(column) &&
+                   all(column %in% seq_along(columns)),
                  "new_encoding() was given parts that do not fit together")
-  structure(list(columns = columns, type = type, levels = levels, height = as.double(height),
-                 names = names, column = as.integer(column), level = level),
+  structure(list(columns = columns, type = type, levels = levels, names = names,
+                 column = as.integer(column), level = level),
             class = "somgpu_encoding")
-}
-
-# The height of a categorical column's indicators from its levels' shares p (observed
-# values): 1 / sqrt(1 - sum(p^2)), so that its indicators' variances add up to 1, as a
-# standardized numeric column's: between two rows drawn at random the column adds to the
-# squared distance 2 on average, as a unit-variance column does (a mismatch costs
-# 2 / (1 - sum(p^2)), a match 0). A column with one level has no spread: height 1.
-encoding_height <- function(p) {
-  spread <- 1 - sum(p^2)
-  if (spread > 1e-12) 1 / sqrt(spread) else 1
 }
 
 # The encoding of data frame y (NULL when it has no categorical column): levels in the
 # factor's order (unused ones dropped), a character column's sorted as factor() sorts them
-# (said once per session), a logical's FALSE, TRUE; heights from the shares of the observed
-# values. Refuses a categorical column without an observed value, with more than
+# (said once per session), a logical's FALSE, TRUE (those observed). Refuses a categorical column without an observed value, with more than
 # encoding_max_levels levels, or with a level per row (more than 20: an identifier).
 frame_encoding <- function(y, call, name = "y") {
   cols <- as.list(y)
@@ -87,18 +75,13 @@ frame_encoding <- function(y, call, name = "y") {
     }
     lv
   })
-  height <- vapply(seq_along(cols), function(k) {
-    if (!categorical[k]) return(NA_real_)
-    counts <- table(factor(as.character(cols[[k]]), levels = levels[[k]]))
-    encoding_height(as.vector(counts) / sum(counts))
-  }, numeric(1))
   width <- pmax(1L, lengths(levels))
   column <- rep(seq_along(cols), width)
   level <- unlist(lapply(seq_along(cols), function(k) {
     if (categorical[k]) levels[[k]] else NA_character_
   }))
   names <- ifelse(is.na(level), columns[column], paste0(columns[column], "=", level))
-  new_encoding(columns, type, levels, height, make.unique(names), column, level)
+  new_encoding(columns, type, levels, make.unique(names), column, level)
 }
 
 # Data frame y (the user's columns of `enc`, by name) encoded: a data frame of numeric
@@ -221,25 +204,21 @@ encoded_newdata <- function(newdata, object, call, name = "newdata") {
 }
 
 # `scale` for data with an encoding (check_scale() without one): the numeric columns
-# scaled as `scale` says (FALSE: as they are, centre 0 and scale 1; TRUE: standardized; a
-# list: their centres and scales, by name or in their order), each indicator column
-# divided by 1 / its height, so that training sees it as 0 or its height, and the weights
-# in the data's units are the level's shares.
+# scaled as `scale` says (FALSE: no scaling at all; TRUE: standardized; a list: their
+# centres and scales, by name or in their order), the indicator columns never (centre 0,
+# scale 1).
 encoded_scale <- function(scale, x, enc, call) {
-  if (is.null(enc)) return(check_scale(scale, x, call))
+  if (is.null(enc) || isFALSE(scale)) return(check_scale(scale, x, call))
   num <- which(is.na(enc$level))
+  if (!length(num) && !isTRUE(scale)) {
+    abort_input("`scale` as a list gives the numeric columns' centres and scales; these data have none (every column is categorical): use scale = FALSE or TRUE.", call)
+  }
   center <- rep(0, ncol(x))
-  spread <- 1 / enc$height[enc$column]
+  spread <- rep(1, ncol(x))
   if (length(num)) {
     s <- check_scale(scale, x[, num, drop = FALSE], call)
-    if (!is.null(s)) {
-      center[num] <- s$center
-      spread[num] <- s$scale
-    } else {
-      spread[num] <- 1
-    }
-  } else if (!isFALSE(scale) && !isTRUE(scale)) {
-    abort_input("`scale` as a list gives the numeric columns' centres and scales; these data have none (every column is categorical): use scale = FALSE or TRUE.", call)
+    center[num] <- s$center
+    spread[num] <- s$scale
   }
   list(center = stats::setNames(center, colnames(x)), scale = stats::setNames(spread, colnames(x)))
 }
@@ -276,9 +255,9 @@ decoded_frame <- function(x, enc) {
 
 # The categorical columns as select_size()'s groups see them (groups.R): per categorical
 # user column with a weight above 0, its indicator columns (`cols`, in the fit's columns)
-# and their `height` in the space the maps trained in (scaled, times the square root of
-# the column's weight): a row's indicator there divided by it is 1 or 0 (a share where it
-# was missing). NULL for a fit without categorical columns.
+# and their `height` in the space the maps trained in (times the square root of the
+# column's weight): a row's indicator there divided by it is 1 or 0 (a share where it was
+# missing). NULL for a fit without categorical columns.
 encoding_blocks <- function(fit) {
   enc <- fit$encoding
   if (is.null(enc) || all(enc$type == "numeric")) return(NULL)
@@ -286,18 +265,22 @@ encoding_blocks <- function(fit) {
   out <- lapply(which(enc$type != "numeric"), function(k) {
     cols <- which(enc$column == k)
     if (v[cols[1L]] <= 0) return(NULL)
-    h <- (1 - fit$scaling$center[cols[1L]]) / fit$scaling$scale[cols[1L]] * sqrt(v[cols[1L]])
+    h <- if (is.null(fit$scaling)) sqrt(v[cols[1L]]) else
+      (1 - fit$scaling$center[cols[1L]]) / fit$scaling$scale[cols[1L]] * sqrt(v[cols[1L]])
     list(column = enc$columns[k], cols = cols, height = unname(h))
   })
   out <- Filter(Negate(is.null), out)
   if (length(out)) out
 }
 
-# What print() says of a fit's encoding: "k categorical columns as L indicator columns".
-encoding_note <- function(enc) {
+# What print() says of a fit's encoding (NULL without one): its categorical columns as
+# indicator columns, and whether `scaling` centred and scaled its numeric columns.
+encoding_note <- function(enc, scaling) {
   if (is.null(enc)) return(NULL)
   cat <- which(enc$type != "numeric")
-  sprintf("%d categorical column%s (%s) as %d indicator columns", length(cat),
-          if (length(cat) == 1L) "" else "s", name_list(enc$columns[cat]),
-          sum(enc$type[enc$column] != "numeric"))
+  num <- is.na(enc$level)
+  scaled <- any(num) && (any(scaling$center[num] != 0) || any(scaling$scale[num] != 1))
+  c(sprintf("%d categorical column%s (%s) as %d indicator columns", length(cat),
+            if (length(cat) == 1L) "" else "s", name_list(enc$columns[cat]), sum(!num)),
+    if (scaled) "numeric columns centred and scaled")
 }

@@ -14,6 +14,19 @@ family_words <- c(VVV = "a full covariance each", EEE = "one shared full covaria
                   VII = "a spherical covariance each", EII = "one shared spherical covariance")
 family_shared <- function(family) substr(family, 1L, 1L) == "E"
 
+# G groups of a mixture (par: its parameters) in words: "3 Gaussian groups with a full
+# covariance each"; with categorical columns, each group's levels' shares said too, or for
+# categorical columns only, "3 latent classes".
+mixture_words <- function(family, G, par) {
+  groups <- function(what) sprintf("%d %s%s", G, what, if (G == 1) "" else if (grepl("s$", what)) "es" else "s")
+  if (is.null(par$blocks)) return(sprintf("%s with %s", groups("Gaussian group"), family_words[[family]]))
+  k <- length(par$blocks)
+  cols <- sprintf("%d categorical column%s", k, if (k == 1L) "" else "s")
+  if (!length(par$gauss)) return(sprintf("%s (each group its levels' shares in the %s)", groups("latent class"), cols))
+  sprintf("%s with %s and their levels' shares in the %s", groups("Gaussian group"),
+          family_words[[family]], cols)
+}
+
 # Free parameters of G groups in d columns: G - 1 proportions, G means, the covariances.
 family_params <- function(family, G, d) {
   cov <- switch(substr(family, 2L, 3L), VV = , EE = d * (d + 1) / 2, VI = , EI = d, II = 1)

@@ -29,7 +29,11 @@
 #' * `"profiles"`: a heatmap of the neurons (in ring order) by the variables (the first
 #'   at the top), in the data's units (colours scaled per variable; values written in the
 #'   cells when they fit, to three significant digits of their variable's range, so that a
-#'   weight next to zero reads 0).
+#'   weight next to zero reads 0). A categorical column of a data frame (see [train()]) is
+#'   a row of bars: in each neuron's cell its levels' shares stacked from the first level
+#'   at the bottom, a colour per level's place (the first orange, the second sky blue, ...;
+#'   Okabe and Ito's colours), named in a line per column under the figure (the first
+#'   four columns).
 #' * `"counts"`: the rows won by each neuron.
 #'
 #' @param x A `somgpu` fit from [train()].

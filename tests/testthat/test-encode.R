@@ -30,33 +30,26 @@ hand_indicators <- function(d) {
   x
 }
 
-# A categorical column's height by hand: its indicators' variances add up to 1.
-hand_height <- function(v) {
-  v <- v[!is.na(v)]
-  p <- table(v) / length(v)
-  1 / sqrt(1 - sum(p^2))
-}
-
 test_that("a mixed frame trains as its hand-built indicator matrix", {
   d <- mixed_frame()
   x <- hand_indicators(d)
   expect_message(fit <- train(d, nmax = 4, iter_max = 20, seed = 3),
                  "character column `h` taken as factor", fixed = TRUE)
   expect_identical(fit$data, x) # the encoding: names, order, NA rows, the unused level gone
-  expect_equal(fit$encoding$height[c(2, 4, 5)],
-               c(hand_height(d$f), hand_height(d$ok), hand_height(d$h)), tolerance = 1e-14)
-  # the same maps as the hand-built matrix, each indicator at its height
-  h <- c(1, rep(hand_height(d$f), 3), 1, rep(hand_height(d$ok), 2), rep(hand_height(d$h), 2))
-  ref <- train(x, nmax = 4, iter_max = 20, seed = 3,
-               scale = list(center = rep(0, 9), scale = 1 / h))
-  expect_equal(fit$scaled_weights, ref$scaled_weights, tolerance = 1e-12)
+  ref <- train(x, nmax = 4, iter_max = 20, seed = 3) # the same maps, bit for bit
+  expect_identical(fit$weights, ref$weights)
   expect_identical(fit$clusters, ref$clusters)
+  expect_identical(fit$quality, ref$quality)
   expect_identical(fit$dropped, ref$dropped)
-  # scale = TRUE standardizes the numeric columns only; the weights read as level shares
+  # scale = TRUE standardizes the numeric columns only (the indicators stay 0/1): the maps
+  # of the hand-built matrix so scaled; the weights on the indicators read as level shares
   fs <- train(d, nmax = 4, iter_max = 20, seed = 3, algorithm = "batch", scale = TRUE)
-  expect_equal(unname(fs$scaling$center[c("a", "b")]),
-               c(mean(d$a), mean(d$b, na.rm = TRUE)), tolerance = 1e-14)
-  expect_identical(unname(fs$scaling$center[-c(1, 5)]), rep(0, 7))
+  center <- c(mean(d$a), rep(0, 3), mean(d$b, na.rm = TRUE), rep(0, 4))
+  spread <- c(sd(d$a), rep(1, 3), sd(d$b, na.rm = TRUE), rep(1, 4))
+  expect_equal(unname(fs$scaling$center), center, tolerance = 1e-14)
+  expect_equal(unname(fs$scaling$scale), spread, tolerance = 1e-14)
+  rs <- train(x, nmax = 4, iter_max = 20, seed = 3, algorithm = "batch", scale = fs$scaling)
+  expect_identical(fs$weights, rs$weights)
   w <- fs$weights$N4
   expect_identical(colnames(w), colnames(x))
   expect_equal(unname(rowSums(w[, c("f=lo", "f=mid", "f=hi")])), rep(1, 4), tolerance = 1e-12)
@@ -113,4 +106,79 @@ test_that("var_weights stay per user column; refusals name the column", {
   d$id <- factor(NA, levels = "z")
   expect_error(train(d, nmax = 3), "`id` of `y` has no observed value",
                class = "somgpu_input_error")
+})
+
+test_that("the groups of mixed data follow the documented rule (a slow reference)", {
+  # two numeric columns and two categorical ones, three groups; then categorical only
+  d <- withr::with_seed(7, {
+    g <- rep(1:3, each = 40)
+    data.frame(u = rnorm(120, c(0, 2, 4)[g]), v = rnorm(120),
+               f = factor(ifelse(runif(120) < 0.85, c("a", "b", "c")[g], "a")),
+               e = runif(120) < c(0.9, 0.1, 0.5)[g])
+  })
+  for (case in 1:2) {
+    y <- if (case == 1) d else d[c("f", "e")]
+    fit <- train(y, sizes = 6, restarts = 2, seed = case, sigma0 = "auto", scale = TRUE)
+    cl <- fit$clusters[[1L]]
+    x <- unname(somgpu:::training_space(fit, fit$data)$x)
+    blocks <- somgpu:::encoding_blocks(fit)
+    expect_length(blocks, 2L)
+    got <- somgpu:::map_grouping(x, cl, 6L, blocks = blocks)
+    want <- ref_grouping(x, cl, 6L, blocks)
+    expect_identical(got$family, want$family, label = sprintf("case %d family", case))
+    expect_identical(got$groups, want$groups, label = sprintf("case %d groups", case))
+    expect_equal(got$criterion, want$criterion, tolerance = 1e-8)
+    expect_equal(got$scores, want$scores, tolerance = 1e-8)
+    expect_identical(somgpu:::ari(got$labels, want$labels), 1)
+  }
+  # categorical columns alone: three latent classes (each item's level mostly its class's)
+  lc <- withr::with_seed(8, {
+    g <- rep(1:3, each = 60)
+    as.data.frame(lapply(1:5, function(k) {
+      factor(ifelse(runif(180) < 0.8, c("p", "q", "r")[g], sample(c("p", "q", "r"), 180, TRUE)))
+    }))
+  })
+  s <- summary(train(lc, sizes = 2:8, restarts = 2, seed = 1, sigma0 = "auto"))
+  expect_identical(s$groups, 3L)
+  expect_gt(somgpu:::ari(s$partition, rep(1:3, each = 60)), 0.8)
+})
+
+test_that("CPU and OpenCL give the same bits on the indicator columns, gaps included", {
+  skip_if_no_opencl()
+  d <- suppressMessages(mixed_frame(120, 5))
+  for (algorithm in c("online", "batch")) {
+    cpu <- suppressMessages(train(d, nmax = 6, iter_max = 15, seed = 2, scale = TRUE,
+                                  algorithm = algorithm, backend = "cpu"))
+    ocl <- suppressMessages(train(d, nmax = 6, iter_max = 15, seed = 2, scale = TRUE,
+                                  algorithm = algorithm, backend = "opencl"))
+    expect_identical(ocl$weights, cpu$weights, label = algorithm)
+    expect_identical(ocl$clusters, cpu$clusters, label = algorithm)
+    expect_identical(predict(ocl, d), predict(cpu, d))
+  }
+})
+
+test_that("the penguins as they come: select_size(), its groups and reports", {
+  skip_if_not_installed("palmerpenguins")
+  p <- palmerpenguins::penguins
+  sel <- select_size(p, sizes = 2:8, restarts = 1, bootstrap = 3, iter_max = 30,
+                     scale = TRUE, seed = 1, keep_data = TRUE, progress = FALSE)
+  expect_length(sel$partition, nrow(p))
+  # rows 4 and 272 miss their measurements and sex: 6 of their 13 encoded values, kept
+  # (na_max 0.5) and placed by species, island and year
+  expect_identical(sel$fit$dropped, integer(0))
+  expect_false(anyNA(sel$partition))
+  expect_gte(sel$groups, 2L)
+  expect_match(sel$reason, "categorical column")
+  # new rows (the same ones) get the groups the selection gave them
+  expect_identical(predict(sel, p), sel$partition)
+  # the groups' means speak the user's columns: a share per level, summing to 1
+  td <- generics::tidy(sel)
+  expect_true(all(c("island=Biscoe", "island=Dream", "island=Torgersen", "sex=male") %in% names(td)))
+  expect_equal(rowSums(td[c("island=Biscoe", "island=Dream", "island=Torgersen")]),
+               rep(1, nrow(td)), tolerance = 1e-12)
+  # augment() gives the user's columns back, factors as they were
+  au <- generics::augment(sel)
+  expect_identical(au$island, p$island)
+  expect_identical(au$sex, p$sex)
+  expect_identical(as.integer(au$.group), sel$partition)
 })
