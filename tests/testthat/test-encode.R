@@ -182,3 +182,28 @@ test_that("the penguins as they come: select_size(), its groups and reports", {
   expect_identical(au$sex, p$sex)
   expect_identical(as.integer(au$.group), sel$partition)
 })
+
+test_that("the reports speak the user's columns: tidy, augment, print, as_kohonen's layers", {
+  d <- suppressMessages(mixed_frame())
+  fit <- suppressMessages(train(d, nmax = 4, iter_max = 20, seed = 3, scale = TRUE))
+  td <- generics::tidy(fit, size = 4)
+  expect_identical(names(td)[2:10], fit$encoding$names)
+  expect_equal(as.matrix(td[2:10]), unname(fit$weights$N4)[td$cluster, ], ignore_attr = TRUE)
+  au <- generics::augment(fit, size = 4)
+  expect_identical(au$f, droplevels(d$f)) # the unused level was never seen
+  expect_identical(au$ok, d$ok)
+  expect_identical(as.character(au$h), d$h) # character comes back as a factor
+  expect_identical(au$b, d$b)
+  expect_output(print(fit), "3 categorical columns \\(f, ok, h\\) as 7 indicator columns; numeric columns centred and scaled")
+  skip_if_not_installed("kohonen")
+  k <- as_kohonen(fit, 4)
+  expect_identical(names(k$data), c("numeric", "f", "ok", "h"))
+  expect_identical(colnames(k$codes$f), c("lo", "mid", "hi"))
+  expect_identical(k$dist.fcts, rep("sumofsquares", 4))
+  # kohonen's own distance, summed over the layers, is the fit's: the same units (rows
+  # missing a whole layer kohonen leaves out)
+  m <- kohonen::map(k, newdata = k$data)
+  whole <- !is.na(m$unit.classif)
+  expect_gt(sum(whole), 80)
+  expect_identical(m$unit.classif[whole], k$unit.classif[whole])
+})
