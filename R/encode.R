@@ -36,8 +36,9 @@ new_encoding <- function(columns, type, levels, names, column, level) {
 
 # The encoding of data frame y (NULL when it has no categorical column): levels in the
 # factor's order (unused ones dropped), a character column's sorted as factor() sorts them
-# (said once per session), a logical's FALSE, TRUE (those observed). Refuses a categorical column without an observed value, with more than
-# encoding_max_levels levels, or with a level per row (more than 20: an identifier).
+# (said once per session), a logical's FALSE, TRUE (those observed). Refuses a categorical
+# column without an observed value, with more than encoding_max_levels levels, or with a
+# level per row (more than 20: an identifier).
 frame_encoding <- function(y, call, name = "y") {
   cols <- as.list(y)
   categorical <- vapply(cols, is_categorical, logical(1))
@@ -277,10 +278,11 @@ encoding_blocks <- function(fit) {
 # indicator columns, and whether `scaling` centred and scaled its numeric columns.
 encoding_note <- function(enc, scaling) {
   if (is.null(enc)) return(NULL)
-  cat <- which(enc$type != "numeric")
+  categorical <- which(enc$type != "numeric")
   num <- is.na(enc$level)
   scaled <- any(num) && (any(scaling$center[num] != 0) || any(scaling$scale[num] != 1))
-  c(sprintf("%d categorical column%s (%s) as %d indicator columns", length(cat),
-            if (length(cat) == 1L) "" else "s", name_list(enc$columns[cat]), sum(!num)),
+  c(sprintf("%d categorical column%s (%s) as %d indicator columns", length(categorical),
+            if (length(categorical) == 1L) "" else "s", name_list(enc$columns[categorical]),
+            sum(!num)),
     if (scaled) "numeric columns centred and scaled")
 }

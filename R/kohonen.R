@@ -111,9 +111,9 @@ as_kohonen <- function(fit, size = NULL, data = NULL) {
 kohonen_layers <- function(enc, m) {
   if (is.null(enc)) return(list(seq_len(m)))
   num <- which(is.na(enc$level))
-  cat <- unique(enc$column[!is.na(enc$level)])
+  levelled <- unique(enc$column[!is.na(enc$level)])
   out <- c(if (length(num)) list(numeric = num),
-           lapply(cat, function(k) which(enc$column == k)))
-  names(out)[(length(out) - length(cat) + 1L):length(out)] <- enc$columns[cat]
+           lapply(levelled, function(k) which(enc$column == k)))
+  names(out)[(length(out) - length(levelled) + 1L):length(out)] <- enc$columns[levelled]
   out
 }

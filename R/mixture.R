@@ -161,9 +161,9 @@ mixture_mstep <- function(x, z, family, prior) {
   n <- nrow(x)
   ng <- colSums(z)
   mu <- crossprod(z, x) / ng
-  cat <- !is.null(prior$blocks)
-  xg <- if (cat) x[, prior$gauss, drop = FALSE] else x
-  mg <- if (cat) mu[, prior$gauss, drop = FALSE] else mu
+  mixed <- !is.null(prior$blocks)
+  xg <- if (mixed) x[, prior$gauss, drop = FALSE] else x
+  mg <- if (mixed) mu[, prior$gauss, drop = FALSE] else mu
   W <- lapply(seq_along(ng), function(g) {
     xc <- sweep(xg, 2L, mg[g, ])
     crossprod(xc * sqrt(z[, g]))
@@ -173,7 +173,7 @@ mixture_mstep <- function(x, z, family, prior) {
   } else {
     lapply(seq_along(ng), function(g) family_cov(family, W[[g]], ng[g], prior))
   }
-  if (!cat) return(list(pro = ng / n, mean = mu, cov = cov))
+  if (!mixed) return(list(pro = ng / n, mean = mu, cov = cov))
   for (b in prior$blocks) { # the levels' shares, with the prior's pseudo-row, as heights
     counts <- crossprod(z, x[, b$cols, drop = FALSE]) / b$height
     mu[, b$cols] <- sweep(counts, 2L, b$alpha, "+") / (ng + sum(b$alpha)) * b$height

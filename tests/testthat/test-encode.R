@@ -33,6 +33,7 @@ hand_indicators <- function(d) {
 test_that("a mixed frame trains as its hand-built indicator matrix", {
   d <- mixed_frame()
   x <- hand_indicators(d)
+  rm(list = intersect("character", ls(envir = somgpu:::.said)), envir = somgpu:::.said)
   expect_message(fit <- train(d, nmax = 4, iter_max = 20, seed = 3),
                  "character column `h` taken as factor", fixed = TRUE)
   expect_identical(fit$data, x) # the encoding: names, order, NA rows, the unused level gone
