@@ -16,7 +16,8 @@
 # Per set: the k each names, the adjusted Rand index (ARI) of its partition with the
 # classes (over the rows it gives a group), the seconds; then the means.
 #
-#   Rscript bench/bench_mixed.R [set ...]      (default: every set)
+#   Rscript bench/bench_mixed.R [--methods=a,b] [set ...]   (default: every method and set;
+#                                                            named: those, in order)
 args <- commandArgs(trailingOnly = TRUE)
 script <- sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))
 here <- if (length(script)) dirname(script) else "bench"
@@ -134,9 +135,15 @@ methods <- list(
                                                            k = 2:12, nstart = 2,
                                                            lambda = if (only) 1,
                                                            verbose = FALSE))
-    list(k = v$k_opt, groups = v$kp_obj$cluster)
+    # kproto leaves out the rows with missing values (na.rm = "yes"): the others' groups
+    groups <- rep(NA_integer_, nrow(x))
+    groups[stats::complete.cases(x)] <- v$kp_obj$cluster
+    list(k = v$k_opt, groups = groups)
   })
 methods <- Filter(Negate(is.null), methods)
+only <- sub("^--methods=", "", grep("^--methods=", args, value = TRUE))
+if (length(only)) methods <- methods[strsplit(only, ",")[[1]]] # e.g. --methods=k-prototypes
+args <- grep("^--", args, value = TRUE, invert = TRUE)
 
 ari <- function(g, class) {
   ok <- !is.na(g) & !is.na(class)
@@ -144,7 +151,10 @@ ari <- function(g, class) {
 }
 
 suite <- mixed_suite()
-if (length(args)) suite <- Filter(function(d) d$name %in% args, suite)
+if (length(args)) { # the sets named, in that order
+  suite <- suite[match(intersect(args, vapply(suite, `[[`, "", "name")),
+                       vapply(suite, `[[`, "", "name"))]
+}
 cat(machine_line(), "\n")
 cat(sprintf("date %s; load average %s\n\n", format(Sys.time(), "%Y-%m-%d %H:%M"),
             paste(readLines("/proc/loadavg", warn = FALSE), collapse = " ")))
