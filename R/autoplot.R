@@ -52,7 +52,7 @@ autoplot.somgpu <- function(object, type = "quality", size = NULL, data = NULL,
                                          value = ring_gaps(x, size)),
                               "neighbouring neurons", "distance",
                               sprintf("neighbour distances, N = %d", size)),
-         profiles = gg_profiles(x$weights[[paste0("N", size)]], size),
+         profiles = gg_profiles(x$weights[[paste0("N", size)]], size, x$encoding),
          counts = gg_bars(data.frame(at = factor(seq_len(size)),
                                      value = tabulate(size_clusters(x, paste0("N", size)), size)),
                           "neuron", "rows", sprintf("rows per neuron, N = %d", size),
@@ -203,8 +203,10 @@ gg_bars <- function(d, xlab, ylab, title, counts = FALSE) {
 }
 
 # The variables from the first at the top, as plot() lists them; the values in the cells
-# when cells of a 7 inch figure hold them (profiles_fit()).
-gg_profiles <- function(w, size) {
+# when cells of a 7 inch figure hold them (profiles_fit()). enc: a fit's encoding, whose
+# categorical columns gg_mixed_profiles() draws as bars of level shares.
+gg_profiles <- function(w, size, enc = NULL) {
+  if (!is.null(enc)) return(gg_mixed_profiles(profiles_data(w, enc), size))
   pd <- profiles_data(w)
   d <- data.frame(neuron = factor(rep(seq_len(size), ncol(w)), seq_len(size)),
                   variable = factor(rep(pd$vars, each = size), rev(pd$vars)),
@@ -221,6 +223,46 @@ gg_profiles <- function(w, size) {
                                     labels = c("lowest", "middle", "highest"),
                                     name = "within each\nvariable") +
     ggplot2::scale_x_discrete(breaks = levels(d$neuron)[axis_labels_at(size)]) +
+    ggplot2::labs(x = "neuron (ring order)", y = NULL, title = sprintf("profiles, N = %d", size))
+}
+
+# The profiles of a fit with categorical columns (mixed_profiles_data()): the numeric
+# columns' cells and the categorical columns' bars in colours given as they are (one fill
+# scale for both), the keys in one legend: lowest, middle, highest within each numeric
+# column, then the levels' colours.
+gg_mixed_profiles <- function(pd, size) {
+  m <- length(pd$vars)
+  ramp <- grDevices::hcl.colors(32, "Blues 3", rev = TRUE)
+  num <- which(!is.na(pd$span))
+  tiles <- data.frame(neuron = rep(seq_len(size), m)[num], y = rep(m:1, each = size)[num],
+                      fill = ramp[1L + round(31 * pd$span[num])], text = pd$labels[num],
+                      dark = pd$span[num] > 0.6)
+  sg <- pd$segments
+  sg$ymin <- m - sg$row + 0.5 + sg$bottom
+  sg$ymax <- m - sg$row + 0.5 + sg$top
+  # a level's colour is its place in its column's levels: each colour named by the levels
+  # it stands for in the columns plot() names
+  keys <- do.call(rbind, profile_keys(pd))
+  named <- vapply(split(keys$level, factor(keys$fill, unique(keys$fill))),
+                  function(l) paste(unique(l), collapse = ", "), "")
+  breaks <- c(if (nrow(tiles)) ramp[c(1, 16, 32)], names(named))
+  labels <- c(if (nrow(tiles)) c("lowest", "middle", "highest"), unname(named))
+  p <- ggplot2::ggplot() +
+    ggplot2::geom_tile(data = tiles, ggplot2::aes(neuron, y, fill = fill), colour = "white") +
+    ggplot2::geom_rect(data = sg, ggplot2::aes(xmin = neuron - 0.5, xmax = neuron + 0.5,
+                                               ymin = ymin, ymax = ymax, fill = fill),
+                       colour = "white", linewidth = 0.2)
+  if (nrow(tiles) && profiles_fit(tiles$text, size, m)) {
+    p <- p + ggplot2::geom_text(data = tiles, ggplot2::aes(neuron, y, label = text,
+                                                           colour = dark),
+                                size = 3, show.legend = FALSE) +
+      ggplot2::scale_colour_manual(values = c(`TRUE` = "white", `FALSE` = "black"))
+  }
+  p + ggplot2::scale_fill_identity(guide = "legend", breaks = breaks, labels = labels,
+                                   limits = unique(c(breaks, tiles$fill, sg$fill)),
+                                   name = if (nrow(tiles)) "within each numeric\nvariable;\nlevels' shares" else "levels' shares") +
+    ggplot2::scale_x_continuous(breaks = axis_labels_at(size), expand = c(0, 0)) +
+    ggplot2::scale_y_continuous(breaks = m:1, labels = pd$vars, expand = c(0, 0)) +
     ggplot2::labs(x = "neuron (ring order)", y = NULL, title = sprintf("profiles, N = %d", size))
 }
 

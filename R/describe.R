@@ -35,3 +35,9 @@ describe_bad <- function(x, good) {
 sizes_text <- function(sizes, idx) {
   paste(sort(unique(sizes[idx])), collapse = ", ")
 }
+
+# Up to 5 names, then how many more.
+name_list <- function(nm) {
+  if (length(nm) <= 5L) return(paste(nm, collapse = ", "))
+  sprintf("%s, ... (%d in all)", paste(nm[1:4], collapse = ", "), length(nm))
+}

@@ -5,9 +5,11 @@
 # the order of `sizes`, `stability` one value per size, `trace` a passes x maps matrix or
 # NULL. Names the sizes (N2, N3, ...) and the maps of the trace (N2.1, ...); reports the
 # weights in the data's units, and keeps the trained ones for predict() when scaled.
+# `encoding`: NULL, or the encoding of a data frame's categorical columns (encode.R's
+# new_encoding()), which predict() and the reports read.
 new_somgpu <- function(weights, clusters, keep, n, rownames, sizes, quality, stability, trace,
                        backend, seed, scaling, var_weights, dropped, params, data, elapsed,
-                       call) {
+                       call, encoding = NULL) {
   check_internal(is.list(weights) && length(weights) == length(sizes) &&
                    (inherits(clusters, "somgpu_file_clusters") ||
                       (is.list(clusters) && length(clusters) == length(sizes))) &&
@@ -45,7 +47,8 @@ new_somgpu <- function(weights, clusters, keep, n, rownames, sizes, quality, sta
     params = params,
     data = data,
     elapsed = elapsed,
-    call = call
+    call = call,
+    encoding = encoding
   ), class = "somgpu")
 }
 

@@ -57,11 +57,13 @@ grouping_rows <- function(fit, x, size, cluster) {
   list(x = xs, cluster = cluster[ok], rows = which(ok), weights = w)
 }
 
-# Each neuron's moments (rows, column sums, cross-products) over the rows of its cell.
-neuron_moments <- function(x, cluster, N) {
+# Each neuron's moments (rows, column sums, cross-products) over the rows of its cell (with
+# categorical columns, mixture_moments()'s).
+neuron_moments <- function(x, cluster, N, prior = NULL) {
   cells <- split(seq_len(nrow(x)), factor(cluster, levels = seq_len(N)))
   lapply(cells, function(r) {
     xr <- x[r, , drop = FALSE]
+    if (!is.null(prior$blocks)) return(mixture_moments(xr, prior))
     list(n = length(r), s = colSums(xr), q = crossprod(xr))
   })
 }
@@ -73,6 +75,7 @@ neuron_moments <- function(x, cluster, N) {
 # labels (0 for neurons without rows), the groups' rows and the log-likelihood. In C
 # (src/core/som_groups.c: every step weighs every pair, O(N^2) unions of d x d scatters).
 agglomerate_cells <- function(moments, family, n, prior, down_to = 1L) {
+  if (!is.null(prior$blocks)) return(agglomerate_cells_mixed(moments, family, n, prior, down_to))
   d <- nrow(prior$psi)
   rows <- vapply(moments, `[[`, 0, "n")
   sums <- vapply(moments, function(m) as.double(m$s), numeric(d))
@@ -83,6 +86,86 @@ agglomerate_cells <- function(moments, family, n, prior, down_to = 1L) {
   })
 }
 
+# Greedy agglomeration of the neurons' cells under a family: from a group per neuron with
+# rows, merge at each step the two groups whose union gives the highest classification
+# log-likelihood, with categorical columns (prior$blocks: each group's latent-class term):
+# agglomerate_cells() in R until the compiled one takes that term.
+agglomerate_cells_mixed <- function(moments, family, n, prior, down_to = 1L) {
+  N <- length(moments)
+  groups <- moments[vapply(moments, `[[`, 0, "n") > 0]
+  members <- as.list(which(vapply(moments, `[[`, 0, "n") > 0))
+  shared <- family_shared(family)
+  own <- if (!shared) vapply(groups, function(g) {
+    scatter_loglik(family, moments_scatter(g), g$n, prior)
+  }, 0)
+  # categorical columns: each group's latent-class term (categorical_loglik(); 0 without)
+  cat_own <- vapply(groups, categorical_loglik, 0, prior)
+  W_all <- if (shared) Reduce(`+`, lapply(groups, moments_scatter))
+  loglik <- partition_loglik(groups, n, family, prior)
+  path <- list()
+  gains <- NULL
+  repeat {
+    labels <- integer(N)
+    for (k in seq_along(members)) labels[members[[k]]] <- k
+    path[[length(path) + 1L]] <- list(labels = labels, rows = vapply(groups, `[[`, 0, "n"),
+                                      loglik = loglik)
+    K <- length(groups)
+    if (K < 2L || K <= down_to) break
+    ns <- vapply(groups, `[[`, 0, "n")
+    gain_of <- function(i, j) { # the log-likelihood's change when groups i and j join
+      nm <- ns[i] + ns[j]
+      mix <- nm * log(nm) - ns[i] * log(ns[i]) - ns[j] * log(ns[j]) # the proportions' change
+      gain <- if (shared) { # the shared scatter gains the between-groups term of the pair
+        v <- groups[[i]]$s / ns[i] - groups[[j]]$s / ns[j]
+        W <- W_all + (ns[i] * ns[j] / nm) * tcrossprod(v)
+        mix + scatter_loglik(family, W, n, prior) -
+          (loglik - sum(ns * log(ns / n)) - sum(cat_own))
+      } else {
+        W <- moments_scatter(moments_add(groups[[i]], groups[[j]]))
+        mix + scatter_loglik(family, W, nm, prior) - own[i] - own[j]
+      }
+      if (!is.null(prior$blocks)) {
+        gain <- gain + categorical_loglik(moments_add(groups[[i]], groups[[j]]), prior) -
+          cat_own[i] - cat_own[j]
+      }
+      if (is.finite(gain)) gain else -Inf
+    }
+    # every pair's gain; with a covariance per group, only the pairs of the group made at
+    # the last step change (the others are kept)
+    if (shared || is.null(gains)) {
+      gains <- matrix(-Inf, K, K)
+      for (i in seq_len(K - 1L)) for (j in (i + 1L):K) gains[i, j] <- gain_of(i, j)
+    } else {
+      for (k in seq_len(K)[-made]) {
+        gains[min(k, made), max(k, made)] <- gain_of(min(k, made), max(k, made))
+      }
+    }
+    top <- which.max(t(gains)) - 1L # the first best pair, i before j (ties to the lower)
+    pair <- c(top %/% K + 1L, top %% K + 1L)
+    best <- gains[pair[1], pair[2]]
+    if (!is.finite(best)) break
+    i <- pair[1]
+    j <- pair[2]
+    if (shared) {
+      v <- groups[[i]]$s / ns[i] - groups[[j]]$s / ns[j]
+      W_all <- W_all + (ns[i] * ns[j] / (ns[i] + ns[j])) * tcrossprod(v)
+    }
+    groups[[i]] <- moments_add(groups[[i]], groups[[j]])
+    members[[i]] <- c(members[[i]], members[[j]])
+    groups[[j]] <- members[[j]] <- NULL
+    cat_own[i] <- categorical_loglik(groups[[i]], prior)
+    cat_own <- cat_own[-j]
+    if (!shared) {
+      own[i] <- scatter_loglik(family, moments_scatter(groups[[i]]), groups[[i]]$n, prior)
+      own <- own[-j]
+      gains <- gains[-j, -j, drop = FALSE]
+      made <- i
+    }
+    loglik <- loglik + best
+  }
+  path
+}
+
 # The groups of one map: rows x (training space, complete) with their winners `cluster` on
 # the map's N neurons. Every family's agglomeration gives candidates (partitions whose
 # groups all hold group_min_rows(n) rows); the best by partition_criterion() wins, or, with
@@ -90,12 +173,13 @@ agglomerate_cells <- function(moments, family, n, prior, down_to = 1L) {
 # it. Returns the family, the count, the criterion of every candidate (`scores`), the
 # mixture's parameters, each row's group, numbered in ring order (the group of the
 # lowest neuron first), and `cells`, the neurons whose cells were joined (with rows, not
-# set aside).
-map_grouping <- function(x, cluster, N, family = NULL, G = NULL) {
+# set aside). blocks: the categorical columns (encoding_blocks()), each group's levels'
+# shares then part of its likelihood (mixture.R).
+map_grouping <- function(x, cluster, N, family = NULL, G = NULL, blocks = NULL) {
   n <- nrow(x)
   d <- ncol(x)
-  prior <- mixture_prior(x, group_prior_share)
-  moments <- neuron_moments(x, cluster, N)
+  prior <- mixture_prior(x, group_prior_share, blocks)
+  moments <- neuron_moments(x, cluster, N, prior)
   least <- group_min_rows(n)
   # the fewest-row neurons with fewer than `least` rows, up to group_aside_share of the rows
   # (an outlier's neuron, a neuron between groups), are set aside: their rows count in no
@@ -106,11 +190,11 @@ map_grouping <- function(x, cluster, N, family = NULL, G = NULL) {
   n <- sum(used)
   scores <- list()
   best <- NULL
-  for (fam in if (is.null(family)) mixture_families else family) {
+  for (fam in if (is.null(family)) mixture_families_for(prior) else family) {
     # with G given (the replicates' case), the path stops at G groups
     for (p in agglomerate_cells(moments, fam, n, prior, if (is.null(G)) 1L else G)) {
       K <- length(p$rows)
-      crit <- partition_criterion(p$loglik, fam, K, d, n)
+      crit <- partition_criterion(p$loglik, fam, K, d, n, prior)
       if (!is.null(G)) { # the replicates' case: the family's partition into G groups
         if (K == G) best <- c(p, family = fam, criterion = crit)
         next
@@ -140,7 +224,7 @@ map_grouping <- function(x, cluster, N, family = NULL, G = NULL) {
   labels <- mixture_classify(x, par)
   kept <- sort(unique(labels))
   kept <- kept[order(vapply(kept, function(g) min(cluster[labels == g]), 0))]
-  par <- list(pro = par$pro[kept], mean = par$mean[kept, , drop = FALSE], cov = par$cov[kept])
+  par <- mixture_subset(par, kept)
   list(family = best$family, groups = length(kept), criterion = best$criterion,
        scores = if (length(scores)) `row.names<-`(do.call(rbind, scores), NULL), par = par,
        labels = match(labels, kept), cells = sum(vapply(moments, `[[`, 0, "n") > 0))
@@ -157,7 +241,7 @@ fit_grouping <- function(fit, x, cluster, family = NULL, G = NULL) {
   size <- max(fit$params$sizes)
   rows <- grouping_rows(fit, x, size, cluster)
   if (!length(rows$rows)) return(NULL)
-  out <- map_grouping(rows$x, rows$cluster, size, family, G)
+  out <- map_grouping(rows$x, rows$cluster, size, family, G, encoding_blocks(fit))
   if (is.null(out)) return(NULL)
   out$size <- size
   out$partition <- rep(NA_integer_, nrow(x))

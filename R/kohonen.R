@@ -6,7 +6,12 @@
 #' Gaussian neighbourhood, the codes are the ring's weights, and `unit.classif` and
 #' `distances` (squared distance of each row to its unit, in the fit's distance, over the
 #' observed values) come from [predict.somgpu()]; rows left out for missing values are `NA`
-#' and listed in `na.rows`.
+#' and listed in `na.rows`. A fit on a data frame with categorical columns gives kohonen's
+#' layers: `"numeric"` (the numeric columns, when there are some), then a layer per
+#' categorical column, named by it, its indicators a column per level (kohonen's class
+#' matrices, `codes` the level shares), every layer with the `"sumofsquares"` distance and
+#' weight 1, so that their sum is the fit's distance (kohonen maps a row missing a whole
+#' layer to `NA`, where the fit places it by its other columns).
 #'
 #' The codes and the data are in the space the maps trained in, so that kohonen's own
 #' distance is the fit's and `kohonen::map()` agrees with `unit.classif`: for a fit with
@@ -77,21 +82,48 @@ as_kohonen <- function(fit, size = NULL, data = NULL) {
          scale = if (!is.null(fit$scaling)) fit$scaling$scale,
          multiplier = if (!is.null(fit$var_weights)) sqrt(fit$var_weights))
   }
+  # a data frame's categorical columns: a layer each (kohonen's class matrices, a column
+  # per level), the numeric columns one layer; every layer's distance a sum of squares,
+  # weighted 1, so that their sum is the fit's
+  layers <- kohonen_layers(fit$encoding, ncol(x))
+  split_layers <- function(m) {
+    lapply(layers, function(cols) {
+      out <- m[, cols, drop = FALSE]
+      if (!is.null(fit$encoding) && !anyNA(fit$encoding$level[cols])) {
+        colnames(out) <- fit$encoding$level[cols]
+      }
+      out
+    })
+  }
+  L <- length(layers)
   structure(list(
-    data = list(xs),
+    data = split_layers(xs),
     unit.classif = as.numeric(d$cluster),
     distances = d$distance^2,
     grid = kohonen::somgrid(size, 1, "rectangular", neighbourhood.fct = "gaussian",
                             toroidal = TRUE),
-    codes = list(codes),
+    codes = split_layers(codes),
     changes = changes,
     alpha = c(fit$params$eta0, 0),
     radius = c(rep_len(fit$params$sigma0, length(fit$params$sizes))[match(size, fit$params$sizes)], 0),
     na.rows = which(is.na(d$cluster)),
-    user.weights = 1,
-    distance.weights = 1,
-    whatmap = 1L,
+    user.weights = rep(1, L),
+    distance.weights = rep(1, L),
+    whatmap = seq_len(L),
     maxNA.fraction = if (is.null(fit$params$na_max)) 0.5 else fit$params$na_max,
-    dist.fcts = "sumofsquares"
+    dist.fcts = rep("sumofsquares", L)
   ), class = "kohonen", somgpu_transform = transform)
+}
+
+# The columns of each of kohonen's layers: all m in one without an encoding; with one, the
+# numeric columns in a layer named "numeric" (when there are some), then a layer per
+# categorical column, named by it.
+kohonen_layers <- function(enc, m) {
+  if (is.null(enc)) return(list(seq_len(m)))
+  num <- which(is.na(enc$level))
+  levelled <- unique(enc$column[!is.na(enc$level)])
+  out <- c(if (length(num)) list(numeric = num),
+           lapply(levelled, function(k) which(enc$column == k)))
+  names(out)[(length(out) - length(levelled) + 1L):length(out)] <- enc$columns[levelled]
+  out
 }

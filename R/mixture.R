@@ -1,6 +1,9 @@
 # Gaussian groups for the grouping rule (groups.R): six covariance shapes, a group's
 # log-likelihood from its moments (count, sum, cross-products), the classification
-# log-likelihood of a partition and its criterion, and EM over the rows.
+# log-likelihood of a partition and its criterion, and EM over the rows. With categorical
+# columns (a data frame's, as indicator columns: encode.R), the Gaussian part is taken over
+# the numeric columns and each group adds a latent-class term: its levels' shares per
+# categorical column (a multinomial), whose parameters the criterion counts.
 
 # The covariance shapes, by mclust's names: the first letter says whether each group has
 # its own volume and shape (V) or all share one (E), the last whether the covariance is
@@ -10,6 +13,19 @@ family_words <- c(VVV = "a full covariance each", EEE = "one shared full covaria
                   VVI = "a diagonal covariance each", EEI = "one shared diagonal covariance",
                   VII = "a spherical covariance each", EII = "one shared spherical covariance")
 family_shared <- function(family) substr(family, 1L, 1L) == "E"
+
+# G groups of a mixture (par: its parameters) in words: "3 Gaussian groups with a full
+# covariance each"; with categorical columns, each group's levels' shares said too, or for
+# categorical columns only, "3 latent classes".
+mixture_words <- function(family, G, par) {
+  groups <- function(what) sprintf("%d %s%s", G, what, if (G == 1) "" else if (grepl("s$", what)) "es" else "s")
+  if (is.null(par$blocks)) return(sprintf("%s with %s", groups("Gaussian group"), family_words[[family]]))
+  k <- length(par$blocks)
+  cols <- sprintf("%d categorical column%s", k, if (k == 1L) "" else "s")
+  if (!length(par$gauss)) return(sprintf("%s (each group its levels' shares in the %s)", groups("latent class"), cols))
+  sprintf("%s with %s and their levels' shares in the %s", groups("Gaussian group"),
+          family_words[[family]], cols)
+}
 
 # Free parameters of G groups in d columns: G - 1 proportions, G means, the covariances.
 family_params <- function(family, G, d) {
@@ -25,12 +41,62 @@ family_spec <- function(family, prior) {
 
 # The prior that keeps every covariance estimate positive definite however few rows a group
 # has: `nu` pseudo-rows with scatter `psi`, a share of the data's covariance (see
-# group_prior_share); an estimate is (W + psi) / (n + nu).
-mixture_prior <- function(x, share) {
+# group_prior_share); an estimate is (W + psi) / (n + nu). With `blocks` (categorical
+# columns, encoding_blocks(): each one's indicator columns `cols` of x and their `height`),
+# the Gaussian part is over the other columns (`gauss`), and each block gets one pseudo-row
+# spread over its levels as the rows spread (`alpha`: the levels' shares), so that a level
+# a group lacks keeps a small probability; `at`, its levels' places in the moments' counts.
+mixture_prior <- function(x, share, blocks = NULL) {
+  gauss <- setdiff(seq_len(ncol(x)), unlist(lapply(blocks, `[[`, "cols")))
+  if (!is.null(blocks)) x_all <- x
+  if (!is.null(blocks)) x <- x[, gauss, drop = FALSE]
   d <- ncol(x)
-  cv <- if (nrow(x) > 1L) stats::cov(x) else matrix(0, d, d)
-  floor <- 1e-10 * max(1, mean(diag(cv))) # a column without spread
-  list(psi = share * cv + diag(floor, d), nu = d + 2)
+  cv <- if (nrow(x) > 1L && d > 0L) stats::cov(x) else matrix(0, d, d)
+  floor <- 1e-10 * max(1, mean(diag(cv)), na.rm = TRUE) # a column without spread
+  out <- list(psi = share * cv + diag(floor, d), nu = d + 2)
+  if (is.null(blocks)) return(out)
+  end <- cumsum(lengths(lapply(blocks, `[[`, "cols")))
+  out$gauss <- gauss
+  out$blocks <- lapply(seq_along(blocks), function(k) {
+    b <- blocks[[k]]
+    shares <- colMeans(x_all[, b$cols, drop = FALSE]) / b$height
+    shares <- pmax(shares, 0) / max(sum(pmax(shares, 0)), 1e-300)
+    # half of the pseudo-row as the rows spread, half evenly: no level's probability is 0
+    c(b, list(alpha = (shares + 1 / length(shares)) / 2,
+              at = (end[k] - length(b$cols) + 1L):end[k]))
+  })
+  out
+}
+
+# The covariance shapes worth trying under a prior: all of them, or with no Gaussian column
+# (every column categorical) one, whose Gaussian part is empty.
+mixture_families_for <- function(prior) {
+  if (!is.null(prior$blocks) && !length(prior$gauss)) mixture_families[1L] else mixture_families
+}
+
+# A group's moments from its rows xr: rows n, column sums s and cross-products q of the
+# Gaussian columns; with categorical blocks, `c`, each level's count (a share where the row
+# missed the column).
+mixture_moments <- function(xr, prior) {
+  if (is.null(prior$blocks)) return(list(n = nrow(xr), s = colSums(xr), q = crossprod(xr)))
+  xg <- xr[, prior$gauss, drop = FALSE]
+  list(n = nrow(xr), s = colSums(xg), q = crossprod(xg),
+       c = unlist(lapply(prior$blocks, function(b) colSums(xr[, b$cols, drop = FALSE]) / b$height)))
+}
+
+# The latent-class term of a group with moments m: the sum over its categorical columns of
+# sum_l count_l log p_l, p_l = (count_l + alpha_l) / (n + 1) (0 without categorical columns).
+categorical_loglik <- function(m, prior) {
+  if (is.null(prior$blocks)) return(0)
+  sum(vapply(prior$blocks, function(b) {
+    cnt <- m$c[b$at]
+    sum(cnt * log((cnt + b$alpha) / (m$n + sum(b$alpha))))
+  }, 0))
+}
+
+# Free parameters of the latent-class term per group: the levels less one, per column.
+categorical_params <- function(prior) {
+  sum(vapply(prior$blocks, function(b) length(b$cols) - 1, 0))
 }
 
 # The family's covariance estimate from a scatter matrix W of n rows (about their mean).
@@ -48,6 +114,7 @@ family_cov <- function(family, W, n, prior) {
 # not be positive definite, which the prior prevents but rounding might not).
 scatter_loglik <- function(family, W, n, prior) {
   d <- nrow(W)
+  if (d == 0L) return(0) # no Gaussian column
   shape <- substr(family, 2L, 3L)
   if (shape %in% c("VI", "EI", "II")) {
     v <- family_cov(family, W, n, prior)[cbind(seq_len(d), seq_len(d))]
@@ -60,13 +127,18 @@ scatter_loglik <- function(family, W, n, prior) {
 
 # A group's moments: rows n, column sums s, cross-products q; its scatter about its mean.
 moments_scatter <- function(m) m$q - tcrossprod(m$s) / m$n
-moments_add <- function(a, b) list(n = a$n + b$n, s = a$s + b$s, q = a$q + b$q)
+moments_add <- function(a, b) {
+  out <- list(n = a$n + b$n, s = a$s + b$s, q = a$q + b$q)
+  if (!is.null(a$c)) out$c <- a$c + b$c
+  out
+}
 
 # The classification log-likelihood of a partition into groups with these moments (each row
 # counted in its group's Gaussian, with the group's share of the rows as its proportion).
 partition_loglik <- function(groups, n, family, prior) {
   ns <- vapply(groups, `[[`, 0, "n")
   mix <- sum(ns * log(ns / n))
+  if (!is.null(prior$blocks)) mix <- mix + sum(vapply(groups, categorical_loglik, 0, prior))
   if (family_shared(family)) {
     W <- Reduce(`+`, lapply(groups, moments_scatter))
     return(mix + scatter_loglik(family, W, n, prior))
@@ -79,7 +151,13 @@ partition_loglik <- function(groups, n, family, prior) {
 # The criterion a partition is chosen by (higher is better): the BIC of its classification
 # log-likelihood, 2 loglik - (free parameters) log(n). On hard partitions it penalises
 # groups that overlap, as the ICL does: splitting one Gaussian cloud in two never pays.
-partition_criterion <- function(loglik, family, G, d, n) {
+# With categorical columns (prior$blocks), d is the Gaussian columns' count and each group
+# adds its levels' shares' parameters.
+partition_criterion <- function(loglik, family, G, d, n, prior = NULL) {
+  if (!is.null(prior$blocks)) {
+    return(2 * loglik - (family_params(family, G, length(prior$gauss)) +
+                           G * categorical_params(prior)) * log(n))
+  }
   2 * loglik - family_params(family, G, d) * log(n)
 }
 
@@ -89,23 +167,56 @@ mixture_mstep <- function(x, z, family, prior) {
   n <- nrow(x)
   ng <- colSums(z)
   mu <- crossprod(z, x) / ng
-  W <- lapply(seq_along(ng), function(g) crossprod((x - rep(mu[g, ], each = n)) * sqrt(z[, g])))
+  mixed <- !is.null(prior$blocks)
+  xg <- if (mixed) x[, prior$gauss, drop = FALSE] else x
+  mg <- if (mixed) mu[, prior$gauss, drop = FALSE] else mu
+  W <- lapply(seq_along(ng), function(g) crossprod((xg - rep(mg[g, ], each = n)) * sqrt(z[, g])))
   cov <- if (family_shared(family)) {
     rep(list(family_cov(family, Reduce(`+`, W), n, prior)), length(ng))
   } else {
     lapply(seq_along(ng), function(g) family_cov(family, W[[g]], ng[g], prior))
   }
-  list(pro = ng / n, mean = mu, cov = cov)
+  if (!mixed) return(list(pro = ng / n, mean = mu, cov = cov))
+  for (b in prior$blocks) { # the levels' shares, with the prior's pseudo-row, as heights
+    counts <- crossprod(z, x[, b$cols, drop = FALSE]) / b$height
+    mu[, b$cols] <- sweep(counts, 2L, b$alpha, "+") / (ng + sum(b$alpha)) * b$height
+  }
+  list(pro = ng / n, mean = mu, cov = cov, gauss = prior$gauss, blocks = prior$blocks)
+}
+
+# A mixture's groups `kept` (in that order), its categorical part kept with them.
+mixture_subset <- function(par, kept) {
+  out <- list(pro = par$pro[kept], mean = par$mean[kept, , drop = FALSE], cov = par$cov[kept])
+  if (!is.null(par$blocks)) out[c("gauss", "blocks")] <- par[c("gauss", "blocks")]
+  out
 }
 
 # log(pro_g) + log N(x_i | mean_g, cov_g) for every row i and group g.
+# With categorical columns, the Gaussian part over the numeric columns, and each level's
+# log-probability per row (times its share, where the row missed the column).
 mixture_logdens <- function(x, par) {
+  if (!is.null(par$blocks)) return(mixed_logdens(x, par))
   d <- ncol(x)
   vapply(seq_along(par$pro), function(g) {
     ch <- chol(par$cov[[g]])
     q <- colSums(backsolve(ch, t(x) - par$mean[g, ], transpose = TRUE)^2)
     log(par$pro[g]) - 0.5 * (d * log(2 * pi) + 2 * sum(log(diag(ch))) + q)
   }, numeric(nrow(x)))
+}
+
+mixed_logdens <- function(x, par) {
+  gauss <- par$gauss
+  num <- if (length(gauss)) {
+    mixture_logdens(x[, gauss, drop = FALSE],
+                    list(pro = par$pro, mean = par$mean[, gauss, drop = FALSE], cov = par$cov))
+  } else {
+    matrix(rep(log(par$pro), each = nrow(x)), nrow(x))
+  }
+  for (b in par$blocks) {
+    num <- num + (x[, b$cols, drop = FALSE] / b$height) %*%
+      t(log(par$mean[, b$cols, drop = FALSE] / b$height))
+  }
+  num
 }
 
 # Each row's group under a mixture: the group of highest posterior (ties to the lower).
@@ -119,6 +230,7 @@ mixture_classify <- function(x, par) {
 # its log-densities (mixture_logdens()'s). In C (src/core/som_mixture.c). Returns the
 # parameters and each row's group; NULL when a group empties or a covariance degenerates.
 mixture_em <- function(x, labels, family, prior, iter = 50L) {
+  if (!is.null(prior$blocks)) return(mixture_em_mixed(x, labels, family, prior, iter))
   par <- call_core("fit the groups' mixture", NULL, function() {
     .Call(C_mixture_em, x, as.integer(labels),
           c(family_spec(family, prior), iter = as.integer(iter), tol = 1e-8))
@@ -126,5 +238,30 @@ mixture_em <- function(x, labels, family, prior, iter = 50L) {
   if (is.null(par)) return(NULL)
   d <- ncol(x)
   par$cov <- lapply(seq_along(par$pro), function(g) matrix(par$cov[, , g], d, d))
+  list(par = par, labels = mixture_classify(x, par))
+}
+
+# mixture_em() with categorical columns (prior$blocks: a latent-class term per group), in R
+# until the compiled EM takes that term.
+mixture_em_mixed <- function(x, labels, family, prior, iter = 50L) {
+  G <- max(labels)
+  z <- matrix(0, nrow(x), G)
+  z[cbind(seq_len(nrow(x)), labels)] <- 1
+  old <- -Inf
+  for (i in seq_len(iter)) {
+    if (any(colSums(z) < 1)) return(NULL)
+    par <- mixture_mstep(x, z, family, prior)
+    ld <- tryCatch(matrix(mixture_logdens(x, par), nrow(x)), error = function(e) NULL)
+    if (is.null(ld)) return(NULL)
+    top <- ld[cbind(seq_len(nrow(ld)), max.col(ld, ties.method = "first"))] # each row's max
+    z <- exp(ld - top)
+    total <- rowSums(z)
+    z <- z / total
+    loglik <- sum(top + log(total))
+    if (loglik - old < 1e-8 * abs(loglik)) break
+    old <- loglik
+  }
+  par <- mixture_mstep(x, z, family, prior)
+  if (any(par$pro * nrow(x) < 1)) return(NULL)
   list(par = par, labels = mixture_classify(x, par))
 }

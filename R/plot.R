@@ -29,7 +29,11 @@
 #' * `"profiles"`: a heatmap of the neurons (in ring order) by the variables (the first
 #'   at the top), in the data's units (colours scaled per variable; values written in the
 #'   cells when they fit, to three significant digits of their variable's range, so that a
-#'   weight next to zero reads 0).
+#'   weight next to zero reads 0). A categorical column of a data frame (see [train()]) is
+#'   a row of bars: in each neuron's cell its levels' shares stacked from the first level
+#'   at the bottom, a colour per level's place (the first orange, the second sky blue, ...;
+#'   Okabe and Ito's colours), named in a line per column under the figure (the first
+#'   four columns).
 #' * `"counts"`: the rows won by each neuron.
 #'
 #' @param x A `somgpu` fit from [train()].
@@ -424,14 +428,20 @@ bars <- function(height, labels, defaults, dots, counts = FALSE, shorter = chara
 
 plot_profiles <- function(x, size, dots) {
   w <- x$weights[[paste0("N", size)]]
-  m <- ncol(w)
-  pd <- profiles_data(w) # colours per variable: each column from its minimum to its maximum
+  # colours per variable: each column from its minimum to its maximum; a categorical
+  # column's cells hold bars of its levels' shares (mixed_profiles_data())
+  pd <- profiles_data(w, x$encoding)
   vars <- pd$vars
+  m <- length(vars)
   span <- pd$span
+  keys <- profile_keys(pd) # a legend line per categorical column named
+  numeric <- is.null(pd$categorical) || !all(pd$categorical)
+  foot <- if (numeric) 7.2 else 4.2 # where the categorical columns' lines begin
   # the first variable at the top (as autoplot() lists them); room for the names at the left
-  # and for the colour key under the axis
+  # and for the colour keys under the axis
   left <- max(graphics::strwidth(vars, "inches", cex = graphics::par("cex.axis"))) + 0.35
-  old <- graphics::par(mai = c(0, max(0.8, left), 0, 0.2) + c(7.2, 0, 3.4, 0) * margin_line())
+  old <- graphics::par(mai = c(0, max(0.8, left), 0, 0.2) +
+                         c(foot + 1.5 * length(keys), 0, 3.4, 0) * margin_line())
   on.exit(graphics::par(old))
   draw_frame(graphics::image, list(x = seq_len(size), y = seq_len(m), z = span[, m:1, drop = FALSE],
                                    zlim = c(0, 1),
@@ -439,6 +449,11 @@ plot_profiles <- function(x, size, dots) {
                                    xlab = "neuron (ring order)", ylab = "", axes = FALSE,
                                    main = sprintf("profiles, N = %d", size)),
              area_dots(dots), shorter = sprintf("N = %d", size))
+  sg <- pd$segments
+  if (!is.null(sg)) {
+    graphics::rect(sg$neuron - 0.5, m - sg$row + 0.5 + sg$bottom, sg$neuron + 0.5,
+                   m - sg$row + 0.5 + sg$top, col = sg$fill, border = "white", lwd = 0.5)
+  }
   graphics::axis(1, at = seq_len(size), labels = FALSE)
   shown <- axis_labels_at(size)
   graphics::axis(1, at = shown, labels = shown, tick = FALSE)
@@ -446,17 +461,32 @@ plot_profiles <- function(x, size, dots) {
   graphics::box()
   # the colour key under the axis label: each variable from its own lowest to its highest
   key <- grDevices::hcl.colors(32, "Blues 3", rev = TRUE)[c(1, 16, 32)]
-  graphics::legend(mean(graphics::par("usr")[1:2]), below_plot(4.2 * margin_line()),
-                   xjust = 0.5, yjust = 1, xpd = NA, horiz = TRUE, bty = "n", fill = key,
-                   legend = c("lowest", "middle", "highest"), cex = 0.8, border = "grey40",
-                   title = "within each variable")
+  if (numeric) {
+    graphics::legend(mean(graphics::par("usr")[1:2]), below_plot(4.2 * margin_line()),
+                     xjust = 0.5, yjust = 1, xpd = NA, horiz = TRUE, bty = "n", fill = key,
+                     legend = c("lowest", "middle", "highest"), cex = 0.8, border = "grey40",
+                     title = if (is.null(pd$categorical)) "within each variable" else
+                       "within each numeric variable")
+  }
+  # a line per categorical column: its levels' colours, shrunk to the plot's width
+  for (i in seq_along(keys)) {
+    k <- keys[[i]]
+    args <- list(x = mean(graphics::par("usr")[1:2]),
+                 y = below_plot((foot + 1.5 * (i - 1)) * margin_line()), xjust = 0.5,
+                 yjust = 1, xpd = NA, horiz = TRUE, bty = "n", fill = c(NA, k$fill),
+                 border = c(NA, rep("grey40", nrow(k))),
+                 legend = c(paste0(k$column[1L], ":"), k$level))
+    wide <- do.call(graphics::legend, c(args, list(cex = 0.8, plot = FALSE)))$rect$w
+    cex <- 0.8 * min(1, diff(graphics::par("usr")[1:2]) / wide)
+    do.call(graphics::legend, c(args, list(cex = max(0.4, cex))))
+  }
   # the values in the cells, where they fit (cells are one unit wide and high)
   labels <- pd$labels
   fits <- max(graphics::strwidth(labels, cex = 0.8)) < 0.95 &&
     graphics::strheight("0", cex = 0.8) < 0.8
   if (fits) {
     graphics::text(rep(seq_len(size), m), rep(m:1, each = size), labels = labels,
-                   cex = 0.8, col = ifelse(as.vector(span) > 0.6, "white", "black"))
+                   cex = 0.8, col = ifelse(!is.na(span) & as.vector(span) > 0.6, "white", "black"))
   }
   invisible(w)
 }

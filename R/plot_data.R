@@ -21,12 +21,74 @@ trace_data <- function(x, call) {
 
 # A heatmap's cells: each variable's weights scaled from its lowest (0) to its highest (1)
 # neuron (0.5 when all equal), the variables' names, the values as written in the cells
-# (cell_labels()).
-profiles_data <- function(w) {
+# (cell_labels()). With an encoding (a data frame's categorical columns), the user's
+# columns: mixed_profiles_data().
+profiles_data <- function(w, enc = NULL) {
+  if (!is.null(enc)) return(mixed_profiles_data(w, enc))
   span <- apply(w, 2, function(v) if (diff(range(v)) > 0) (v - min(v)) / diff(range(v)) else v * 0 + 0.5)
   list(span = matrix(span, nrow = nrow(w)),
        vars = if (is.null(colnames(w))) paste0("V", seq_len(ncol(w))) else colnames(w),
        labels = cell_labels(w))
+}
+
+# The profiles of a fit with categorical columns, a row per user column: a numeric one's
+# cells as profiles_data() gives them; in a categorical one's, each neuron's bar of its
+# levels' shares (its weights on the level's indicators, those below 0 taken as 0, summed
+# to 1), the first level at the bottom: `segments` (neuron, row: the column's place,
+# level, bottom, top, share, fill). `key`: each categorical column's levels and their
+# colours (level_colours()); `categorical`: which rows are.
+mixed_profiles_data <- function(w, enc) {
+  m <- length(enc$columns)
+  N <- nrow(w)
+  categorical <- enc$type != "numeric"
+  span <- matrix(NA_real_, N, m)
+  labels <- matrix("", N, m)
+  fills <- level_colours(enc)
+  segments <- list()
+  for (k in seq_len(m)) {
+    cols <- which(enc$column == k)
+    if (!categorical[k]) {
+      v <- w[, cols]
+      span[, k] <- if (diff(range(v)) > 0) (v - min(v)) / diff(range(v)) else v * 0 + 0.5
+      labels[, k] <- cell_labels(matrix(v))
+      next
+    }
+    sh <- pmax(w[, cols, drop = FALSE], 0)
+    total <- rowSums(sh)
+    sh <- sh / ifelse(total > 0, total, NA) # each row over its total
+    sh[is.na(sh)] <- 1 / length(cols)
+    top <- t(apply(sh, 1L, cumsum))
+    if (length(cols) == 1L) top <- t(top)
+    segments[[length(segments) + 1L]] <- data.frame(
+      neuron = rep(seq_len(N), length(cols)), row = k,
+      level = rep(enc$levels[[k]], each = N), bottom = as.vector(top - sh),
+      top = as.vector(top), share = as.vector(sh), fill = rep(fills[cols], each = N),
+      stringsAsFactors = FALSE)
+  }
+  key <- data.frame(column = enc$columns[enc$column], level = enc$level, fill = fills,
+                    stringsAsFactors = FALSE)[categorical[enc$column], , drop = FALSE]
+  list(span = span, vars = enc$columns, labels = as.vector(labels),
+       segments = do.call(rbind, segments), key = key, categorical = categorical)
+}
+
+# A colour per level of each categorical column of an encoding (NA for the encoded numeric
+# columns), by the level's place in its column: Okabe and Ito's colours (without black),
+# the first level orange, the second sky blue, ..., again from the ninth.
+level_colours <- function(enc) {
+  okabe <- c("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7",
+             "#999999")
+  at <- stats::ave(seq_along(enc$column), enc$column, FUN = seq_along)
+  ifelse(is.na(enc$level), NA_character_, okabe[(at - 1L) %% length(okabe) + 1L])
+}
+
+# The categorical columns whose levels a profiles figure names in its legend: the first
+# profile_key_columns of them (key rows of mixed_profiles_data()), split by column.
+profile_key_columns <- 4L
+profile_keys <- function(pd) {
+  if (is.null(pd$key) || !nrow(pd$key)) return(list())
+  shown <- utils::head(unique(pd$key$column), profile_key_columns)
+  key <- pd$key[pd$key$column %in% shown, , drop = FALSE]
+  split(key, factor(key$column, shown))
 }
 
 # The values of a heatmap's cells as written, column by column: three significant digits of

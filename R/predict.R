@@ -14,7 +14,13 @@
 #'   `newdata` is ignored, whatever its type or missing values; without names, by
 #'   position. For a fit trained on a matrix without column names (its columns `V1`,
 #'   `V2`, ...), `newdata` with other names is refused rather than matched by position.
-#'   Zero rows give an empty result.
+#'   For a fit on a data frame with categorical columns (see [train()], "Data frames with
+#'   categorical columns"), a data frame with those columns by name (a factor's levels as
+#'   factor, character or logical values; a missing one places the row by its other
+#'   columns); a value the fit has not seen among a column's levels is an error of class
+#'   `somgpu_unseen_level` (and `somgpu_input_error`) naming the column and the values, with
+#'   `column` and `levels` fields: set them to `NA` or to a known level. Zero rows give an
+#'   empty result.
 #' @param sizes Ring sizes to use (default: all trained sizes).
 #' @param threads Number of CPU threads; `NULL` uses [somgpu_threads()].
 #' @param type `"clusters"` (one column per size) or `"detail"` (how sure each assignment
@@ -126,6 +132,7 @@ predict_rows <- function(object, x, sizes, threads, detail, call, clusters_file 
 newdata_matrix <- function(newdata, object, call, name = "newdata") {
   names <- object$params$colnames
   m <- object$params$m
+  newdata <- encoded_newdata(newdata, object, call, name) # categorical columns (encode.R)
   if (is_file_data(newdata)) newdata <- file_data(newdata, call, min_rows = 1L, name = name)
   if (is.numeric(newdata) && !is.object(newdata) && is.null(dim(newdata)) &&
       ((!is.null(names(newdata)) && !is.null(names)) || (m > 1L && length(newdata) == m))) {
@@ -158,12 +165,6 @@ newdata_matrix <- function(newdata, object, call, name = "newdata") {
                         if (ncol(x) == 1L) "" else "s", m), call)
   }
   x
-}
-
-# Up to 5 names, then how many more.
-name_list <- function(nm) {
-  if (length(nm) <= 5L) return(paste(nm, collapse = ", "))
-  sprintf("%s, ... (%d in all)", paste(nm[1:4], collapse = ", "), length(nm))
 }
 
 check_fit_sizes <- function(object, sizes, call) {

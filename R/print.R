@@ -27,7 +27,8 @@ print.somgpu <- function(x, ...) {
               if (length(x$dropped) == 1L) "" else "s", 100 * p$na_max,
               if (length(x$dropped) == 1L) "its" else "their")
     },
-    if (!is.null(x$scaling)) "columns centred and scaled",
+    encoding_note(x$encoding, x$scaling),
+    if (!is.null(x$scaling) && is.null(x$encoding)) "columns centred and scaled",
     if (!is.null(x$var_weights)) "variable weights")
   if (length(notes)) cat("data: ", paste(notes, collapse = "; "), "\n", sep = "")
   if (!is.null(p$clusters_file)) {

@@ -26,7 +26,16 @@
 #'   neighbouring neurons, or cells the ring passed twice). The covariances carry a weak
 #'   prior, `d + 2` pseudo-rows with a tenth of the data's covariance (`d` columns), so that
 #'   a group of a few rows has a proper one. Rows with missing values take their winner's
-#'   weights in the missing columns. Measured on 24 real labelled data sets and 12 shaped
+#'   weights in the missing columns. A data frame's categorical columns (see [train()],
+#'   "Data frames with categorical columns") are no Gaussian's: the Gaussian part is taken
+#'   over the numeric columns (none: only the first shape is tried), and each group adds a
+#'   latent-class term, its levels' probabilities per categorical column (a multinomial;
+#'   a row counts the log-probability of its level, or its winner's shares of the levels
+#'   where it misses the column), estimated from the group's counts with one pseudo-row,
+#'   half spread as the rows spread and half evenly, so that no level has probability 0;
+#'   the criterion counts its parameters, the levels less one per column and group. Rows
+#'   then join their most probable group under both parts. On ten mixed real data sets
+#'   (`bench/bench_mixed.R`) beside FAMD + HCPC, mclust and k-prototypes: see the README. Measured on 24 real labelled data sets and 12 shaped
 #'   ones (`bench/bench_select_real.R`) and on 68 data sets with a known number of groups
 #'   (`bench/bench_select_accuracy.R`), beside mclust, the gap statistic and prediction
 #'   strength run on the same data: see the README.
@@ -121,7 +130,8 @@
 #'   beside mclust and the gap statistic from 1e4 to 1e6 rows, and 1e7 from a file
 #'   (`bench/bench_select_scale.R`; see the README).
 #'
-#' @param y The data, as for [train()].
+#' @param y The data, as for [train()]: a data frame's categorical columns too (see
+#'   "Groups").
 #' @param sizes Ring sizes to compare (at least two); or give `nmin` and `nmax` in `...`.
 #' @param restarts Maps per size of `fit`, the fit on all rows (the kept one has the
 #'   lowest qe); the replicates train one per size (see "Replicates").
@@ -144,7 +154,9 @@
 #'   `group`, its descriptor beside it), `partition` is `NULL`, `groups_file` holds the
 #'   absolute path, and [as_big_matrix()] attaches the matrix in any session.
 #' @param shape `"auto"` (Gaussian groups, or groups of any shape where those fit the data
-#'   better: see "Groups of any shape"), `"gaussian"` or `"connected"`.
+#'   better: see "Groups of any shape"; for data with categorical columns the Gaussian
+#'   groups with their latent-class terms, as the levels of a categorical column part the
+#'   rows by gaps that border no group), `"gaussian"` or `"connected"`.
 #' @param ... For `select_size()`, further arguments to [train()] (`iter_max`, `algorithm`,
 #'   `scale`, `var_weights`, `backend`, `threads`, `nmin`, `nmax`, `keep_data` (for `fit`),
 #'   ...); for `plot()`, graphical parameters (`main`, a title over the three panels; `col`,
@@ -185,7 +197,8 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
   call <- compact_call(sys.call(), "select_size")
   started <- proc.time()[["elapsed"]]
   file <- is_file_data(y)
-  data <- check_data(y, call)
+  data <- encoded_data(y, call) # a data frame's categorical columns (encode.R)
+  data$x <- encoded_matrix(data$x, data$encoding) # its rows train as the frame's would
   n_all <- nrow(data$x)
   dots <- select_args(list(...), call)
   sizes <- select_sizes(sizes, !missing(sizes), dots, call)
@@ -197,6 +210,8 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
   seed <- check_seed(seed, call)
   groups_file <- check_clusters_file(groups_file, file, call, "groups_file", "the groups")
   shape <- check_choice(shape, "shape", c("auto", "gaussian", "connected"), call)
+  # categorical columns: their levels part the rows by gaps that border no group
+  if (shape == "auto" && !is.null(data$encoding)) shape <- "gaussian"
   # at scale, the rule on a sample of the rows (R/select_scale.R), trained in batch unless
   # the call says otherwise; every row given its group at the end
   sample <- select_sample(n_all, sample_rows, seed, call)

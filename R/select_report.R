@@ -70,8 +70,8 @@ recommend_size <- function(grouping, sizes, maps = "") {
             plural(g, "group"), grouping$size, 100 * grouping$crossing[g],
             100 * grouping$gaussian_crossing)
   } else {
-    sprintf("The data hold %s: joined from %s, %s with %s fit best (BIC of the classification)",
-            plural(g, "group"), on, plural(g, "Gaussian group"), family_words[[grouping$family]])
+    sprintf("The data hold %s: joined from %s, %s fit best (BIC of the classification)",
+            plural(g, "group"), on, mixture_words(grouping$family, g, grouping$par))
   }
   reason <- if (g == size) {
     sprintf("%s; N = %d has a neuron for each.", found, size)

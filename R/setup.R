@@ -13,6 +13,7 @@
 #     scaling         NULL or list(center, scale); var_weights: NULL or the weights
 #     sourced         x is file-backed; na_max: the share of missing values a row may have
 #     basis           the principal components (pca_basis()) for init "pca" or align; NULL
+#     encoding        NULL, or a data frame's categorical columns as indicators (encode.R)
 #   the maps
 #     problem         what C_train reads (new_problem()); shape: its family for memory
 #                     plans (family_shape())
@@ -27,7 +28,7 @@
 #   what the caller sees
 #     progress, progress_supplied (whether the call wrote it), keep_data, clusters_file
 train_setup_fields <- c(
-  "call", "x", "xt", "rows", "scaling", "var_weights", "sourced", "basis", "na_max",
+  "call", "x", "xt", "rows", "scaling", "var_weights", "sourced", "basis", "na_max", "encoding",
   "problem", "shape", "sizes", "restarts", "sigma0", "sigma_sizes", "iter_max", "eta0",
   "init", "algorithm", "seed", "align", "parallel", "backend_args", "be", "spec", "threads",
   "worker_threads", "options", "progress", "progress_supplied", "keep_data", "clusters_file")

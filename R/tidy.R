@@ -23,13 +23,16 @@
 #'   size, `.cluster_N2`, `.cluster_N3`, ...
 #' @param ... Ignored.
 #' @return `tidy()`: one row per neuron of the ring with rows: `cluster` (a factor, the
-#'   neuron), its weights (one column per variable, in the data's units), `size` (its rows)
+#'   neuron), its weights (one column per variable, in the data's units; for a categorical
+#'   column of a data frame a column per level, `column=level`, the neuron's share of the
+#'   level), `size` (its rows)
 #'   and `withinss` (the sum of its rows' squared distances to it, in the fit's distance;
 #'   `NA` without the data). With `quality = TRUE`: `size`, `restart`, `qe`, `te`,
 #'   `explained_var` and `best` (the restart kept) for every map. `glance()`: one row per
 #'   size, with `size`, `qe`, `te` and `explained_var` of the kept restart, `stability`
 #'   (across restarts; `NA` with one) and `rows` (the rows used in training).
-#'   `augment()`: the rows (`data` or `newdata`, as a data frame or tibble) with `.cluster`,
+#'   `augment()`: the rows (`data` or `newdata`, as a data frame or tibble; the fit's own
+#'   rows of a data frame in its columns, categorical ones as factors) with `.cluster`,
 #'   a factor of the neurons of the chosen size (`NA` for rows left out); `.group`, each
 #'   row's group among those [summary.somgpu()] finds in the fit's data (a fit that keeps
 #'   its data; as [select_size()]'s groups, see [tidy.somgpu_selection()]); and with
@@ -105,7 +108,8 @@ augment.somgpu <- function(x, data = NULL, newdata = NULL, size = NULL, all_size
   } else {
     stats::predict(x, rows)
   }
-  out <- rows_frame(rows)
+  # the fit's own rows of a data frame's categorical columns: the user's columns again
+  out <- rows_frame(if (own && !is.null(x$encoding)) decoded_frame(rows, x$encoding) else rows)
   out$.cluster <- factor(clusters[[paste0("N", size)]], levels = seq_len(size))
   g <- s$grouping
   if (!is.null(g)) {
@@ -158,7 +162,8 @@ as_table <- function(df) {
 #' `tidy()` gives a row per group that [select_size()] found: `group` (a factor), `rows`,
 #' `stability` (the mean bootstrap Jaccard similarity, as `fpc::clusterboot` reports it)
 #' and its `reading`, and the group's mean in the data's units (one column per variable;
-#' `NA` for a column of weight 0). `augment()` gives rows with `.group`, their group (a
+#' `NA` for a column of weight 0; a categorical column's levels, `column=level`, the
+#' group's probability of each). `augment()` gives rows with `.group`, their group (a
 #' factor; `NA` for rows left out): the selection's own rows (when its fit keeps them,
 #' `keep_data = TRUE`, or `data` is the data it was run on) or new rows, each in the group
 #' of highest posterior under the groups' Gaussian mixture (see [select_size()],
@@ -222,9 +227,10 @@ augment.somgpu_selection <- function(x, data = NULL, newdata = NULL, ...) {
     }, "Every row's group is in", if (is.null(x$groups_file)) "`partition`." else
       "its groups file (as_big_matrix(selection))."), call)
   }
-  if (is.null(rows)) rows <- fit_data(x$fit, NULL, call)
+  own <- is.null(rows)
+  if (own) rows <- fit_data(x$fit, NULL, call)
   groups <- stats::predict(x, rows)
-  out <- rows_frame(rows)
+  out <- rows_frame(if (own && !is.null(x$fit$encoding)) decoded_frame(rows, x$fit$encoding) else rows)
   out$.group <- factor(groups, levels = seq_len(max(1L, x$groups, na.rm = TRUE)))
   as_table(out)
 }

@@ -131,12 +131,41 @@
 #'   signalled through progressr (when it is installed; shown where progressr's handlers
 #'   are enabled, e.g. by [progressr::with_progress()]) unless `progress = FALSE`.
 #'
+#' @section Data frames with categorical columns: A data frame's factor, ordered, logical
+#'   and character columns are categorical (a character column is taken as a factor, its
+#'   levels sorted as [factor()] sorts them, said once per session; an ordered factor's
+#'   order is not used; a logical column without any observed value stays an empty numeric
+#'   one). The maps see numbers only: a categorical column with L levels (those observed;
+#'   unused levels are dropped; more than 100, or one per row, is refused as an identifier)
+#'   becomes L indicator columns named `column=level`, 1 where the row has the level and 0
+#'   elsewhere, and a missing value is missing in all L of them (the rule of "Missing
+#'   values", which counts the L columns, in `na_max` as in the distance's rescaling).
+#'   The weighting rule: a mismatch costs 2 in the squared distance, what two rows drawn
+#'   at random differ by on average on a numeric column of unit variance, so that where two
+#'   rows differ a categorical column weighs as much as one standardized numeric column
+#'   (between rows drawn at random it weighs `1 - sum(p^2)` of one, `p` its levels' shares).
+#'   The rule assumes standardized numeric columns: pass `scale = TRUE` (it never changes
+#'   the indicators; as a list it gives the numeric columns' centres and scales, by name).
+#'   `var_weights` give one weight per column of the data frame, by name or in order; a
+#'   categorical column's weighs each of its indicators. The fit keeps the encoding
+#'   (`encoding`): `weights` have for each categorical column a column per level,
+#'   `column=level`, each neuron's share of that level (its weight on the indicator: a
+#'   weighted mean of 0s and 1s, in \[0, 1\] and summing to 1 over the levels, up to
+#'   traces of the initial weights); `data` holds the indicator columns;
+#'   [predict.somgpu()] takes new rows as a data frame with the user's columns (a level the
+#'   fit has not seen is an error); [tidy.somgpu()] and [augment.somgpu()] speak the user's
+#'   columns, `plot(fit, "profiles")` draws each categorical column's level shares as bars,
+#'   [as_kohonen()] gives it a layer of its own, and [select_size()]'s groups give each
+#'   group its levels' probabilities. Data without categorical columns take exactly the
+#'   path they took before: the same results, bit for bit.
+#'
 #' @section Data: Row names of `y` (unique ones) carry over to `clusters`. Values must be
 #'   finite and of a magnitude whose squared distances neither overflow nor vanish (between
 #'   about 1e-140 and 1e150 in absolute value; in single precision about 1e-15 to 1e18):
 #'   rescale the data otherwise, e.g. with [scale()].
 #'
-#' @param y A numeric matrix, a data frame (or tibble) of numeric columns, or a numeric vector
+#' @param y A numeric matrix, a data frame (or tibble) of numeric, factor, logical or
+#'   character columns (see "Data frames with categorical columns"), or a numeric vector
 #'   (one column). Rows are points. Missing values (`NA`, `NaN`) are allowed, infinite
 #'   values are not, nor a column without any observed value (drop it); it is never
 #'   modified. Columns without a name, or with a name repeated, are named as
@@ -273,7 +302,8 @@
 #' @return An object of class `somgpu`, a list with
 #'   \describe{
 #'     \item{`weights`}{a named list (`N2`, `N3`, ...) of `size x ncol(y)` weight matrices,
-#'       with the column names of `y`, in the data's units.}
+#'       with the column names of `y`, in the data's units (a categorical column: a column
+#'       per level, `column=level`, the neuron's share of the level).}
 #'     \item{`clusters`}{a data frame with one integer column per size (`N2`, `N3`, ...):
 #'       the neuron (1..N) each row of `y` belongs to (`NA` for rows left out).}
 #'     \item{`quality`}{a data frame with one row per size and restart: `size`, `restart`,
@@ -298,10 +328,14 @@
 #'     \item{`var_weights`}{the variable weights, or `NULL`.}
 #'     \item{`dropped`}{the rows left out for missing values (row numbers of `y`).}
 #'     \item{`params`}{the training parameters.}
-#'     \item{`data`}{the data (a double matrix) with `keep_data = TRUE`, else `NULL`.}
+#'     \item{`data`}{the data (a double matrix; categorical columns as their indicator
+#'       columns) with `keep_data = TRUE`, else `NULL`.}
 #'     \item{`elapsed`}{seconds spent training and assessing the maps.}
 #'     \item{`call`}{the call (values too large to keep, such as data passed through
 #'       [do.call()], replaced by a short description).}
+#'     \item{`encoding`}{`NULL`, or for a data frame with categorical columns its encoding
+#'       (class `somgpu_encoding`): the user's `columns`, each one's `type` and `levels`,
+#'       the encoded columns' `names`, and for each its user `column` and `level`.}
 #'   }
 #'
 #' @seealso [summary.somgpu()], [plot.somgpu()], [predict.somgpu()], [as_kohonen()],
@@ -317,6 +351,14 @@
 #' # the same maps again, from the stored seed
 #' again <- train(y, nmax = 6, iter_max = 30, seed = fit$seed, threads = 1)
 #' all.equal(fit$weights, again$weights)
+#'
+#' # a data frame as it comes: factor columns and missing values
+#' if (requireNamespace("palmerpenguins", quietly = TRUE)) {
+#'   pg <- train(palmerpenguins::penguins, nmax = 6, iter_max = 30, scale = TRUE,
+#'               seed = 1, threads = 2)
+#'   round(pg$weights$N3, 2) # species=Adelie, ...: each neuron's share of the level
+#'   predict(pg, palmerpenguins::penguins[c(1, 200, 300), ])
+#' }
 #'
 #' # data with gaps and mixed units: scaled, gaps allowed
 #' aq <- train(airquality, nmax = 5, iter_max = 30, scale = TRUE, seed = 1, threads = 2)
@@ -373,12 +415,12 @@ train_setup <- function(args, supplied, call) {
     check_file_training(check_choice(args$algorithm, "algorithm", c("online", "batch"), call),
                         args$init, args$align, call)
   }
-  data <- check_data(y, call)
+  data <- encoded_data(y, call) # categorical columns as indicators (encode.R)
   x <- data$x
   sourced <- inherits(x, "somgpu_file") # file-backed: read by the compiled code in windows
   na_max <- check_number(args$na_max, "na_max", 0, 1, call = call)
-  scaling <- check_scale(args$scale, x, call)
-  var_weights <- check_var_weights(args$var_weights, x, call)
+  scaling <- encoded_scale(args$scale, x, data$encoding, call)
+  var_weights <- encoded_var_weights(args$var_weights, x, data$encoding, call)
   rows <- data_rows(x, data, na_max, var_weights, call) # the row pipeline, 1: rows used
   n_used <- if (is.null(rows$keep)) nrow(x) else length(rows$keep)
   if (n_used < 2L) {
@@ -444,7 +486,8 @@ train_setup <- function(args, supplied, call) {
                          fill = if (init$type == "sample") sample_fill(xt, rows$missing, call))
   new_train_setup(list(
     call = call, x = x, xt = xt, rows = rows, scaling = scaling, var_weights = var_weights,
-    sourced = sourced, basis = basis, na_max = na_max, problem = problem, shape = shape,
+    sourced = sourced, basis = basis, na_max = na_max, encoding = data$encoding,
+    problem = problem, shape = shape,
     sizes = sizes, restarts = restarts, sigma0 = sigma0, sigma_sizes = sigma_sizes,
     iter_max = iter_max, eta0 = eta0, init = init, algorithm = algorithm, seed = seed,
     align = align, parallel = parallel, backend_args = backend_args, be = be, spec = spec,
@@ -521,7 +564,8 @@ train_result <- function(s, trained, started) {
                   parallel = s$parallel, na_max = s$na_max, n = nrow(x), m = ncol(x),
                   colnames = names, named = !is.null(colnames(x)), file_backed = s$sourced,
                   clusters_file = if (!is.null(to)) to$file$path),
-    data = if (s$keep_data && !s$sourced) x, elapsed = elapsed, call = call)
+    data = if (s$keep_data && !s$sourced) x, elapsed = elapsed, call = call,
+    encoding = s$encoding)
 }
 
 # The schedule length when iter_max = NULL: the original script's for the online rule; for

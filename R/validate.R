@@ -95,7 +95,7 @@ check_data <- function(y, call, min_rows = 2L, name = "y") {
 }
 
 # y as a double matrix with at least min_rows rows and one column; a data frame (tibbles
-# included) must have numeric columns only; a plain numeric vector is one column. Numeric
+# included) must have numeric columns only (its categorical ones encoded before: encode.R); a plain numeric vector is one column. Numeric
 # containers (ts, AsIs, table, 1-d arrays) are unwrapped. Unique row names are kept. The
 # values are not looked at: see scan_data().
 as_data_matrix <- function(y, call, min_rows = 2L, name = "y") {
@@ -121,7 +121,7 @@ as_data_matrix <- function(y, call, min_rows = 2L, name = "y") {
       listed <- paste0("`", nm, "` (", what, ")")
       if (length(listed) > 5L) listed <- c(listed[1:5], sprintf("and %d more", length(listed) - 5L))
       abort_input(sprintf(
-        "`%s` must have numeric columns only; not numeric: %s. Drop or convert them, e.g. with as.numeric().",
+        "`%s` must have numeric, factor, logical or character columns; not usable: %s. Drop or convert them, e.g. with as.numeric().",
         name, paste(listed, collapse = ", ")), call)
     }
     n <- nrow(y)

@@ -5,6 +5,11 @@
 # joining of the neurons' cells (the smallest ones, below 1% of the rows and 5, set aside up
 # to 5% of the rows), the BIC of every candidate whose groups hold 1% of the rows (and 5),
 # then EM from the best one, every row (those set aside too) to its most probable group.
+# With categorical columns (`blocks`: each one's indicator columns `cols` and their
+# `height`), the Gaussian part is over the other columns and every row adds, in its group,
+# the log-probability of its level per categorical column (a share where it was missing),
+# the probabilities from the group's counts with one pseudo-row (half spread as the rows
+# spread, half evenly), and the criterion counts the levels less one per column and group.
 
 ref_shapes <- c("VVV", "EEE", "VVI", "EEI", "VII", "EII")
 
@@ -26,10 +31,39 @@ ref_dens <- function(x, mean, S) { # log density of each row
   }, 0)
 }
 
+# a categorical column's pseudo-row: half as the rows spread, half evenly
+ref_alpha <- function(x, b) {
+  shares <- colMeans(x[, b$cols, drop = FALSE]) / b$height
+  shares <- shares / sum(shares)
+  (shares + 1 / length(shares)) / 2
+}
+
+# each group's level probabilities per categorical column, from the weights z
+ref_levels <- function(x, z, blocks, alpha) {
+  lapply(seq_along(blocks), function(k) {
+    b <- blocks[[k]]
+    t(vapply(seq_len(ncol(z)), function(g) {
+      cnt <- colSums(x[, b$cols, drop = FALSE] / b$height * z[, g])
+      (cnt + alpha[[k]]) / (sum(z[, g]) + 1)
+    }, numeric(length(b$cols))))
+  })
+}
+
+# each row's categorical log-probability in each group (n x G)
+ref_cat_dens <- function(x, levels, blocks) {
+  out <- 0
+  for (k in seq_along(blocks)) {
+    b <- blocks[[k]]
+    out <- out + (x[, b$cols, drop = FALSE] / b$height) %*% t(log(levels[[k]]))
+  }
+  out
+}
+
 # each group's mean and covariance, from the rows and their weights z (n x G)
 ref_params <- function(x, z, shape, psi, nu) {
   n <- nrow(x)
   G <- ncol(z)
+  if (ncol(x) == 0L) return(list(pro = colSums(z) / n))
   means <- lapply(seq_len(G), function(g) colSums(x * z[, g]) / sum(z[, g]))
   W <- lapply(seq_len(G), function(g) {
     out <- matrix(0, ncol(x), ncol(x))
@@ -44,12 +78,15 @@ ref_params <- function(x, z, shape, psi, nu) {
   list(pro = colSums(z) / n, means = means, covs = covs)
 }
 
-ref_loglik <- function(x, labels, shape, psi, nu) { # labels 1..G, every group with rows
+ref_loglik <- function(x, labels, shape, psi, nu, cat = NULL) { # labels 1..G, every group with rows
   z <- outer(labels, seq_len(max(labels)), "==") * 1
-  p <- ref_params(x, z, shape, psi, nu)
+  xg <- if (is.null(cat)) x else x[, cat$gauss, drop = FALSE]
+  p <- ref_params(xg, z, shape, psi, nu)
+  cd <- if (!is.null(cat)) ref_cat_dens(x, ref_levels(x, z, cat$blocks, cat$alpha), cat$blocks)
   sum(vapply(seq_len(nrow(x)), function(i) {
     g <- labels[i]
-    log(p$pro[g]) + ref_dens(x[i, , drop = FALSE], p$means[[g]], p$covs[[g]])
+    log(p$pro[g]) + (if (ncol(xg)) ref_dens(xg[i, , drop = FALSE], p$means[[g]], p$covs[[g]]) else 0) +
+      (if (!is.null(cd)) cd[i, g] else 0)
   }, 0))
 }
 
@@ -76,13 +113,19 @@ ref_em <- function(x, labels, shape, psi, nu) {
   ref_params(x, z, shape, psi, nu)
 }
 
-ref_grouping <- function(x, cl, N) {
+ref_grouping <- function(x, cl, N, blocks = NULL) {
   all_x <- x
   n <- nrow(x)
-  d <- ncol(x)
-  cv <- stats::cov(x)
-  psi <- 0.1 * cv + diag(1e-10 * max(1, mean(diag(cv))), d)
+  cat <- if (!is.null(blocks)) {
+    list(blocks = blocks, alpha = lapply(blocks, function(b) ref_alpha(x, b)),
+         gauss = setdiff(seq_len(ncol(x)), unlist(lapply(blocks, `[[`, "cols"))))
+  }
+  xg <- if (is.null(cat)) x else x[, cat$gauss, drop = FALSE]
+  d <- ncol(xg)
+  cv <- if (d) stats::cov(xg) else matrix(0, 0, 0)
+  psi <- 0.1 * cv + diag(1e-10 * max(1, mean(diag(cv)), na.rm = TRUE), d)
   nu <- d + 2
+  cat_params <- sum(vapply(blocks, function(b) length(b$cols) - 1, 0))
   least <- max(5, 0.01 * n)
   rows <- tabulate(cl, N)
   small <- which(rows > 0 & rows < least)
@@ -93,13 +136,13 @@ ref_grouping <- function(x, cl, N) {
   n <- nrow(x)
   scores <- NULL
   best <- NULL
-  for (shape in ref_shapes) {
+  for (shape in if (d) ref_shapes else "VVV") {
     groups <- lapply(sort(unique(cl)), function(j) j) # each a set of neurons
     repeat {
       labels <- vapply(cl, function(j) which(vapply(groups, function(g) j %in% g, TRUE)), 1L)
-      ll <- ref_loglik(x, labels, shape, psi, nu)
+      ll <- ref_loglik(x, labels, shape, psi, nu, cat)
       G <- length(groups)
-      crit <- 2 * ll - ref_nparams(shape, G, d) * log(n)
+      crit <- 2 * ll - (ref_nparams(shape, G, d) + G * cat_params) * log(n)
       if (G == 1 || min(tabulate(labels, G)) >= least) {
         scores <- rbind(scores, data.frame(family = shape, groups = G, criterion = crit))
         if (is.null(best) || crit > best$criterion + 1e-9 * abs(best$criterion)) {
@@ -113,7 +156,7 @@ ref_grouping <- function(x, cl, N) {
         merged[[i]] <- c(merged[[i]], merged[[j]])
         merged[[j]] <- NULL
         lab <- vapply(cl, function(k) which(vapply(merged, function(g) k %in% g, TRUE)), 1L)
-        v <- ref_loglik(x, lab, shape, psi, nu)
+        v <- ref_loglik(x, lab, shape, psi, nu, cat)
         if (v > top) {
           top <- v
           pick <- merged
@@ -122,9 +165,32 @@ ref_grouping <- function(x, cl, N) {
       groups <- pick
     }
   }
-  p <- if (best$groups > 1) ref_em(x, best$labels, best$family, psi, nu) else
-    ref_params(x, outer(best$labels, 1, "==") * 1, best$family, psi, nu)
-  ld <- sapply(seq_len(best$groups), function(g) log(p$pro[g]) + ref_dens(all_x, p$means[[g]], p$covs[[g]]))
+  labels <- best$labels
+  z <- outer(labels, seq_len(best$groups), "==") * 1
+  # each row's log density in each group: its Gaussian part and its levels'
+  dens <- function(x, z, rows) {
+    xg <- if (is.null(cat)) x else x[, cat$gauss, drop = FALSE]
+    p <- ref_params(xg, z, best$family, psi, nu)
+    rg <- if (is.null(cat)) rows else rows[, cat$gauss, drop = FALSE]
+    out <- vapply(seq_len(best$groups), function(g) {
+      log(p$pro[g]) + (if (d) ref_dens(rg, p$means[[g]], p$covs[[g]]) else rep(0, nrow(rows)))
+    }, numeric(nrow(rows)))
+    out <- matrix(out, nrow(rows))
+    if (!is.null(cat)) out <- out + ref_cat_dens(rows, ref_levels(x, z, cat$blocks, cat$alpha), cat$blocks)
+    out
+  }
+  if (best$groups > 1) { # EM from the best candidate
+    old <- -Inf
+    for (it in 1:50) {
+      ld <- dens(x, z, x)
+      top <- apply(ld, 1, max)
+      ll <- sum(top + log(rowSums(exp(ld - top))))
+      z <- exp(ld - top) / rowSums(exp(ld - top))
+      if (ll - old < 1e-8 * abs(ll)) break
+      old <- ll
+    }
+  }
+  ld <- dens(x, z, all_x)
   labels <- max.col(matrix(ld, nrow(all_x)), "first")
   best$labels <- labels
   best$scores <- scores

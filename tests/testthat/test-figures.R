@@ -502,3 +502,38 @@ test_that("ggplot's codes view numbers the neurons whose numbers stay apart", {
   # a ring whose neurons stand apart: every one numbered
   expect_identical(nrow(numbers(ggplot2::autoplot(figure_fit(), "codes", size = 3))), 3L)
 })
+
+test_that("profiles of a data frame's categorical columns: bars of level shares, keys off the panel", {
+  d <- withr::with_seed(5, {
+    g <- sample(1:3, 150, TRUE)
+    data.frame(a = rnorm(150, g), kind = factor(c("x", "y", "z")[g]), flag = g == 2,
+               b = rnorm(150))
+  })
+  fit <- train(d, nmax = 6, iter_max = 20, scale = TRUE, seed = 1, backend = "cpu")
+  only <- train(d[c("kind", "flag")], nmax = 6, iter_max = 20, seed = 1, backend = "cpu")
+  pd <- somgpu:::profiles_data(fit$weights$N5, fit$encoding)
+  expect_identical(pd$vars, names(d)) # a row per column of the data frame, in its order
+  # a bar per neuron and categorical column: its levels' shares, stacked to 1
+  tops <- tapply(pd$segments$top, pd$segments[c("neuron", "row")], max)
+  expect_equal(as.vector(tops), rep(1, 10), tolerance = 1e-12)
+  kind <- pd$segments[pd$segments$row == 2, ]
+  w <- fit$weights$N5[, c("kind=x", "kind=y", "kind=z")]
+  w[w < 0] <- 0
+  expect_equal(kind$share, as.vector(w / rowSums(w)), tolerance = 1e-12)
+  for (s in names(figure_sizes)) for (f in list(fit, only)) {
+    r <- record_fit(plot(f, "profiles", size = 5), figure_sizes[[s]])
+    for (t in r$titles) expect_lte(t$width, t$room)
+    expect_gte(length(r$legends), 2L) # the levels' key lines
+    for (l in r$legends) for (p in r$panels) {
+      expect_true(l[2] <= p[1] + 1e-6 || l[1] >= p[2] - 1e-6 || l[4] <= p[3] + 1e-6 ||
+                    l[3] >= p[4] - 1e-6, label = sprintf("profiles at %s: a key off the panel", s))
+    }
+  }
+  skip_if_not_installed("ggplot2")
+  p <- ggplot2::autoplot(fit, "profiles", size = 5)
+  expect_true("GeomRect" %in% vapply(p$layers, function(l) class(l$geom)[1], ""))
+  b <- ggplot2::ggplot_build(p)
+  expect_identical(rev(b$layout$panel_params[[1]]$y$get_labels()), rev(names(d)))
+  labels <- b$plot$scales$get_scales("fill")$get_labels()
+  expect_true(all(c("lowest", "highest", "x, FALSE", "y, TRUE") %in% labels))
+})

@@ -31,12 +31,15 @@ test_that("unsupported data types are refused and named", {
   expect_input_error(train(array(1, c(2, 2, 2))), "3 dimensions")
   expect_input_error(train(NULL), "not NULL")
   expect_input_error(train(function(x) x), "not function")
-  df <- data.frame(a = 1:4, b = letters[1:4], c = factor(1:4), d = c(TRUE, FALSE, TRUE, FALSE))
-  err <- expect_input_error(train(df), "numeric columns only")
-  expect_match(conditionMessage(err), "`b` (character)", fixed = TRUE)
-  expect_match(conditionMessage(err), "`c` (factor)", fixed = TRUE)
-  expect_match(conditionMessage(err), "`d` (logical)", fixed = TRUE)
-  expect_false(grepl("`a`", conditionMessage(err), fixed = TRUE))
+  # factor, character and logical columns are categorical (test-encode.R); other types are
+  # refused, each named
+  df <- data.frame(a = 1:4, b = letters[1:4], c = factor(1:4), d = c(TRUE, FALSE, TRUE, FALSE),
+                   z = 1i * (1:4))
+  df$when <- as.Date("2020-01-01") + 0:3
+  err <- expect_input_error(suppressMessages(train(df)),
+                            "numeric, factor, logical or character columns")
+  expect_match(conditionMessage(err), "`z` (complex), `when` (Date)", fixed = TRUE)
+  for (nm in c("a", "b", "c", "d")) expect_false(grepl(sprintf("`%s`", nm), conditionMessage(err), fixed = TRUE))
   df2 <- data.frame(a = 1:4)
   df2$m <- matrix(1:8, 4)
   expect_input_error(train(df2), "`m` \\(a matrix column\\)")

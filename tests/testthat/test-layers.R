@@ -6,7 +6,7 @@ r_layers <- c(
   # the bottom: what C says, words for messages, conditions, the arithmetic of the rules
   "constants.R", "describe.R", "errors.R", "agreement.R", "pca.R", "mixture.R",
   # the data and their checks
-  "filedata.R", "fileclusters.R", "prepare.R", "validate.R", "memory.R",
+  "filedata.R", "fileclusters.R", "prepare.R", "validate.R", "encode.R", "memory.R",
   # threads and backends
   "threads.R", "cpu.R", "opencl.R", "registry.R", "backends.R",
   # training

@@ -4,7 +4,8 @@ test_that("the result has the documented shape and R types", {
   expect_s3_class(fit, "somgpu")
   expect_named(fit, c("weights", "clusters", "quality", "stability", "trace", "backend",
                       "seed", "scaling", "scaled_weights", "var_weights", "dropped", "params",
-                      "data", "elapsed", "call"))
+                      "data", "elapsed", "call", "encoding"))
+  expect_null(fit$encoding) # numbers only: no categorical column (test-encode.R)
   expect_null(fit$scaling)
   expect_null(fit$scaled_weights)
   expect_null(fit$var_weights)

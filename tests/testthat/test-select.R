@@ -301,7 +301,7 @@ test_that("arguments: train()'s pass through, typos and conflicts are classed er
   err <- function(expr, pattern) {
     expect_error(expr, pattern, class = "somgpu_input_error")
   }
-  err(select_size(iris), "numeric columns only")
+  err(select_size(data.frame(y, when = Sys.Date())), "not usable: `when` \\(Date\\)")
   err(select_size(y, sizes = 3), "at least two ring sizes")
   err(select_size(y, bootstrap = 1), "`bootstrap`")
   err(select_size(y, holdout = 0.95), "`holdout`")

@@ -293,9 +293,9 @@ test_that("a column without any observed value is refused, double or logical", {
   aq$sensor <- NA # what read.csv() gives for an empty column
   expect_error(train(aq, nmax = 3, iter_max = 5), "`sensor` of `y` has no observed value",
                class = "somgpu_input_error")
-  aq$flag <- TRUE # a logical column with values stays refused as not numeric
-  expect_error(train(aq, nmax = 3), "not numeric: `flag` \\(logical\\)",
-               class = "somgpu_input_error")
+  aq$sensor <- NULL
+  aq$flag <- TRUE # a logical column with values is categorical (one level here)
+  expect_identical(train(aq, nmax = 3, iter_max = 5)$encoding$level[7], "TRUE")
   m <- unname(cbind(as.matrix(iris[, 1:4]), NA))
   expect_error(train(m, nmax = 3, iter_max = 5), "column 5 of `y` has no observed value .*y\\[, -5L\\]",
                class = "somgpu_input_error")
