@@ -119,9 +119,12 @@
 #'   Replicates run one after the other, each on all threads; with `parallel = "future"`,
 #'   side by side on the workers of the current [future::plan()], each on its own threads.
 #'
-#' @section Large data: With more rows than `sample_rows` (10,000 by default), the rule
-#'   runs on a random sample of that many rows (drawn from `seed`): the replicates, `fit`
-#'   and the groups, trained with `algorithm = "batch"` unless `...` says otherwise; then
+#' @section Large data: From 5,000 rows (of those it trains on) `select_size()` trains
+#'   with `algorithm = "batch"` unless `...` names the algorithm: a batch pass costs each
+#'   row once, and at these sizes its groups are as good as the online rule's (on the
+#'   field's benchmark suite: see the README). With more rows than `sample_rows` (10,000
+#'   by default), the rule runs on a random sample of that many rows (drawn from `seed`):
+#'   the replicates, `fit` and the groups, trained in batch; then
 #'   every row of `y` joins its group (its winner on the grouping map, then the groups'
 #'   most probable one), a block of rows at a time, so that `partition` covers every row
 #'   and `group_table` counts them. `y` may be a file-backed `bigmemory::big.matrix` (or
@@ -218,7 +221,7 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
   x <- if (!is.null(sample)) rows_at(data$x, sample) else
     if (file) rows_at(data$x, seq_len(n_all)) else data$x
   n <- nrow(x)
-  if (!is.null(sample) && is.null(dots$algorithm)) dots$algorithm <- "batch"
+  if ((!is.null(sample) || n >= select_batch_rows) && is.null(dots$algorithm)) dots$algorithm <- "batch"
   progress <- check_flag(progress, "progress", call)
   parallel <- check_choice(parallel, "parallel", c("none", "future"), call)
   if (parallel == "future") {

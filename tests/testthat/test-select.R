@@ -435,6 +435,18 @@ test_that("no sampling below sample_rows; sample_rows is checked", {
   expect_error(select_size(y, sample_rows = "all"), "`sample_rows`", class = "somgpu_input_error")
 })
 
+test_that("from 5,000 rows the selection trains in batch, unless told the algorithm", {
+  y <- withr::with_seed(8, matrix(c(rnorm(5000), rnorm(5000, 6)), ncol = 2))
+  args <- list(sizes = 2:3, restarts = 1, bootstrap = 2, iter_max = 4, seed = 2,
+               threads = 1, progress = FALSE)
+  big <- do.call(select_size, c(list(y), args))
+  expect_identical(big$fit$params$algorithm, "batch")
+  expect_match(big$strategy$text, "all 5,000 rows, batch training")
+  expect_identical(do.call(select_size, c(list(y[-1, ]), args))$fit$params$algorithm, "online")
+  told <- do.call(select_size, c(list(y), args, algorithm = "online"))
+  expect_identical(told$fit$params$algorithm, "online")
+})
+
 test_that("predict() of a selection gives new rows their groups, as its own rows got theirs", {
   y <- simplex_blobs(3, sep = 6, n_per = 40, seed = 7)
   sel <- quick(y, sizes = 2:5)
