@@ -72,98 +72,21 @@ neuron_moments <- function(x, cluster, N, prior = NULL) {
 # rows, merge at each step the two groups whose union gives the highest classification
 # log-likelihood (ties to the first pair, the groups in the order of their lowest neuron),
 # down to one group, or to `down_to`. Returns one entry per number of groups: the neurons'
-# labels (0 for neurons without rows), the groups' rows and the log-likelihood. In C
+# labels (0 for neurons without rows), the groups' rows and the log-likelihood; with
+# categorical columns each group's latent-class term counts too. In C
 # (src/core/som_groups.c: every step weighs every pair, O(N^2) unions of d x d scatters).
 agglomerate_cells <- function(moments, family, n, prior, down_to = 1L) {
-  if (!is.null(prior$blocks)) return(agglomerate_cells_mixed(moments, family, n, prior, down_to))
   d <- nrow(prior$psi)
   rows <- vapply(moments, `[[`, 0, "n")
   sums <- vapply(moments, function(m) as.double(m$s), numeric(d))
   cross <- vapply(moments, function(m) as.double(m$q), numeric(d * d))
+  counts <- if (!is.null(prior$blocks)) { # the levels' counts (mixture_moments())
+    as.double(vapply(moments, function(m) as.double(m$c), numeric(length(moments[[1L]]$c))))
+  }
   call_core("join the cells into groups", NULL, function() {
-    .Call(C_agglomerate, as.double(rows), matrix(sums, nrow = d), as.double(cross),
+    .Call(C_agglomerate, as.double(rows), matrix(sums, d, length(rows)), as.double(cross), counts,
           c(family_spec(family, prior), n = as.double(n), down_to = as.integer(down_to)))
   })
-}
-
-# Greedy agglomeration of the neurons' cells under a family: from a group per neuron with
-# rows, merge at each step the two groups whose union gives the highest classification
-# log-likelihood, with categorical columns (prior$blocks: each group's latent-class term):
-# agglomerate_cells() in R until the compiled one takes that term.
-agglomerate_cells_mixed <- function(moments, family, n, prior, down_to = 1L) {
-  N <- length(moments)
-  groups <- moments[vapply(moments, `[[`, 0, "n") > 0]
-  members <- as.list(which(vapply(moments, `[[`, 0, "n") > 0))
-  shared <- family_shared(family)
-  own <- if (!shared) vapply(groups, function(g) {
-    scatter_loglik(family, moments_scatter(g), g$n, prior)
-  }, 0)
-  # categorical columns: each group's latent-class term (categorical_loglik(); 0 without)
-  cat_own <- vapply(groups, categorical_loglik, 0, prior)
-  W_all <- if (shared) Reduce(`+`, lapply(groups, moments_scatter))
-  loglik <- partition_loglik(groups, n, family, prior)
-  path <- list()
-  gains <- NULL
-  repeat {
-    labels <- integer(N)
-    for (k in seq_along(members)) labels[members[[k]]] <- k
-    path[[length(path) + 1L]] <- list(labels = labels, rows = vapply(groups, `[[`, 0, "n"),
-                                      loglik = loglik)
-    K <- length(groups)
-    if (K < 2L || K <= down_to) break
-    ns <- vapply(groups, `[[`, 0, "n")
-    gain_of <- function(i, j) { # the log-likelihood's change when groups i and j join
-      nm <- ns[i] + ns[j]
-      mix <- nm * log(nm) - ns[i] * log(ns[i]) - ns[j] * log(ns[j]) # the proportions' change
-      gain <- if (shared) { # the shared scatter gains the between-groups term of the pair
-        v <- groups[[i]]$s / ns[i] - groups[[j]]$s / ns[j]
-        W <- W_all + (ns[i] * ns[j] / nm) * tcrossprod(v)
-        mix + scatter_loglik(family, W, n, prior) -
-          (loglik - sum(ns * log(ns / n)) - sum(cat_own))
-      } else {
-        W <- moments_scatter(moments_add(groups[[i]], groups[[j]]))
-        mix + scatter_loglik(family, W, nm, prior) - own[i] - own[j]
-      }
-      if (!is.null(prior$blocks)) {
-        gain <- gain + categorical_loglik(moments_add(groups[[i]], groups[[j]]), prior) -
-          cat_own[i] - cat_own[j]
-      }
-      if (is.finite(gain)) gain else -Inf
-    }
-    # every pair's gain; with a covariance per group, only the pairs of the group made at
-    # the last step change (the others are kept)
-    if (shared || is.null(gains)) {
-      gains <- matrix(-Inf, K, K)
-      for (i in seq_len(K - 1L)) for (j in (i + 1L):K) gains[i, j] <- gain_of(i, j)
-    } else {
-      for (k in seq_len(K)[-made]) {
-        gains[min(k, made), max(k, made)] <- gain_of(min(k, made), max(k, made))
-      }
-    }
-    top <- which.max(t(gains)) - 1L # the first best pair, i before j (ties to the lower)
-    pair <- c(top %/% K + 1L, top %% K + 1L)
-    best <- gains[pair[1], pair[2]]
-    if (!is.finite(best)) break
-    i <- pair[1]
-    j <- pair[2]
-    if (shared) {
-      v <- groups[[i]]$s / ns[i] - groups[[j]]$s / ns[j]
-      W_all <- W_all + (ns[i] * ns[j] / (ns[i] + ns[j])) * tcrossprod(v)
-    }
-    groups[[i]] <- moments_add(groups[[i]], groups[[j]])
-    members[[i]] <- c(members[[i]], members[[j]])
-    groups[[j]] <- members[[j]] <- NULL
-    cat_own[i] <- categorical_loglik(groups[[i]], prior)
-    cat_own <- cat_own[-j]
-    if (!shared) {
-      own[i] <- scatter_loglik(family, moments_scatter(groups[[i]]), groups[[i]]$n, prior)
-      own <- own[-j]
-      gains <- gains[-j, -j, drop = FALSE]
-      made <- i
-    }
-    loglik <- loglik + best
-  }
-  path
 }
 
 # The groups of one map: rows x (training space, complete) with their winners `cluster` on

@@ -35,8 +35,12 @@ family_params <- function(family, G, d) {
 
 # The family and prior as the compiled code reads them (src/core/som_groups.h).
 family_spec <- function(family, prior) {
-  list(shape = switch(substr(family, 2L, 3L), VV = , EE = "full", VI = , EI = "diag", II = "sphere"),
-       shared = family_shared(family), psi = prior$psi, nu = as.double(prior$nu))
+  out <- list(shape = switch(substr(family, 2L, 3L), VV = , EE = "full", VI = , EI = "diag",
+                             II = "sphere"),
+              shared = family_shared(family), psi = prior$psi, nu = as.double(prior$nu))
+  if (is.null(prior$blocks)) return(out)
+  c(out, list(levels = vapply(prior$blocks, function(b) length(b$cols), 1L),
+              alpha = as.double(unlist(lapply(prior$blocks, `[[`, "alpha")))))
 }
 
 # The prior that keeps every covariance estimate positive definite however few rows a group
@@ -84,16 +88,6 @@ mixture_moments <- function(xr, prior) {
        c = unlist(lapply(prior$blocks, function(b) colSums(xr[, b$cols, drop = FALSE]) / b$height)))
 }
 
-# The latent-class term of a group with moments m: the sum over its categorical columns of
-# sum_l count_l log p_l, p_l = (count_l + alpha_l) / (n + 1) (0 without categorical columns).
-categorical_loglik <- function(m, prior) {
-  if (is.null(prior$blocks)) return(0)
-  sum(vapply(prior$blocks, function(b) {
-    cnt <- m$c[b$at]
-    sum(cnt * log((cnt + b$alpha) / (m$n + sum(b$alpha))))
-  }, 0))
-}
-
 # Free parameters of the latent-class term per group: the levels less one, per column.
 categorical_params <- function(prior) {
   sum(vapply(prior$blocks, function(b) length(b$cols) - 1, 0))
@@ -106,46 +100,6 @@ family_cov <- function(family, W, n, prior) {
          VV = , EE = (W + prior$psi) / (n + prior$nu),
          VI = , EI = diag((diag(W) + diag(prior$psi)) / (n + prior$nu), d),
          II = diag((sum(diag(W)) + sum(diag(prior$psi))) / ((n + prior$nu) * d), d))
-}
-
-# The log-likelihood of n rows with scatter W about their mean under the family's covariance
-# estimate S (family_cov()): -(n d log(2 pi) + n log det S + tr(S^-1 W)) / 2. Diagonal and
-# spherical shapes in closed form; a full one through its Cholesky factor (-Inf should it
-# not be positive definite, which the prior prevents but rounding might not).
-scatter_loglik <- function(family, W, n, prior) {
-  d <- nrow(W)
-  if (d == 0L) return(0) # no Gaussian column
-  shape <- substr(family, 2L, 3L)
-  if (shape %in% c("VI", "EI", "II")) {
-    v <- family_cov(family, W, n, prior)[cbind(seq_len(d), seq_len(d))]
-    return(-0.5 * (n * d * log(2 * pi) + n * sum(log(v)) + sum(diag(W) / v)))
-  }
-  ch <- tryCatch(chol(family_cov(family, W, n, prior)), error = function(e) NULL)
-  if (is.null(ch)) return(-Inf)
-  -0.5 * (n * d * log(2 * pi) + n * 2 * sum(log(diag(ch))) + sum(chol2inv(ch) * W))
-}
-
-# A group's moments: rows n, column sums s, cross-products q; its scatter about its mean.
-moments_scatter <- function(m) m$q - tcrossprod(m$s) / m$n
-moments_add <- function(a, b) {
-  out <- list(n = a$n + b$n, s = a$s + b$s, q = a$q + b$q)
-  if (!is.null(a$c)) out$c <- a$c + b$c
-  out
-}
-
-# The classification log-likelihood of a partition into groups with these moments (each row
-# counted in its group's Gaussian, with the group's share of the rows as its proportion).
-partition_loglik <- function(groups, n, family, prior) {
-  ns <- vapply(groups, `[[`, 0, "n")
-  mix <- sum(ns * log(ns / n))
-  if (!is.null(prior$blocks)) mix <- mix + sum(vapply(groups, categorical_loglik, 0, prior))
-  if (family_shared(family)) {
-    W <- Reduce(`+`, lapply(groups, moments_scatter))
-    return(mix + scatter_loglik(family, W, n, prior))
-  }
-  mix + sum(vapply(groups, function(g) {
-    scatter_loglik(family, moments_scatter(g), g$n, prior)
-  }, 0))
 }
 
 # The criterion a partition is chosen by (higher is better): the BIC of its classification
@@ -230,38 +184,17 @@ mixture_classify <- function(x, par) {
 # its log-densities (mixture_logdens()'s). In C (src/core/som_mixture.c). Returns the
 # parameters and each row's group; NULL when a group empties or a covariance degenerates.
 mixture_em <- function(x, labels, family, prior, iter = 50L) {
-  if (!is.null(prior$blocks)) return(mixture_em_mixed(x, labels, family, prior, iter))
+  blocks <- prior$blocks
+  gauss <- if (is.null(blocks)) seq_len(ncol(x)) else prior$gauss
+  columns <- list(gauss = as.integer(gauss), cols = as.integer(unlist(lapply(blocks, `[[`, "cols"))),
+                  height = as.double(vapply(blocks, `[[`, 0, "height")))
   par <- call_core("fit the groups' mixture", NULL, function() {
-    .Call(C_mixture_em, x, as.integer(labels),
+    .Call(C_mixture_em, x, as.integer(labels), columns,
           c(family_spec(family, prior), iter = as.integer(iter), tol = 1e-8))
   })
   if (is.null(par)) return(NULL)
-  d <- ncol(x)
+  d <- length(gauss)
   par$cov <- lapply(seq_along(par$pro), function(g) matrix(par$cov[, , g], d, d))
-  list(par = par, labels = mixture_classify(x, par))
-}
-
-# mixture_em() with categorical columns (prior$blocks: a latent-class term per group), in R
-# until the compiled EM takes that term.
-mixture_em_mixed <- function(x, labels, family, prior, iter = 50L) {
-  G <- max(labels)
-  z <- matrix(0, nrow(x), G)
-  z[cbind(seq_len(nrow(x)), labels)] <- 1
-  old <- -Inf
-  for (i in seq_len(iter)) {
-    if (any(colSums(z) < 1)) return(NULL)
-    par <- mixture_mstep(x, z, family, prior)
-    ld <- tryCatch(matrix(mixture_logdens(x, par), nrow(x)), error = function(e) NULL)
-    if (is.null(ld)) return(NULL)
-    top <- ld[cbind(seq_len(nrow(ld)), max.col(ld, ties.method = "first"))] # each row's max
-    z <- exp(ld - top)
-    total <- rowSums(z)
-    z <- z / total
-    loglik <- sum(top + log(total))
-    if (loglik - old < 1e-8 * abs(loglik)) break
-    old <- loglik
-  }
-  par <- mixture_mstep(x, z, family, prior)
-  if (any(par$pro * nrow(x) < 1)) return(NULL)
+  if (!is.null(blocks)) par[c("gauss", "blocks")] <- list(prior$gauss, blocks)
   list(par = par, labels = mixture_classify(x, par))
 }

@@ -17,8 +17,8 @@
  * covariance per group), the shared scatter, the gains of every pair (K x K, upper
  * triangle, row stride N), each cell's group position (-1: none), and scratch. */
 typedef struct {
-    int N, d, K;
-    double *n, *s, *q, *own, *wall, *gain, *w, *chol, *inv;
+    int N, d, K, L;
+    double *n, *s, *q, *c, *own, *cat, *wall, *gain, *w, *chol, *inv, *cu;
     int *grp;
     /* a shared full covariance: A = wall + psi, its inverse, A^-1 psi A^-1, log det A and
      * tr(A^-1 psi), for each step's unions (lemma_ok: A's factor exists) */
@@ -189,6 +189,22 @@ static double lemma_loglik(const som_cov_family *f, const agglo *a, const double
     return -0.5 * (n * d * SOM_LOG_2PI + n * logdet + tr);
 }
 
+/* The latent-class term of rows n with level counts c (0 without categorical columns). */
+static double categorical_loglik(const som_cov_family *f, const double *c, double n)
+{
+    double out = 0;
+    int b, l, at = 0;
+    for (b = 0; b < f->nblocks; at += f->levels[b], b++) {
+        double total = 0;
+        for (l = 0; l < f->levels[b]; l++) total += f->alpha[at + l];
+        for (l = 0; l < f->levels[b]; l++) {
+            const double cnt = c[at + l];
+            out += cnt * log((cnt + f->alpha[at + l]) / (n + total));
+        }
+    }
+    return out;
+}
+
 /* The log-likelihood's change when groups i and j join (-Inf when not finite); `rest`:
  * with a shared covariance, the scatter's part of the current log-likelihood. */
 static double gain_of(const som_cov_family *f, agglo *a, int i, int j, double rest)
@@ -218,6 +234,10 @@ static double gain_of(const som_cov_family *f, agglo *a, int i, int j, double re
                 W[r + c * d] = (qi[r + c * d] + qj[r + c * d]) - (si[r] + sj[r]) * (si[c] + sj[c]) / nm;
         gain = mix + scatter_loglik(f, W, nm, a) - a->own[i] - a->own[j];
     }
+    if (a->L) { /* the union's latent-class term against the two groups' */
+        for (r = 0; r < a->L; r++) a->cu[r] = a->c[(size_t)i * a->L + r] + a->c[(size_t)j * a->L + r];
+        gain += categorical_loglik(f, a->cu, nm) - a->cat[i] - a->cat[j];
+    }
     return isfinite(gain) ? gain : -HUGE_VAL;
 }
 
@@ -227,6 +247,7 @@ static void join(agglo *a, int i, int j)
     const int d = a->d, dd = d * d, N = a->N;
     int k, c;
     a->n[i] += a->n[j];
+    for (k = 0; k < a->L; k++) a->c[(size_t)i * a->L + k] += a->c[(size_t)j * a->L + k];
     for (k = 0; k < d; k++) a->s[(size_t)i * d + k] += a->s[(size_t)j * d + k];
     for (k = 0; k < dd; k++) a->q[(size_t)i * dd + k] += a->q[(size_t)j * dd + k];
     for (c = 0; c < N; c++) {
@@ -236,6 +257,8 @@ static void join(agglo *a, int i, int j)
     for (k = j; k + 1 < a->K; k++) {
         a->n[k] = a->n[k + 1];
         a->own[k] = a->own[k + 1];
+        a->cat[k] = a->cat[k + 1];
+        memcpy(a->c + (size_t)k * a->L, a->c + (size_t)(k + 1) * a->L, (size_t)a->L * sizeof *a->c);
         memcpy(a->s + (size_t)k * d, a->s + (size_t)(k + 1) * d, (size_t)d * sizeof *a->s);
         memcpy(a->q + (size_t)k * dd, a->q + (size_t)(k + 1) * dd, (size_t)dd * sizeof *a->q);
     }
@@ -258,34 +281,45 @@ static void record(const agglo *a, double loglik, som_group_path *path)
     path->steps++;
 }
 
-int som_agglomerate(int N, const double *cn, const double *cs, const double *cq,
-                    const som_cov_family *f, int down_to, som_group_path *path,
-                    som_status *st)
+/* malloc of at least one element (a family without Gaussian columns has d = 0). */
+static void *alloc(size_t count, size_t size)
 {
-    const int d = f->d, dd = d * d;
+    return malloc((count ? count : 1) * size);
+}
+
+int som_agglomerate(int N, const double *cn, const double *cs, const double *cq,
+                    const double *cc, const som_cov_family *f, int down_to,
+                    som_group_path *path, som_status *st)
+{
+    const int d = f->d, dd = d * d, L = cc ? f->L : 0;
     agglo a;
     double loglik = 0, mix = 0;
     int c, k, made = -1, rc = SOM_OK;
 
     path->steps = 0;
-    if (N < 1 || d < 1) return som_fail(st, SOM_ERR_INVALID, "no cells to join");
+    if (N < 1 || d < 0 || (d == 0 && L == 0))
+        return som_fail(st, SOM_ERR_INVALID, "no cells to join");
     memset(&a, 0, sizeof a);
     a.N = N;
     a.d = d;
-    a.n = malloc((size_t)N * sizeof *a.n);
-    a.s = malloc((size_t)N * d * sizeof *a.s);
-    a.q = malloc((size_t)N * dd * sizeof *a.q);
-    a.own = malloc((size_t)N * sizeof *a.own);
+    a.L = L;
+    a.n = alloc((size_t)N, sizeof *a.n);
+    a.s = alloc((size_t)N * d, sizeof *a.s);
+    a.q = alloc((size_t)N * dd, sizeof *a.q);
+    a.c = alloc((size_t)N * L, sizeof *a.c);
+    a.own = alloc((size_t)N, sizeof *a.own);
+    a.cat = alloc((size_t)N, sizeof *a.cat);
+    a.cu = alloc((size_t)L, sizeof *a.cu);
     a.gain = calloc((size_t)N * N, sizeof *a.gain);
-    a.wall = malloc((size_t)dd * sizeof *a.wall);
-    a.w = malloc((size_t)dd * sizeof *a.w);
-    a.chol = malloc((size_t)dd * sizeof *a.chol);
-    a.inv = malloc((size_t)dd * sizeof *a.inv);
-    a.ainv = malloc((size_t)dd * sizeof *a.ainv);
-    a.apa = malloc((size_t)dd * sizeof *a.apa);
-    a.grp = malloc((size_t)N * sizeof *a.grp);
-    if (!a.n || !a.s || !a.q || !a.own || !a.gain || !a.wall || !a.w || !a.chol || !a.inv ||
-        !a.ainv || !a.apa || !a.grp) {
+    a.wall = alloc((size_t)dd, sizeof *a.wall);
+    a.w = alloc((size_t)dd, sizeof *a.w);
+    a.chol = alloc((size_t)dd, sizeof *a.chol);
+    a.inv = alloc((size_t)dd, sizeof *a.inv);
+    a.ainv = alloc((size_t)dd, sizeof *a.ainv);
+    a.apa = alloc((size_t)dd, sizeof *a.apa);
+    a.grp = alloc((size_t)N, sizeof *a.grp);
+    if (!a.n || !a.s || !a.q || !a.c || !a.own || !a.cat || !a.cu || !a.gain || !a.wall ||
+        !a.w || !a.chol || !a.inv || !a.ainv || !a.apa || !a.grp) {
         rc = som_fail(st, SOM_ERR_NOMEM, "could not allocate memory to join the cells");
         goto done;
     }
@@ -296,10 +330,12 @@ int som_agglomerate(int N, const double *cn, const double *cs, const double *cq,
         a.n[a.K] = cn[c];
         memcpy(a.s + (size_t)a.K * d, cs + (size_t)c * d, (size_t)d * sizeof *a.s);
         memcpy(a.q + (size_t)a.K * dd, cq + (size_t)c * dd, (size_t)dd * sizeof *a.q);
+        memcpy(a.c + (size_t)a.K * L, cc + (size_t)c * L, (size_t)L * sizeof *a.c);
+        a.cat[a.K] = L ? categorical_loglik(f, a.c + (size_t)a.K * L, a.n[a.K]) : 0;
         a.K++;
     }
     if (a.K == 0) goto done;
-    for (k = 0; k < a.K; k++) mix += a.n[k] * log(a.n[k] / f->n);
+    for (k = 0; k < a.K; k++) mix += a.n[k] * log(a.n[k] / f->n) + a.cat[k];
     if (f->shared) {
         shared_scatter(&a);
         loglik = mix + scatter_loglik(f, a.wall, f->n, &a);
@@ -318,7 +354,7 @@ int som_agglomerate(int N, const double *cn, const double *cs, const double *cq,
         record(&a, loglik, path);
         if (a.K < 2 || a.K <= down_to) break;
         if (f->shared) { /* every pair changes with the shared scatter */
-            for (k = 0; k < a.K; k++) rest += a.n[k] * log(a.n[k] / f->n);
+            for (k = 0; k < a.K; k++) rest += a.n[k] * log(a.n[k] / f->n) + a.cat[k];
             rest = loglik - rest;
             if (f->shape == SOM_COV_FULL) lemma_prepare(f, &a);
             for (i = 0; i + 1 < a.K; i++)
@@ -351,6 +387,7 @@ int som_agglomerate(int N, const double *cn, const double *cs, const double *cq,
                     a.wall[r + cc * d] += h * ((si[r] / ni - sj[r] / nj) * (si[cc] / ni - sj[cc] / nj));
         }
         join(&a, bi, bj);
+        if (L) a.cat[bi] = categorical_loglik(f, a.c + (size_t)bi * L, a.n[bi]);
         if (!f->shared) {
             group_scatter(&a, bi, a.w);
             a.own[bi] = scatter_loglik(f, a.w, a.n[bi], &a);
@@ -362,6 +399,9 @@ done:
     free(a.n);
     free(a.s);
     free(a.q);
+    free(a.c);
+    free(a.cat);
+    free(a.cu);
     free(a.own);
     free(a.gain);
     free(a.wall);

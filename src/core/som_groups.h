@@ -14,12 +14,18 @@
 typedef enum { SOM_COV_FULL = 0, SOM_COV_DIAG = 1, SOM_COV_SPHERE = 2 } som_cov_shape;
 
 typedef struct {
-    int d;               /* columns                                                 */
+    int d;               /* Gaussian columns (0: every column categorical)          */
     som_cov_shape shape; /* full, diagonal or spherical covariances                 */
     int shared;          /* one covariance for every group                          */
     double n;            /* rows in all (of the cells taking part)                  */
     const double *psi;   /* the prior's scatter, d x d, column-major                */
     double nu;           /* the prior's pseudo-rows                                 */
+    /* categorical columns (a data frame's, as indicator columns): each group adds a
+     * latent-class term, sum over its levels of count log((count + alpha) / (rows +
+     * sum of the block's alpha)); levels[b] per block, alpha concatenated (L in all) */
+    int nblocks, L;
+    const int *levels;
+    const double *alpha;
 } som_cov_family;
 
 /* The path of partitions, one per number of groups from the cells with rows down: step t
@@ -34,20 +40,34 @@ typedef struct {
 } som_group_path;
 
 /* Cells 0 .. N-1: rows cn[c] (0: the cell takes no part), sums cs[c * d .. c * d + d - 1],
- * cross-products cq[c * d * d ..] (column-major). Joins down to down_to groups (1: all the
- * way) and stops early when no union has a finite log-likelihood. */
+ * cross-products cq[c * d * d ..] (column-major) of the Gaussian columns, and with
+ * categorical columns each level's count cc[c * L .. c * L + L - 1] (else NULL). Joins
+ * down to down_to groups (1: all the way) and stops early when no union has a finite
+ * log-likelihood. */
 int som_agglomerate(int N, const double *cn, const double *cs, const double *cq,
-                    const som_cov_family *f, int down_to, som_group_path *path,
-                    som_status *st);
+                    const double *cc, const som_cov_family *f, int down_to,
+                    som_group_path *path, som_status *st);
 
-/* EM for a mixture of G groups of the family f on the rows x (n x d, column-major),
- * started from labels (1..G): at most iter steps, until the log-likelihood gains less than
- * tol of itself, then the parameters once more from the last weights (R/mixture.R's
- * mixture_em()). pro (G), mean (G x d, column-major), cov (d x d x G). *fitted is 0 when
- * a group empties (fewer than 1 row of weight) or a covariance is not positive definite. */
-int som_mixture_em(const double *x, int n, int d, int G, const int *labels,
-                   const som_cov_family *f, int iter, double tol, double *pro, double *mean,
-                   double *cov, int *fitted, som_status *st);
+/* Where a mixture's columns are among the rows' m columns: the Gaussian ones gauss[0 ..
+ * f->d - 1], and the L indicator columns of the categorical blocks (block by block, as
+ * f->levels) cols[0 .. L - 1], each block's indicators of height[b] (a level's 1 after the
+ * fit's scaling and weights). */
+typedef struct {
+    int m;
+    const int *gauss, *cols;
+    const double *height;
+} som_mixture_columns;
+
+/* EM for a mixture of G groups of the family f on the rows x (n x m, column-major; the
+ * columns as mc says), started from labels (1..G): at most iter steps, until the
+ * log-likelihood gains less than tol of itself, then the parameters once more from the
+ * last weights (R/mixture.R's mixture_em()). pro (G), mean (G x m: the Gaussian columns'
+ * means, and each level's probability times its height), cov (d x d x G). *fitted is 0
+ * when a group empties (fewer than 1 row of weight) or a covariance is not positive
+ * definite. */
+int som_mixture_em(const double *x, int n, const som_mixture_columns *mc, int G,
+                   const int *labels, const som_cov_family *f, int iter, double tol,
+                   double *pro, double *mean, double *cov, int *fitted, som_status *st);
 
 /* Shared by both: the Cholesky factor L (lower, column-major) of the d x d matrix S (0 when
  * S is not positive definite), and the inverse of such a factor. */

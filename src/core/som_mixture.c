@@ -14,34 +14,49 @@ typedef struct {
     double *z, *w, *chol, *inv, *v;
 } em_work;
 
-/* The M step from the weights z: proportions, means and the family's covariances. */
-static void mstep(const double *x, int n, int d, int G, const double *z,
-                  const som_cov_family *f, double *pro, double *mean, double *cov, double *w)
+/* The M step from the weights z: proportions, the Gaussian columns' means and the family's
+ * covariances, and each categorical level's probability (with the prior's pseudo-row) times
+ * its height, in mean's columns (G x m). */
+static void mstep(const double *x, int n, const som_mixture_columns *mc, int G,
+                  const double *z, const som_cov_family *f, double *pro, double *mean,
+                  double *cov, double *w)
 {
-    const int dd = d * d;
+    const int d = f->d, dd = d * d;
     double *ng = pro; /* the groups' weights first, proportions at the end */
-    int g, i, r, c;
+    int g, i, r, c, b, l, at;
     for (g = 0; g < G; g++) {
         const double *zg = z + (size_t)g * n;
         double t = 0;
         for (i = 0; i < n; i++) t += zg[i];
         ng[g] = t;
         for (c = 0; c < d; c++) {
-            const double *xc = x + (size_t)c * n;
+            const double *xc = x + (size_t)mc->gauss[c] * n;
             double s = 0;
             for (i = 0; i < n; i++) s += zg[i] * xc[i];
-            mean[g + c * G] = s / t;
+            mean[g + (size_t)mc->gauss[c] * G] = s / t;
         }
         for (c = 0; c < d; c++)
             for (r = 0; r <= c; r++) {
-                const double *xr = x + (size_t)r * n, *xc = x + (size_t)c * n;
-                const double mr = mean[g + r * G], mc = mean[g + c * G];
+                const double *xr = x + (size_t)mc->gauss[r] * n, *xc = x + (size_t)mc->gauss[c] * n;
+                const double mr = mean[g + (size_t)mc->gauss[r] * G];
+                const double mcc = mean[g + (size_t)mc->gauss[c] * G];
                 double s = 0;
-                for (i = 0; i < n; i++) s += zg[i] * (xr[i] - mr) * (xc[i] - mc);
+                for (i = 0; i < n; i++) s += zg[i] * (xr[i] - mr) * (xc[i] - mcc);
                 w[(size_t)g * dd + r + c * d] = w[(size_t)g * dd + c + r * d] = s;
             }
+        for (b = 0, at = 0; b < f->nblocks; at += f->levels[b], b++) { /* levels' shares */
+            double total = 0;
+            for (l = 0; l < f->levels[b]; l++) total += f->alpha[at + l];
+            for (l = 0; l < f->levels[b]; l++) {
+                const double *xc = x + (size_t)mc->cols[at + l] * n;
+                double s = 0;
+                for (i = 0; i < n; i++) s += zg[i] * xc[i];
+                mean[g + (size_t)mc->cols[at + l] * G] =
+                    (s / mc->height[b] + f->alpha[at + l]) / (t + total) * mc->height[b];
+            }
+        }
     }
-    if (f->shared) { /* one covariance from the pooled scatter, copied to every group */
+    if (f->shared && dd) { /* one covariance from the pooled scatter, copied to every group */
         double *pool = cov; /* group 0's slot holds the sum first */
         for (r = 0; r < dd; r++) {
             double s = 0;
@@ -50,7 +65,7 @@ static void mstep(const double *x, int n, int d, int G, const double *z,
         }
         memcpy(w, pool, (size_t)dd * sizeof *w);
     }
-    for (g = 0; g < (f->shared ? 1 : G); g++) {
+    for (g = 0; g < (f->shared ? 1 : G) && dd; g++) {
         const double m = (f->shared ? f->n : ng[g]) + f->nu, *wg = w + (size_t)g * dd;
         double *cg = cov + (size_t)g * dd;
         memset(cg, 0, (size_t)dd * sizeof *cg);
@@ -67,19 +82,21 @@ static void mstep(const double *x, int n, int d, int G, const double *z,
             for (r = 0; r < d; r++) cg[r + r * d] = (tw + tp) / (m * d);
         }
     }
-    for (g = 1; f->shared && g < G; g++) memcpy(cov + (size_t)g * dd, cov, (size_t)dd * sizeof *cov);
+    for (g = 1; f->shared && dd && g < G; g++) memcpy(cov + (size_t)g * dd, cov, (size_t)dd * sizeof *cov);
     for (g = 0; g < G; g++) pro[g] = ng[g] / n;
 }
 
-/* The E step: each row's weights from its log-densities; the log-likelihood, or -Inf when
- * a covariance is not positive definite. */
-static double estep(const double *x, int n, int d, int G, const double *pro,
-                    const double *mean, const double *cov, em_work *e)
+/* The E step: each row's weights from its log-densities (the Gaussian columns', and each
+ * categorical column's levels: a row's share of a level times its log-probability); the
+ * log-likelihood, or -Inf when a covariance is not positive definite. */
+static double estep(const double *x, int n, const som_mixture_columns *mc, int G,
+                    const som_cov_family *f, const double *pro, const double *mean,
+                    const double *cov, em_work *e)
 {
-    const int dd = d * d;
+    const int d = f->d, dd = d * d;
     double loglik = 0;
-    int g, i, r, c;
-    for (g = 0; g < G; g++) {
+    int g, i, r, c, b, l, at;
+    for (g = 0; g < G && dd; g++) {
         double *L = e->chol + (size_t)g * dd;
         if (!som_cholesky(cov + (size_t)g * dd, d, L)) return -HUGE_VAL;
         som_factor_inverse(L, d, e->inv + (size_t)g * dd);
@@ -88,16 +105,24 @@ static double estep(const double *x, int n, int d, int G, const double *pro,
         double top = -HUGE_VAL, total = 0;
         for (g = 0; g < G; g++) {
             const double *Li = e->inv + (size_t)g * dd, *L = e->chol + (size_t)g * dd;
-            double q = 0, logdet = 0;
-            for (c = 0; c < d; c++) e->v[c] = x[i + (size_t)c * n] - mean[g + c * G];
+            double q = 0, logdet = 0, ld = log(pro[g]);
+            for (c = 0; c < d; c++)
+                e->v[c] = x[i + (size_t)mc->gauss[c] * n] - mean[g + (size_t)mc->gauss[c] * G];
             for (r = 0; r < d; r++) { /* (Li v)[r] = sum over c <= r of Li[r, c] v[c] */
                 double y = 0;
                 for (c = 0; c <= r; c++) y += Li[r + c * d] * e->v[c];
                 q += y * y;
                 logdet += log(L[r + r * d]);
             }
-            e->z[i + (size_t)g * n] = log(pro[g]) - 0.5 * (d * SOM_LOG_2PI + 2 * logdet + q);
-            if (e->z[i + (size_t)g * n] > top) top = e->z[i + (size_t)g * n];
+            if (d) ld -= 0.5 * (d * SOM_LOG_2PI + 2 * logdet + q);
+            for (b = 0, at = 0; b < f->nblocks; at += f->levels[b], b++)
+                for (l = 0; l < f->levels[b]; l++) {
+                    const int col = mc->cols[at + l];
+                    ld += x[i + (size_t)col * n] / mc->height[b] *
+                          log(mean[g + (size_t)col * G] / mc->height[b]);
+                }
+            e->z[i + (size_t)g * n] = ld;
+            if (ld > top) top = ld;
         }
         for (g = 0; g < G; g++) {
             double *zi = e->z + i + (size_t)g * n;
@@ -110,22 +135,23 @@ static double estep(const double *x, int n, int d, int G, const double *pro,
     return loglik;
 }
 
-int som_mixture_em(const double *x, int n, int d, int G, const int *labels,
-                   const som_cov_family *f, int iter, double tol, double *pro, double *mean,
-                   double *cov, int *fitted, som_status *st)
+int som_mixture_em(const double *x, int n, const som_mixture_columns *mc, int G,
+                   const int *labels, const som_cov_family *f, int iter, double tol,
+                   double *pro, double *mean, double *cov, int *fitted, som_status *st)
 {
+    const int d = f->d;
     const size_t dd = (size_t)d * d;
     em_work e;
     double old = -HUGE_VAL;
     int i, g, it, rc = SOM_OK;
 
     *fitted = 0;
-    if (n < 1 || d < 1 || G < 1) return som_fail(st, SOM_ERR_INVALID, "no rows to fit");
+    if (n < 1 || d < 0 || G < 1) return som_fail(st, SOM_ERR_INVALID, "no rows to fit");
     e.z = calloc((size_t)n * G, sizeof *e.z);
-    e.w = malloc(dd * G * sizeof *e.w);
-    e.chol = malloc(dd * G * sizeof *e.chol);
-    e.inv = malloc(dd * G * sizeof *e.inv);
-    e.v = malloc((size_t)d * sizeof *e.v);
+    e.w = malloc((dd * G + 1) * sizeof *e.w); /* (+ 1: d may be 0) */
+    e.chol = malloc((dd * G + 1) * sizeof *e.chol);
+    e.inv = malloc((dd * G + 1) * sizeof *e.inv);
+    e.v = malloc(((size_t)d + 1) * sizeof *e.v);
     if (!e.z || !e.w || !e.chol || !e.inv || !e.v) {
         rc = som_fail(st, SOM_ERR_NOMEM, "could not allocate memory to fit the groups");
         goto done;
@@ -144,13 +170,13 @@ int som_mixture_em(const double *x, int n, int d, int G, const int *labels,
             for (i = 0; i < n; i++) t += e.z[i + (size_t)g * n];
             if (t < 1) goto done;
         }
-        mstep(x, n, d, G, e.z, f, pro, mean, cov, e.w);
-        loglik = estep(x, n, d, G, pro, mean, cov, &e);
+        mstep(x, n, mc, G, e.z, f, pro, mean, cov, e.w);
+        loglik = estep(x, n, mc, G, f, pro, mean, cov, &e);
         if (!(loglik > -HUGE_VAL)) goto done;
         if (loglik - old < tol * fabs(loglik)) break;
         old = loglik;
     }
-    mstep(x, n, d, G, e.z, f, pro, mean, cov, e.w);
+    mstep(x, n, mc, G, e.z, f, pro, mean, cov, e.w);
     for (g = 0; g < G; g++)
         if (pro[g] * n < 1) goto done;
     *fitted = 1;

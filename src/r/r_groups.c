@@ -8,11 +8,32 @@
 
 static const char *const shape_names[] = {"full", "diag", "sphere", NULL};
 
-/* Cells' rows n (N), sums s (d x N: a column per cell) and cross-products q (d x d x N);
- * family = list(shape ("full", "diag", "sphere"), shared, n, psi (d x d), nu, down_to).
- * The path from a group per cell with rows down: a list, each partition as list(labels
- * (each cell's group, 0 without rows), rows (each group's), loglik). */
-SEXP C_agglomerate(SEXP n, SEXP s, SEXP q, SEXP family)
+/* The family of list(shape ("full", "diag", "sphere"), shared, psi (d x d), nu, and with
+ * categorical columns levels (per block) and alpha (concatenated)) for d Gaussian
+ * columns. */
+static void family_of(SEXP family, int d, som_cov_family *f)
+{
+    SEXP levels = r_opt(family, "levels");
+    int b;
+    f->d = d;
+    f->shape = (som_cov_shape)r_choice(family, "shape", shape_names);
+    f->shared = r_flag(family, "shared");
+    f->psi = r_reals(family, "psi", d * d);
+    f->nu = r_real(family, "nu");
+    f->nblocks = Rf_isNull(levels) ? 0 : LENGTH(levels);
+    f->levels = f->nblocks ? INTEGER(levels) : NULL;
+    f->L = 0;
+    for (b = 0; b < f->nblocks; b++) f->L += f->levels[b];
+    f->alpha = f->nblocks ? r_reals(family, "alpha", f->L) : NULL;
+    if (f->nblocks && TYPEOF(levels) != INTSXP)
+        Rf_error("somgpu: internal error: the categorical blocks' levels must be integers");
+}
+
+/* Cells' rows n (N), sums s (d x N: a column per cell), cross-products q (d x d x N) and
+ * levels' counts c (L x N, or NULL); family = family_of()'s list with n and down_to. The
+ * path from a group per cell with rows down: a list, each partition as list(labels (each
+ * cell's group, 0 without rows), rows (each group's), loglik). */
+SEXP C_agglomerate(SEXP n, SEXP s, SEXP q, SEXP c, SEXP family)
 {
     const char *names[] = {"labels", "rows", "loglik", ""};
     const int N = LENGTH(n);
@@ -22,20 +43,19 @@ SEXP C_agglomerate(SEXP n, SEXP s, SEXP q, SEXP family)
     SEXP out;
     int rc, t, k;
 
-    f.d = Rf_nrows(s);
+    family_of(family, Rf_nrows(s), &f);
     if (TYPEOF(n) != REALSXP || TYPEOF(s) != REALSXP || TYPEOF(q) != REALSXP ||
-        Rf_ncols(s) != N || XLENGTH(q) != (R_xlen_t)f.d * f.d * N)
+        Rf_ncols(s) != N || XLENGTH(q) != (R_xlen_t)f.d * f.d * N ||
+        (!Rf_isNull(c) && (TYPEOF(c) != REALSXP || XLENGTH(c) != (R_xlen_t)f.L * N)) ||
+        (Rf_isNull(c) && f.L))
         Rf_error("somgpu: internal error: the cells' moments must be doubles of one shape");
-    f.shape = (som_cov_shape)r_choice(family, "shape", shape_names);
-    f.shared = r_flag(family, "shared");
     f.n = r_real(family, "n");
-    f.psi = r_reals(family, "psi", f.d * f.d);
-    f.nu = r_real(family, "nu");
     path.labels = (int *)R_alloc((size_t)N * N, sizeof(int));
     path.rows = (double *)R_alloc((size_t)N * N, sizeof(double));
     path.loglik = (double *)R_alloc((size_t)N, sizeof(double));
     som_status_init(&st);
-    rc = som_agglomerate(N, REAL(n), REAL(s), REAL(q), &f, r_int(family, "down_to"), &path, &st);
+    rc = som_agglomerate(N, REAL(n), REAL(s), REAL(q), Rf_isNull(c) ? NULL : REAL(c), &f,
+                         r_int(family, "down_to"), &path, &st);
     if (rc != SOM_OK) return status_out(&st, R_NilValue);
     out = PROTECT(Rf_allocVector(VECSXP, path.steps));
     for (t = 0; t < path.steps; t++) {
@@ -57,38 +77,53 @@ SEXP C_agglomerate(SEXP n, SEXP s, SEXP q, SEXP family)
     return out;
 }
 
-/* EM from the rows x (n x d) and their groups labels (1..G): family = list(shape, shared,
- * psi, nu, iter, tol). list(pro, mean (G x d), cov (d x d x G)), or NULL when a group
- * emptied or a covariance degenerated. */
-SEXP C_mixture_em(SEXP x, SEXP labels, SEXP family)
+/* EM from the rows x (n x m) and their groups labels (1..G): columns = list(gauss, cols,
+ * height), 1-based columns of x (Gaussian; the categorical blocks' indicators, and each
+ * block's height); family = family_of()'s list with iter and tol. list(pro, mean (G x m),
+ * cov (d x d x G)), or NULL when a group emptied or a covariance degenerated. */
+SEXP C_mixture_em(SEXP x, SEXP labels, SEXP columns, SEXP family)
 {
     const char *names[] = {"pro", "mean", "cov", ""};
-    const int n = Rf_nrows(x), d = Rf_ncols(x);
+    const int n = Rf_nrows(x), m = Rf_ncols(x);
+    SEXP gauss = r_elt(columns, "gauss"), cols = r_elt(columns, "cols");
+    const int d = LENGTH(gauss);
     som_cov_family f;
+    som_mixture_columns mc;
     som_status st;
     SEXP out, dim;
-    int G = 0, i, rc, fitted;
+    int G = 0, i, rc, fitted, *g0, *c0;
 
-    if (TYPEOF(x) != REALSXP || TYPEOF(labels) != INTSXP || LENGTH(labels) != n)
-        Rf_error("somgpu: internal error: EM needs double rows and a group for each");
+    if (TYPEOF(x) != REALSXP || TYPEOF(labels) != INTSXP || LENGTH(labels) != n ||
+        TYPEOF(gauss) != INTSXP || TYPEOF(cols) != INTSXP)
+        Rf_error("somgpu: internal error: EM needs double rows, a group for each, and their columns");
+    family_of(family, d, &f);
+    if (LENGTH(cols) != f.L)
+        Rf_error("somgpu: internal error: EM's categorical columns and levels disagree");
+    g0 = (int *)R_alloc((size_t)d + 1, sizeof *g0); /* 0-based columns */
+    c0 = (int *)R_alloc((size_t)f.L + 1, sizeof *c0);
+    for (i = 0; i < d; i++) g0[i] = INTEGER(gauss)[i] - 1;
+    for (i = 0; i < f.L; i++) c0[i] = INTEGER(cols)[i] - 1;
+    for (i = 0; i < d; i++)
+        if (g0[i] < 0 || g0[i] >= m) Rf_error("somgpu: internal error: a Gaussian column out of range");
+    for (i = 0; i < f.L; i++)
+        if (c0[i] < 0 || c0[i] >= m) Rf_error("somgpu: internal error: a categorical column out of range");
+    mc.m = m;
+    mc.gauss = g0;
+    mc.cols = c0;
+    mc.height = f.nblocks ? r_reals(columns, "height", f.nblocks) : NULL;
     for (i = 0; i < n; i++)
         if (INTEGER(labels)[i] > G) G = INTEGER(labels)[i];
-    f.d = d;
-    f.shape = (som_cov_shape)r_choice(family, "shape", shape_names);
-    f.shared = r_flag(family, "shared");
     f.n = n;
-    f.psi = r_reals(family, "psi", d * d);
-    f.nu = r_real(family, "nu");
     out = PROTECT(Rf_mkNamed(VECSXP, names));
     SET_VECTOR_ELT(out, 0, Rf_allocVector(REALSXP, G));
-    SET_VECTOR_ELT(out, 1, Rf_allocMatrix(REALSXP, G, d));
+    SET_VECTOR_ELT(out, 1, Rf_allocMatrix(REALSXP, G, m));
     dim = PROTECT(Rf_allocVector(INTSXP, 3));
     INTEGER(dim)[0] = d;
     INTEGER(dim)[1] = d;
     INTEGER(dim)[2] = G;
     SET_VECTOR_ELT(out, 2, Rf_allocArray(REALSXP, dim));
     som_status_init(&st);
-    rc = som_mixture_em(REAL(x), n, d, G, INTEGER(labels), &f, r_int(family, "iter"),
+    rc = som_mixture_em(REAL(x), n, &mc, G, INTEGER(labels), &f, r_int(family, "iter"),
                         r_real(family, "tol"), REAL(VECTOR_ELT(out, 0)),
                         REAL(VECTOR_ELT(out, 1)), REAL(VECTOR_ELT(out, 2)), &fitted, &st);
     UNPROTECT(2);
