@@ -246,10 +246,17 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
   same <- if (!is.null(grouping) && !connected) {
     list(family = grouping$family, G = grouping$groups)
   }
-  # the replicates' rows, from the seed, leaving the session's generator alone
+  # the replicates' rows, from the seed, leaving the session's generator alone; held out and
+  # drawn among the rows the fit trained on (those left out for missing values would be
+  # left out again), so that every replicate trains on as many rows and they share one call
+  usable <- setdiff(seq_len(n), full$dropped)
+  if (length(usable) - n_out < 2L) {
+    abort_input(sprintf("`holdout` leaves fewer than 2 rows with enough values to train on (%d of the %d rows have them).",
+                        length(usable), n), call)
+  }
   work <- with_private_seed(seed, lapply(seq_len(bootstrap), function(b) {
-    out <- if (n_out > 0L) sort(sample.int(n, n_out)) else integer(0)
-    inside <- setdiff(seq_len(n), out)
+    out <- if (n_out > 0L) sort(usable[sample.int(length(usable), n_out)]) else integer(0)
+    inside <- setdiff(usable, out)
     list(b = b, train = inside[sample.int(length(inside), length(inside), replace = TRUE)],
          out = out, seed = (seed + b) %% int_max, same = same)
   }))

@@ -115,6 +115,18 @@ test_that("select_size gives the same selection with one call or a call per repl
     sel
   }
   expect_identical(run(TRUE), run(FALSE))
+  # rows left out for missing values: the replicates draw among the others, so that they
+  # train on as many rows and share one call (counted), with the same selection
+  x[c(2, 50, 130), 1:2] <- NA
+  calls <- new.env()
+  calls$n <- 0
+  count <- bquote(assign("n", get("n", .(calls)) + 1, envir = .(calls)))
+  suppressMessages(trace("train_views", count, print = FALSE, where = asNamespace("somgpu")))
+  on.exit(suppressMessages(untrace("train_views", where = asNamespace("somgpu"))), add = TRUE)
+  one <- run(TRUE)
+  expect_identical(calls$n, 1)
+  expect_identical(length(one$fit$dropped), 3L)
+  expect_identical(one, run(FALSE))
   withr::local_options(somgpu.replicates_one_call = "yes")
   expect_error(select_size(x, sizes = 2:3, bootstrap = 2, progress = FALSE, threads = 1),
                class = "somgpu_input_error")
