@@ -9,65 +9,6 @@
 # The fine ring's size for n rows: a neuron per 5 rows, from 20 to 200.
 connected_ring_size <- function(n) as.integer(max(20, min(200, round(n / 5))))
 
-# Genie's Gini threshold (Gagolewski, Bartoszuk and Cena 2016; genieclust's default and the
-# benchmark suite's reference).
-connected_gini <- 0.3
-
-# The partitions of the rows of P (prototypes) into 1..k_max groups by Genie's linkage:
-# the Euclidean minimum spanning tree's edges joined lightest first, except that while the
-# Gini index of the group sizes exceeds `gini`, the lightest edge that touches a smallest
-# group is joined instead. A list, element k the labels (1..k, numbered by first
-# appearance) of the partition into k groups.
-genie_partitions <- function(P, k_max, gini = connected_gini) {
-  p <- nrow(P)
-  k_max <- min(k_max, p)
-  out <- vector("list", k_max)
-  if (p == 1L) return(list(1L))
-  # Prim's minimum spanning tree on the full distance matrix (p is at most a few hundred)
-  d <- as.matrix(stats::dist(P))
-  inside <- c(TRUE, rep(FALSE, p - 1L))
-  best <- d[1L, ]
-  from <- rep(1L, p)
-  edges <- matrix(0L, p - 1L, 2L)
-  weight <- numeric(p - 1L)
-  for (e in seq_len(p - 1L)) {
-    cand <- which(!inside)
-    j <- cand[which.min(best[cand])]
-    edges[e, ] <- c(from[j], j)
-    weight[e] <- best[j]
-    inside[j] <- TRUE
-    closer <- !inside & d[j, ] < best
-    best[closer] <- d[j, closer]
-    from[closer] <- j
-  }
-  ord <- order(weight, seq_along(weight))
-  edges <- edges[ord, , drop = FALSE]
-  group <- seq_len(p)
-  size <- rep(1L, p)
-  used <- logical(p - 1L)
-  record <- function(k) out[[k]] <<- match(group, unique(group))
-  if (p <= k_max) record(p)
-  for (step in seq_len(p - 1L)) {
-    live <- size[unique(group)]
-    K <- length(live)
-    g_index <- if (K > 1L) sum(abs(outer(live, live, "-"))) / (2 * (K - 1) * p) else 0
-    open <- which(!used)
-    pick <- open[1L]
-    if (g_index > gini) { # the lightest edge that touches a smallest group
-      smallest <- min(live)
-      touches <- size[group[edges[open, 1L]]] == smallest | size[group[edges[open, 2L]]] == smallest
-      pick <- open[which(touches)[1L]]
-    }
-    used[pick] <- TRUE
-    a <- group[edges[pick, 1L]]
-    b <- group[edges[pick, 2L]]
-    group[group == b] <- a
-    size[a] <- size[a] + size[b]
-    if (K - 1L <= k_max) record(K - 1L)
-  }
-  out
-}
-
 # The share of rows whose winner and runner-up prototypes lie in different groups
 # (labels: each prototype's group; first, second: each row's prototypes, by index).
 crossing_share <- function(labels, first, second) {
