@@ -31,9 +31,22 @@ connected_breaks <- function(shares, eps = 0.002) {
 # The rule that chooses the connected groups over the Gaussian ones: the Gaussian groups'
 # crossing share above connected_switch[["times"]] times the connected groups' plus
 # connected_switch[["plus"]] (a Gaussian cut through dense data, where the connected
-# groups follow gaps). Set on the field's benchmark suite (bench/bench_clustering_suite.R;
-# see ?select_size, "Groups of any shape"), checked on the real and synthetic suites.
-connected_switch <- c(times = 20, plus = 0.01)
+# groups follow gaps), and per boundary (the share over the number of groups less one:
+# more groups cross more rows) above connected_switch[["boundary_times"]] times theirs
+# plus connected_switch[["boundary_plus"]] (35 Gaussian groups, each cut a shallow
+# valley, cross more rows in all than 4 groups apart, but not per boundary). Set on the
+# field's benchmark suite (bench/bench_clustering_suite.R; see ?select_size, "Groups of
+# any shape"), checked on the real and synthetic suites.
+connected_switch <- c(times = 20, plus = 0.01, boundary_times = 2, boundary_plus = 0.001)
+
+# Whether connected_switch takes the connected groups: the Gaussian groups' crossing share
+# g_cross with G groups, the connected groups' c_cross with K.
+connected_switch_taken <- function(g_cross, G, c_cross, K) {
+  sw <- connected_switch
+  isTRUE(g_cross > sw[["times"]] * c_cross + sw[["plus"]] &&
+         g_cross / max(G - 1, 1) > sw[["boundary_times"]] * c_cross / max(K - 1, 1) +
+           sw[["boundary_plus"]])
+}
 
 # The groups of any shape on the rows x (the fit's training rows, data units), beside the
 # Gaussian grouping of the fit on all rows (fit_grouping(); NULL without one): a ring of
@@ -73,8 +86,7 @@ connected_grouping <- function(x, gaussian, args, seed, k_max, shape) {
     }, 1L)
   }
   g_cross <- if (!is.null(gauss)) crossing_share(gauss, first, second) else NA_real_
-  take <- shape == "connected" ||
-    g_cross > connected_switch[["times"]] * crossing[K] + connected_switch[["plus"]]
+  take <- shape == "connected" || connected_switch_taken(g_cross, gaussian$groups, crossing[K], K)
   if (!take) {
     gaussian$crossing <- crossing
     gaussian$gaussian_crossing <- g_cross

@@ -32,6 +32,16 @@ test_that("the number of groups is where the crossing share breaks", {
   expect_identical(somgpu:::crossing_share(c(1, 1, 2), c(1, 2, 3, NA), c(2, 3, 1, 1)), 2 / 3)
 })
 
+test_that("the switch asks the Gaussian groups to cross more in all and per boundary", {
+  taken <- somgpu:::connected_switch_taken
+  expect_true(taken(0.074, 18L, 0, 2L)) # two rings cut in 18 arcs against 2 whole rings
+  expect_false(taken(0.015, 2L, 0.001, 2L)) # two blobs: both small
+  # the suite's a2: 35 Gaussian groups cross 5.7% of the rows, 4 connected ones 0.17%;
+  # per boundary 0.17% against 0.06%: the Gaussian groups are kept
+  expect_false(taken(0.0568, 35L, 0.00171, 4L))
+  expect_false(taken(NA_real_, 3L, 0, 2L))
+})
+
 test_that("two rings give 2 groups, every row in its ring; the Gaussian rule cuts them", {
   y <- two_rings()
   sel <- select_size(y, bootstrap = 4, seed = 1, progress = FALSE)
@@ -147,19 +157,20 @@ test_that("told k, select_size() gives k groups: connected on rings, Gaussian on
   expect_true(all(sel$group_table$stability > 0.85))
   # Gaussian blobs that touch: the linkage's cuts are no gaps, the Gaussian groups are kept
   b <- blobs(3, 80, spread = 3.5, seed = 3)
-  for (k in 3:4) {
-    s <- select_size(b, sizes = 2:6, bootstrap = 3, iter_max = 40, seed = 1,
-                     progress = FALSE, groups = k)
-    expect_identical(s$groups, k)
+  told <- lapply(3:4, function(k) {
+    select_size(b, sizes = 2:6, bootstrap = 3, iter_max = 40, seed = 1, progress = FALSE,
+                groups = k)
+  })
+  for (s in told) {
+    k <- s$groups
     expect_identical(nrow(s$group_table), k)
     expect_identical(length(unique(s$partition)), k)
     expect_identical(predict(s, b), s$partition)
+    expect_null(s$grouping$kind)
+    expect_identical(s$grouping$told$chosen, "gaussian")
   }
-  expect_null(s$grouping$kind)
-  expect_identical(s$grouping$told$chosen, "gaussian")
-  s3 <- select_size(b, sizes = 2:6, bootstrap = 3, iter_max = 40, seed = 1,
-                    progress = FALSE, groups = 3)
-  expect_gte(somgpu:::ari(s3$partition, attr(b, "groups"), 3L, 3L), 0.75)
+  expect_identical(vapply(told, `[[`, 1L, "groups"), 3:4)
+  expect_gte(somgpu:::ari(told[[1]]$partition, attr(b, "groups"), 3L, 3L), 0.75)
   # shape = "connected" takes the linkage's groups whatever their cuts
   sc <- select_size(b, sizes = 2:6, bootstrap = 3, iter_max = 40, seed = 1,
                     progress = FALSE, groups = 3, shape = "connected")
