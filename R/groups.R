@@ -166,9 +166,9 @@ map_grouping <- function(x, cluster, N, family = NULL, G = NULL) {
       K <- length(p$rows)
       crit <- partition_criterion(p$loglik, fam, K, d, n)
       if (!is.null(G)) { # the family's partition into G groups (of every family: the best)
-        if (K == G && (is.null(best) || isTRUE(crit > best$criterion))) {
-          best <- c(p, family = fam, criterion = crit)
-        }
+        if (K != G) next
+        scores[[length(scores) + 1L]] <- data.frame(family = fam, groups = K, criterion = crit)
+        if (is.null(best) || isTRUE(crit > best$criterion)) best <- c(p, family = fam, criterion = crit)
         next
       }
       if (K > 1L && min(p$rows) < least) next

@@ -41,7 +41,8 @@ told_grouping <- function(fit, x, cluster, k, shape) {
   partition[rows$rows] <- conn$labels
   G <- max(conn$labels)
   means <- rowsum(rows$x, conn$labels, reorder = TRUE) / tabulate(conn$labels, G)
-  list(kind = "rows", family = "connected", groups = G, criterion = NA_real_, scores = NULL,
+  list(kind = "rows", family = "connected", groups = G, criterion = NA_real_,
+       scores = if (!is.null(gauss)) gauss$scores,
        par = list(pro = tabulate(conn$labels, G) / length(conn$labels), mean = unname(means)),
        size = size, partition = partition,
        neurons = vapply(seq_len(size), function(j) {

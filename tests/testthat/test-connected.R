@@ -176,6 +176,10 @@ test_that("told k, select_size() gives k groups: connected on rings, Gaussian on
                     progress = FALSE, groups = 3, shape = "connected")
   expect_identical(sc$grouping$kind, "rows")
   expect_identical(sc$groups, 3L)
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  expect_warning(plot(sc), NA) # no criterion to draw: an empty panel, no warning
+  expect_warning(plot(told[[2]]), NA)
 })
 
 test_that("`groups` is checked", {
