@@ -75,7 +75,8 @@ autoplot.somgpu_selection <- function(object, type = "criteria", data = NULL,
 # The column names the figures map, for R CMD check (ggplot2's aes() takes them unquoted).
 utils::globalVariables(c("PC1", "PC2", "value", "measure", "status", "pass", "qe", "lo",
                          "hi", "label", "neuron", "variable", "span", "text", "at", "colour",
-                         "fill", "panel", "x", "y", "size", "group_f", "cluster_f", "side"))
+                         "fill", "panel", "x", "y", "size", "group_f", "cluster_f", "side", "ymin", "ymax",
+                         "dark"))
 
 gg_quality <- function(qd) {
   q <- qd$points

@@ -9,65 +9,6 @@
 # The fine ring's size for n rows: a neuron per 5 rows, from 20 to 200.
 connected_ring_size <- function(n) as.integer(max(20, min(200, round(n / 5))))
 
-# Genie's Gini threshold (Gagolewski, Bartoszuk and Cena 2016; genieclust's default and the
-# benchmark suite's reference).
-connected_gini <- 0.3
-
-# The partitions of the rows of P (prototypes) into 1..k_max groups by Genie's linkage:
-# the Euclidean minimum spanning tree's edges joined lightest first, except that while the
-# Gini index of the group sizes exceeds `gini`, the lightest edge that touches a smallest
-# group is joined instead. A list, element k the labels (1..k, numbered by first
-# appearance) of the partition into k groups.
-genie_partitions <- function(P, k_max, gini = connected_gini) {
-  p <- nrow(P)
-  k_max <- min(k_max, p)
-  out <- vector("list", k_max)
-  if (p == 1L) return(list(1L))
-  # Prim's minimum spanning tree on the full distance matrix (p is at most a few hundred)
-  d <- as.matrix(stats::dist(P))
-  inside <- c(TRUE, rep(FALSE, p - 1L))
-  best <- d[1L, ]
-  from <- rep(1L, p)
-  edges <- matrix(0L, p - 1L, 2L)
-  weight <- numeric(p - 1L)
-  for (e in seq_len(p - 1L)) {
-    cand <- which(!inside)
-    j <- cand[which.min(best[cand])]
-    edges[e, ] <- c(from[j], j)
-    weight[e] <- best[j]
-    inside[j] <- TRUE
-    closer <- !inside & d[j, ] < best
-    best[closer] <- d[j, closer]
-    from[closer] <- j
-  }
-  ord <- order(weight, seq_along(weight))
-  edges <- edges[ord, , drop = FALSE]
-  group <- seq_len(p)
-  size <- rep(1L, p)
-  used <- logical(p - 1L)
-  record <- function(k) out[[k]] <<- match(group, unique(group))
-  if (p <= k_max) record(p)
-  for (step in seq_len(p - 1L)) {
-    live <- size[unique(group)]
-    K <- length(live)
-    g_index <- if (K > 1L) sum(abs(outer(live, live, "-"))) / (2 * (K - 1) * p) else 0
-    open <- which(!used)
-    pick <- open[1L]
-    if (g_index > gini) { # the lightest edge that touches a smallest group
-      smallest <- min(live)
-      touches <- size[group[edges[open, 1L]]] == smallest | size[group[edges[open, 2L]]] == smallest
-      pick <- open[which(touches)[1L]]
-    }
-    used[pick] <- TRUE
-    a <- group[edges[pick, 1L]]
-    b <- group[edges[pick, 2L]]
-    group[group == b] <- a
-    size[a] <- size[a] + size[b]
-    if (K - 1L <= k_max) record(K - 1L)
-  }
-  out
-}
-
 # The share of rows whose winner and runner-up prototypes lie in different groups
 # (labels: each prototype's group; first, second: each row's prototypes, by index).
 crossing_share <- function(labels, first, second) {
@@ -90,9 +31,22 @@ connected_breaks <- function(shares, eps = 0.002) {
 # The rule that chooses the connected groups over the Gaussian ones: the Gaussian groups'
 # crossing share above connected_switch[["times"]] times the connected groups' plus
 # connected_switch[["plus"]] (a Gaussian cut through dense data, where the connected
-# groups follow gaps). Set on the field's benchmark suite (bench/bench_clustering_suite.R;
-# see ?select_size, "Groups of any shape"), checked on the real and synthetic suites.
-connected_switch <- c(times = 20, plus = 0.01)
+# groups follow gaps), and per boundary (the share over the number of groups less one:
+# more groups cross more rows) above connected_switch[["boundary_times"]] times theirs
+# plus connected_switch[["boundary_plus"]] (35 Gaussian groups, each cut a shallow
+# valley, cross more rows in all than 4 groups apart, but not per boundary). Set on the
+# field's benchmark suite (bench/bench_clustering_suite.R; see ?select_size, "Groups of
+# any shape"), checked on the real and synthetic suites.
+connected_switch <- c(times = 20, plus = 0.01, boundary_times = 2, boundary_plus = 0.001)
+
+# Whether connected_switch takes the connected groups: the Gaussian groups' crossing share
+# g_cross with G groups, the connected groups' c_cross with K.
+connected_switch_taken <- function(g_cross, G, c_cross, K) {
+  sw <- connected_switch
+  isTRUE(g_cross > sw[["times"]] * c_cross + sw[["plus"]] &&
+         g_cross / max(G - 1, 1) > sw[["boundary_times"]] * c_cross / max(K - 1, 1) +
+           sw[["boundary_plus"]])
+}
 
 # The groups of any shape on the rows x (the fit's training rows, data units), beside the
 # Gaussian grouping of the fit on all rows (fit_grouping(); NULL without one): a ring of
@@ -132,8 +86,7 @@ connected_grouping <- function(x, gaussian, args, seed, k_max, shape) {
     }, 1L)
   }
   g_cross <- if (!is.null(gauss)) crossing_share(gauss, first, second) else NA_real_
-  take <- shape == "connected" ||
-    g_cross > connected_switch[["times"]] * crossing[K] + connected_switch[["plus"]]
+  take <- shape == "connected" || connected_switch_taken(g_cross, gaussian$groups, crossing[K], K)
   if (!take) {
     gaussian$crossing <- crossing
     gaussian$gaussian_crossing <- g_cross

@@ -92,7 +92,8 @@ agglomerate_cells <- function(moments, family, n, prior, down_to = 1L) {
 # The groups of one map: rows x (training space, complete) with their winners `cluster` on
 # the map's N neurons. Every family's agglomeration gives candidates (partitions whose
 # groups all hold group_min_rows(n) rows); the best by partition_criterion() wins, or, with
-# `family` and `G` given, that family's partition into G groups. EM over the rows refines
+# `G` given, the partition into G groups of `family` (of the family whose partition into G
+# groups has the highest criterion, when `family` is NULL). EM over the rows refines
 # it. Returns the family, the count, the criterion of every candidate (`scores`), the
 # mixture's parameters, each row's group, numbered in ring order (the group of the
 # lowest neuron first), and `cells`, the neurons whose cells were joined (with rows, not
@@ -118,8 +119,10 @@ map_grouping <- function(x, cluster, N, family = NULL, G = NULL, blocks = NULL) 
     for (p in agglomerate_cells(moments, fam, n, prior, if (is.null(G)) 1L else G)) {
       K <- length(p$rows)
       crit <- partition_criterion(p$loglik, fam, K, d, n, prior)
-      if (!is.null(G)) { # the replicates' case: the family's partition into G groups
-        if (K == G) best <- c(p, family = fam, criterion = crit)
+      if (!is.null(G)) { # the family's partition into G groups (of every family: the best)
+        if (K != G) next
+        scores[[length(scores) + 1L]] <- data.frame(family = fam, groups = K, criterion = crit)
+        if (is.null(best) || isTRUE(crit > best$criterion)) best <- c(p, family = fam, criterion = crit)
         next
       }
       if (K > 1L && min(p$rows) < least) next
@@ -179,13 +182,26 @@ fit_grouping <- function(fit, x, cluster, family = NULL, G = NULL) {
   out
 }
 
-# The groups of new rows under a grouping (fit_grouping()'s): each row in the fit's
-# training space, missing values from its winner on the grouping map, then the mixture's
-# most probable group.
+# The groups of new rows under a grouping (fit_grouping()'s, connected_grouping()'s or
+# told_grouping()'s): each row in the training space of the grouping's fit (`fit`, whose
+# map of grouping$size gave the winners `cluster`), missing values from its winner; then
+# the mixture's most probable group, its winner's group (connected groups of a fine ring)
+# or its nearest grouped row's (connected groups of the rows); NA for the rows in no group
+# (grouping$noise, noise_rows()).
 predict_groups <- function(grouping, fit, x, cluster) {
-  if (identical(grouping$kind, "connected")) return(grouping$neurons[cluster])
+  kind <- if (is.null(grouping$kind)) "gaussian" else grouping$kind
+  if (kind == "connected" && is.null(grouping$noise)) return(grouping$neurons[cluster])
   rows <- grouping_rows(fit, x, grouping$size, cluster)
   out <- rep(NA_integer_, nrow(x))
-  if (length(rows$rows)) out[rows$rows] <- mixture_classify(rows$x, grouping$par)
+  if (!length(rows$rows)) return(out)
+  g <- switch(kind, connected = grouping$neurons[rows$cluster],
+              rows = grouping$ref_group[nearest_rows(rows$x, grouping$ref)$nearest],
+              mixture_classify(rows$x, grouping$par))
+  if (!is.null(grouping$noise)) {
+    noise <- grouping$noise
+    if (is.null(noise$ref)) noise$ref <- grouping$ref
+    g[noise_rows(rows$x, g, noise)] <- NA_integer_
+  }
+  out[rows$rows] <- g
   out
 }

@@ -567,8 +567,8 @@ plot_criteria <- function(sd, dots) {
                   sd$shorter)
   for (i in seq_along(sd$panels)) {
     d <- sd$long[sd$long$panel == sd$panels[i], , drop = FALSE]
-    ylim <- range(d$lo, d$hi, d$y, na.rm = TRUE)
-    if (!all(is.finite(ylim))) ylim <- c(0, 1)
+    v <- c(d$lo, d$hi, d$y)
+    ylim <- if (any(is.finite(v))) range(v[is.finite(v)]) else c(0, 1) # none: told k, connected
     draw_frame(graphics::plot, list(x = d$x, y = d$y, type = "n", ylim = ylim, xlab = xlabs[i],
                                     ylab = ylabs[i], xaxt = "n", main = sd$panels[i],
                                     cex.main = 0.95),

@@ -54,15 +54,63 @@
 #'   2 to `max(sizes)` with the largest jump, `(share(k + 1) + 0.002) / (share(k) +
 #'   0.002)`. These connected groups replace the Gaussian ones when the Gaussian groups'
 #'   crossing share (each prototype in the Gaussian group of most of its rows) exceeds 20
-#'   times theirs plus 0.01: the Gaussian groups then cut through dense data where the
-#'   connected ones follow gaps. One Gaussian group (no group structure) is kept as it
-#'   is. Every row then joins its nearest prototype's group, and `grouping$kind` is
+#'   times theirs plus 0.01, and per boundary (the share over the number of groups less
+#'   one) 2 times theirs plus 0.001: the Gaussian groups then cut through dense data where
+#'   the connected ones follow gaps. (Many Gaussian groups each cut off by a shallow
+#'   valley, as the 35 and 50 of the suite's a2 and a3, cross more rows in all than a few
+#'   groups apart, but not more per boundary.) One Gaussian group (no group structure) is
+#'   kept as it is. Every row then joins its nearest prototype's group, and `grouping$kind` is
 #'   `"connected"` (`grouping$size` the fine ring, `grouping$fine` its fit); each group's
 #'   stability is measured on the replicates' rows, which decide the number of groups
 #'   again from their own crossing shares (the prototypes stay those of the fit on all
-#'   rows). The constants were set on the field's benchmark suite
-#'   (`bench/bench_clustering_suite.R`) and checked on the real and synthetic suites;
-#'   `shape = "gaussian"` gives the Gaussian groups alone, `"connected"` these alone.
+#'   rows). The constants: a neuron per 5 rows gives each prototype a cell of a few rows,
+#'   fine enough to trace a ring or a chain and coarse enough for its winner and runner-up
+#'   to be neighbours along the data; 0.3 is Genie's published threshold (genieclust's
+#'   default, the suite's reference); 0.002 (two rows in a thousand crossing) keeps the
+#'   jump from a share of zero finite, so that a few rows between two groups do not make
+#'   it; 20 times and 0.01 ask the Gaussian groups to cut through clearly denser data
+#'   than the connected ones before these are taken, since on Gaussian data both shares
+#'   are small and the Gaussian groups are the better ones; per boundary, 2 times and
+#'   0.001 lie in the middle of the range that keeps the Gaussian groups of a2 and a3 and
+#'   changes no other answer on the suites (1.5 to 4 times, 0 to 0.001). They were set on
+#'   the field's benchmark suite (`bench/bench_clustering_suite.R`; at 3 times instead of
+#'   20, five real sets were lost) and checked on the real and synthetic suites; `shape = "gaussian"` gives the
+#'   Gaussian groups alone, `"connected"` these alone.
+#'
+#' @section Groups told their number: With `groups = k` the rows are partitioned into
+#'   exactly k groups from the same maps, and `groups` in the result is k. Two candidates:
+#'   the Gaussian groups (as in "Groups": on the largest map's cells, of the covariance
+#'   shape whose partition into k groups on the way of its agglomeration has the highest
+#'   criterion, whatever the groups' sizes; EM from it), and the connected groups of the
+#'   rows: Genie's linkage (as in "Groups of any shape", Gini threshold 0.3) on the rows'
+#'   own minimum spanning tree (in the space the maps trained in), cut into k groups. On
+#'   the field's suite, the linkage on the rows did better told k than on a fine ring's
+#'   prototypes (mean ARI 0.80 against 0.67 on the 47 sets up to 1,500 rows), and needs no
+#'   further ring. With `shape = "auto"` the connected groups are taken when every cut
+#'   they make is a gap in the data: the shortest edge of the tree between two of their
+#'   groups longer than the 90% quantile of the tree's edge lengths (`told_gap`; the
+#'   reason gives the ratio). Otherwise their cuts run where no gap separates the groups
+#'   (overlapping Gaussian groups, where a linkage splits off a few outlying rows instead)
+#'   and the Gaussian groups are taken. The crossing share of "Groups of any shape" chose
+#'   worse here (0.77 against 0.84 of mean ARI on those 47 sets). `shape = "gaussian"` or
+#'   `"connected"` takes that candidate alone. New rows ([predict.somgpu_selection()],
+#'   the rows beyond a sample) join the Gaussian group of highest posterior, or the
+#'   connected group of their nearest grouped row. Each connected group's stability is
+#'   measured by the linkage on each replicate's distinct rows, cut into k groups. The
+#'   tree costs time of order `n^2` (the rows, at most `sample_rows`): about a second for
+#'   a few thousand rows. `k` must not exceed the largest size compared.
+#'
+#' @section Rows in no group: With `noise = TRUE`, rows far from their group's dense part
+#'   belong to no group: `NA` in `partition`, counted in no row of `group_table` (its
+#'   stability is that of the groups before they were set aside) and in `noise`, and `NA`
+#'   from [predict.somgpu_selection()] for new rows like them. A row's core distance is its
+#'   distance to its 5th nearest other grouped row (in the space the maps trained in;
+#'   HDBSCAN's core distance with 5 neighbours); a row whose core distance exceeds 2.5
+#'   times the median of its group's rows' is in no group (`noise_rule`). Each group sets
+#'   its own limit, so a sparse group keeps its rows while an outlier, or the thin
+#'   background between dense groups, is set aside. The groups themselves are found as
+#'   without the option. Measured on the field's suite's sets with noise rows: see
+#'   `bench/README.md`. The default is `FALSE`: every row in a group.
 #'
 #' @section Schedule: By default the maps train with the ring-scaled schedule,
 #'   `sigma0 = "auto"` (each ring's neighbourhood starts at an eighth of its size; see
@@ -157,9 +205,15 @@
 #'   `group`, its descriptor beside it), `partition` is `NULL`, `groups_file` holds the
 #'   absolute path, and [as_big_matrix()] attaches the matrix in any session.
 #' @param shape `"auto"` (Gaussian groups, or groups of any shape where those fit the data
-#'   better: see "Groups of any shape"; for data with categorical columns the Gaussian
-#'   groups with their latent-class terms, as the levels of a categorical column part the
-#'   rows by gaps that border no group), `"gaussian"` or `"connected"`.
+#'   better: see "Groups of any shape" and "Groups told their number"; for data with
+#'   categorical columns the Gaussian groups with their latent-class terms, as the levels of
+#'   a categorical column part the rows by gaps that border no group), `"gaussian"` or
+#'   `"connected"`.
+#' @param groups `NULL` (the default: choose the number of groups), or the number of groups
+#'   to find, a whole number from 1 to the largest size compared: see "Groups told their
+#'   number".
+#' @param noise `TRUE` to leave the rows far from any group's dense part in no group (`NA`
+#'   in `partition`): see "Rows in no group".
 #' @param ... For `select_size()`, further arguments to [train()] (`iter_max`, `algorithm`,
 #'   `scale`, `var_weights`, `backend`, `threads`, `nmin`, `nmax`, `keep_data` (for `fit`),
 #'   ...); for `plot()`, graphical parameters (`main`, a title over the three panels; `col`,
@@ -169,8 +223,10 @@
 #'   size (`size`, `train_qe`, `heldout_qe`, `heldout_qe_se`, `te`, `explained_var` (means
 #'   over the replicates), `stability`, `stability_lo`, `stability_hi`, `occupied`
 #'   (neurons with rows in `fit`), `davies_bouldin`, `calinski_harabasz`); `groups`, the
-#'   number of groups in the data (1: none); `recommended`, a size or `NA`; `reason`, what
-#'   was found, in words; `partition`, each row's group (`NA` for rows left out);
+#'   number of groups in the data (1: none; k when told `groups = k`); `recommended`, a size or `NA`; `reason`, what
+#'   was found, in words; `partition`, each row's group (`NA` for rows left out, and with
+#'   `noise = TRUE` for rows in no group); `noise`, with `noise = TRUE`, the rows in no
+#'   group (else `NULL`);
 #'   `group_table`, a data frame with a row per group (`group`, `rows`, `stability`,
 #'   `reading`); `grouping`, how the groups were found (`size`, the map; `family`, the
 #'   shape; `criterion`; `scores`, the criterion of every candidate by shape and number of
@@ -196,7 +252,7 @@
 select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout = 0.2,
                         seed = NULL, sigma0 = "auto", progress = interactive(),
                         parallel = "none", sample_rows = "auto", groups_file = NULL, ...,
-                        shape = "auto") {
+                        shape = "auto", groups = NULL, noise = FALSE) {
   call <- compact_call(sys.call(), "select_size")
   started <- proc.time()[["elapsed"]]
   file <- is_file_data(y)
@@ -215,6 +271,8 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
   shape <- check_choice(shape, "shape", c("auto", "gaussian", "connected"), call)
   # categorical columns: their levels part the rows by gaps that border no group
   if (shape == "auto" && !is.null(data$encoding)) shape <- "gaussian"
+  if (!is.null(groups)) groups <- check_groups(groups, max(sizes), call)
+  noise <- check_flag(noise, "noise", call)
   # at scale, the rule on a sample of the rows (R/select_scale.R), trained in batch unless
   # the call says otherwise; every row given its group at the end
   sample <- select_sample(n_all, sample_rows, seed, call)
@@ -238,12 +296,16 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
   full <- do.call(train, c(list(x, seed = seed),
                           utils::modifyList(args, list(keep_data = keep_data))))
   strategy <- select_strategy(n_all, sample, full$params$algorithm, length(full$dropped))
-  grouping <- fit_grouping(full, x, full$clusters[[paste0("N", max(sizes))]])
-  # groups of any shape: a finer ring's prototypes joined by their connectivity, taken
-  # over the Gaussian groups where those cut through dense data (R/connected.R)
-  grouping <- connected_grouping(x, grouping, args, seed, max(sizes), shape)
-  connected <- identical(grouping$kind, "connected")
-  same <- if (!is.null(grouping) && !connected) {
+  top <- full$clusters[[paste0("N", max(sizes))]]
+  grouping <- if (is.null(groups)) {
+    # groups of any shape: a finer ring's prototypes joined by their connectivity, taken
+    # over the Gaussian groups where those cut through dense data (R/connected.R)
+    connected_grouping(x, fit_grouping(full, x, top), args, seed, max(sizes), shape)
+  } else { # told the number: the Gaussian or the connected groups of the rows (R/told.R)
+    told_grouping(full, x, top, groups, shape)
+  }
+  kind <- if (is.null(grouping$kind)) "gaussian" else grouping$kind
+  same <- if (!is.null(grouping) && kind == "gaussian") {
     list(family = grouping$family, G = grouping$groups)
   }
   # the replicates' rows, from the seed, leaving the session's generator alone; held out and
@@ -272,13 +334,21 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
       reruns <- rbind(reruns, ran$reruns)
     }
     done <- seq_along(reps)
-    groups <- if (connected) connected_stability(grouping, work[done]) else
-      if (!is.null(grouping)) group_stability(grouping, reps, work[done])
-    if (readings_settled(groups)) break
+    table <- if (!is.null(grouping)) switch(kind,
+      connected = connected_stability(grouping, work[done]),
+      rows = told_stability(grouping, work[done]),
+      group_stability(grouping, reps, work[done]))
+    if (readings_settled(table)) break
   }
-  if (!is.null(groups)) attr(groups, "jaccard") <- NULL
+  if (!is.null(table)) attr(table, "jaccard") <- NULL
   found <- selection_criteria(reps, full, x)
   pick <- recommend_size(grouping, found$criteria$size)
+  # rows that belong to no group (with noise = TRUE): NA in the partition, out of the table
+  if (noise && !is.null(grouping)) {
+    grouping <- noise_grouping(grouping, full, x, dots$threads)
+    table$rows <- tabulate(grouping$partition, grouping$groups)
+    noise_count <- grouping$noise$rows
+  }
   partition <- if (!is.null(grouping)) grouping$partition
   if (!is.null(grouping) && (!is.null(sample) || !is.null(groups_file))) {
     # every row (to the groups file when asked), and each group's rows among them
@@ -286,12 +356,14 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
     every <- with_clusters_file(to, groups_of_rows(grouping, full, data$x, n_all,
                                                    dots$threads, to))
     partition <- every$partition
-    groups$rows <- every$rows
+    table$rows <- every$rows
+    noise_count <- every$noise
   }
   structure(list(criteria = found$criteria, groups = pick$groups, recommended = pick$size,
                  reason = pick$reason, partition = partition, strategy = strategy,
                  groups_file = if (!is.null(grouping)) groups_file,
-                 group_table = groups,
+                 group_table = table,
+                 noise = if (noise && !is.null(grouping)) noise_count,
                  grouping = if (!is.null(grouping)) {
                    grouping[setdiff(names(grouping), c("partition", "first", "second", "cuts"))]
                  },
@@ -337,7 +409,7 @@ select_args <- function(dots, call) {
                 call)
   }
   own <- c("sizes", "restarts", "bootstrap", "holdout", "seed", "sigma0", "progress",
-           "parallel", "sample_rows", "groups_file", "shape")
+           "parallel", "sample_rows", "groups_file", "shape", "groups", "noise")
   known <- setdiff(names(formals(train)), c("y", "...", own))
   bad <- setdiff(nm, known)
   if (length(bad)) abort_unknown_args(bad, c(known, own), "select_size() or train()", call)
@@ -439,10 +511,13 @@ replicate_fit <- function(work, x, args, fit = NULL) {
 
 #' Groups of new rows
 #'
-#' Gives each row of `newdata` its group among those [select_size()] found: its winner on
-#' the grouping map (the selection's largest ring), then the group of highest posterior
-#' under the groups' Gaussian mixture, as the selection's own rows got theirs (see
-#' [select_size()], "Groups"). File-backed rows are read a block at a time.
+#' Gives each row of `newdata` its group among those [select_size()] found, as the
+#' selection's own rows got theirs: its winner on the grouping map (the selection's
+#' largest ring, or the fine ring of connected groups), then the group of highest
+#' posterior under the groups' Gaussian mixture (see [select_size()], "Groups"), its
+#' winner's group (connected groups, "Groups of any shape") or its nearest grouped row's
+#' (connected groups told their number); with `noise = TRUE`, `NA` for a row far from its
+#' group's dense part ("Rows in no group"). File-backed rows are read a block at a time.
 #'
 #' @param object A `somgpu_selection` from [select_size()].
 #' @param newdata The rows, as for [predict.somgpu()]: a data frame, a matrix, a named
@@ -450,8 +525,8 @@ replicate_fit <- function(work, x, args, fit = NULL) {
 #' @param threads Number of CPU threads; `NULL` uses [somgpu_threads()].
 #' @param ... Ignored.
 #' @return An integer vector, a group (1, 2, ...) per row of `newdata`; `NA` for rows
-#'   left out for missing values, and for every row when the selection found no groups
-#'   (no map had rows).
+#'   left out for missing values, for rows in no group (a selection with `noise = TRUE`),
+#'   and for every row when the selection found no groups (no map had rows).
 #' @seealso [select_size()], [augment.somgpu_selection()]
 #' @examples
 #' sel <- select_size(iris[1:4], sizes = 2:5, restarts = 1, bootstrap = 3, iter_max = 20,

@@ -59,13 +59,28 @@ recommend_size <- function(grouping, sizes, maps = "") {
   }
   g <- grouping$groups
   on <- sprintf("the cells of the %sN = %d map", maps, grouping$size)
+  if (g == 1L && !is.null(grouping$told)) {
+    return(list(groups = 1L, size = NA_integer_, reason =
+      "Told 1 group: every row is in it. A ring of any size summarises the data, no size better than another."))
+  }
   if (g == 1L) {
     return(list(groups = 1L, size = NA_integer_, reason = sprintf(
       "No group structure: one Gaussian cloud fits the rows better than any grouping of %s. A ring of any size summarises the data, no size better than another.",
       on)))
   }
   size <- if (g %in% sizes) g else if (g > max(sizes)) max(sizes) else min(sizes[sizes > g])
-  found <- if (identical(grouping$kind, "connected")) {
+  told <- grouping$told
+  found <- if (!is.null(told)) {
+    gap <- if (is.na(told$gap)) "" else sprintf(
+      "; the connected groups' narrowest gap is %.2f times the rows' 90%% neighbour link", told$gap)
+    if (told$chosen == "connected") {
+      sprintf("Told %s: the rows joined by Genie's linkage, every cut a gap in the data%s",
+              plural(g, "group"), gap)
+    } else {
+      sprintf("Told %s: joined from %s, %s with %s%s", plural(g, "group"), on,
+              plural(g, "Gaussian group"), family_words[[grouping$family]], gap)
+    }
+  } else if (identical(grouping$kind, "connected")) {
     sprintf("The data hold %s of any shape: the prototypes of a ring of %d neurons joined by their connectivity (Genie's linkage), where the share of rows whose two nearest prototypes lie in different groups breaks (%.1f%%, against %.1f%% for the Gaussian groups)",
             plural(g, "group"), grouping$size, 100 * grouping$crossing[g],
             100 * grouping$gaussian_crossing)
@@ -79,7 +94,9 @@ recommend_size <- function(grouping, sizes, maps = "") {
     sprintf("%s; N = %d is the smallest size compared that holds them, with neurons to spare.",
             found, size)
   }
-  if (g >= grouping$cells) { # no two cells joined: the map shows no more groups
+  if (!is.null(told)) {
+    # told the number: nothing to add on the map's limits
+  } else if (g >= grouping$cells) { # no two cells joined: the map shows no more groups
     reason <- paste(reason, groups_at_limit(grouping, sizes))
   } else if (g < min(sizes)) {
     reason <- sprintf("%s Smaller sizes were not compared (e.g. sizes = 2:%d).", reason,
@@ -239,6 +256,10 @@ print.somgpu_selection <- function(x, ...) {
     gt <- x$group_table
     gt$stability <- sprintf("%.2f", gt$stability)
     print(gt, row.names = FALSE, right = TRUE)
+  }
+  if (!is.null(x$noise)) {
+    cat(sprintf("in no group (noise = TRUE): %s rows, NA in `partition`\n",
+                format(x$noise, big.mark = ",")))
   }
   invisible(x)
 }

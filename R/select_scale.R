@@ -39,12 +39,13 @@ rows_at <- function(x, idx) {
 # Every row of y its group under `grouping` (fit_grouping() on `fit`'s largest map), a block
 # of rows at a time: each row's winner on the grouping map, then the mixture's most
 # probable group (predict_groups()); NA for rows the fit leaves out. list(partition, rows:
-# each group's rows); with `to` (clusters_file_matrix()), the groups go to its file and
-# partition is NULL.
+# each group's rows, noise: the rows with a winner in no group, see noise_grouping()); with
+# `to` (clusters_file_matrix()), the groups go to its file and partition is NULL.
 groups_of_rows <- function(grouping, fit, y, n, threads, to = NULL) {
   fit <- grouping_fit(grouping, fit) # the map the groups live on
   out <- if (is.null(to)) rep(NA_integer_, n)
   rows <- integer(grouping$groups)
+  noise <- 0L
   block <- select_block_rows()
   for (lo in seq(1, n, by = block)) {
     idx <- seq.int(lo, min(n, lo + block - 1))
@@ -52,10 +53,11 @@ groups_of_rows <- function(grouping, fit, y, n, threads, to = NULL) {
     cl <- stats::predict(fit, xb, sizes = grouping$size, threads = threads)[[1L]]
     g <- predict_groups(grouping, fit, xb, cl)
     rows <- rows + tabulate(g, grouping$groups)
+    noise <- noise + sum(is.na(g) & !is.na(cl))
     if (is.null(to)) out[idx] <- g else to$matrix[idx, 1L] <- g
   }
   if (!is.null(to)) bigmemory::flush(to$matrix)
-  list(partition = out, rows = rows)
+  list(partition = out, rows = rows, noise = noise)
 }
 
 # What select_size() did at this size of data, for the result and its print(): list(rows,

@@ -20,6 +20,22 @@ check_whole <- function(x, name, min, max = int_max, call) {
   as.integer(x)
 }
 
+# select_size()'s `groups`: the number of groups it is told, a whole number from 1 to the
+# largest ring size (a ring holds a group per neuron at most).
+check_groups <- function(x, largest, call) {
+  ok <- is.numeric(x) && !is.object(x) && length(x) == 1L && !is.na(x) && is.finite(x) &&
+    x == round(x) && x >= 1
+  if (!ok) {
+    abort_input(sprintf("`groups` must be NULL (choose the number of groups) or a single whole number of groups, not %s.",
+                        describe(x)), call)
+  }
+  if (x > largest) {
+    abort_input(sprintf("`groups = %d` needs a ring of at least %d neurons; the largest size compared is %d: give `sizes` up to %d or more.",
+                        as.integer(x), as.integer(x), largest, as.integer(x)), call)
+  }
+  as.integer(x)
+}
+
 # A positive, finite number no larger than `max`.
 check_positive <- function(x, name, max = Inf, call) {
   ok <- is.numeric(x) && !is.object(x) && length(x) == 1L && !is.na(x) && is.finite(x) &&

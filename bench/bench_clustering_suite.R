@@ -7,9 +7,10 @@
 # Methods that choose k, each in a fresh R process with a time limit: select_size(x, sizes
 # = 2:K, seed = 1, threads = 2), K = max(20, 1.5 k) rounded up (k the most clusters of a
 # reference labelling); mclust::Mclust(G = 1:K) on the sets up to 1,500 rows (all of them
-# with --mclust-rows=Inf); any method given in a file. Told k: genieclust's Genie (g = 0.3)
-# run here, and the published partitions of the copy (Genie g = 0.3, the editor's
-# reference; sklearn's Gaussian mixture; k-means; Ward). Printed: per set, the k each
+# with --mclust-rows=Inf); any method given in a file. Told k: select_size(..., groups =
+# k) (select_size_told: the same call told each k of the set's labellings) and
+# genieclust's Genie (g = 0.3) run here, and the published partitions of the copy (Genie
+# g = 0.3, the editor's reference; sklearn's Gaussian mixture; k-means; Ward). Printed: per set, the k each
 # chooser names, every method's ARI and the seconds of those run here; per battery and
 # overall, mean and median ARI, exact k, seconds; on the sets mclust ran, select_size's
 # time beside mclust's; the sets where select_size loses most to Genie told k.
@@ -18,7 +19,8 @@
 #     --data=PATH        the copy (default ../shared/clustering-benchmarks-v1 from the repo root)
 #     --battery=a,b      only these batteries;  --set=a,b  only these sets
 #     --max-rows=N       only sets up to N rows (default 10000)
-#     --methods=a,b      the built-in methods run here (default select_size,mclust,genieclust)
+#     --methods=a,b      the built-in methods run here (default select_size, mclust,
+#                        select_size_told, genieclust)
 #     --method=NAME=FILE another chooser: FILE defines suite_method(x, k_max, seed) returning
 #                        list(k, partition[, object]) and may define suite_setup() (run before
 #                        the clock starts; e.g. .libPaths() and library() of a variant of
@@ -81,7 +83,7 @@ reuse <- "--reuse" %in% args
 how <- opt("preprocess", "framework")
 if (!how %in% c("framework", "centred")) stop("--preprocess is framework or centred")
 builtin <- split_opt("methods")
-if (is.null(builtin)) builtin <- c("select_size", "mclust", "genieclust")
+if (is.null(builtin)) builtin <- c("select_size", "mclust", "select_size_told", "genieclust")
 bad <- setdiff(builtin, c(names(choosers), names(told_methods)))
 if (length(bad)) stop("unknown method: ", paste(bad, collapse = ", "))
 files <- opt_all("method") # NAME=FILE
@@ -113,7 +115,7 @@ run_method <- function(name, data_file) {
     sprintf("source(%s)", deparse(file.path(here, "select_methods.R"))),
     m, sprintf("d <- readRDS(%s)", deparse(data_file)), "m$setup()",
     "t0 <- proc.time()[['elapsed']]",
-    if (told) "r <- m$run(d$x, d$ks)" else "r <- m$run(d$x, d$k_max, d$seed)",
+    if (told) "r <- m$run(d$x, d$ks, d$seed)" else "r <- m$run(d$x, d$k_max, d$seed)",
     "s <- proc.time()[['elapsed']] - t0",
     if (told) {
       sprintf("saveRDS(list(partitions = lapply(r, as.integer), seconds = s), %s)", deparse(out))

@@ -120,11 +120,20 @@ choosers <- list(
       list(k = r$k, partition = r$groups, object = NULL)
     }))
 
-# Methods told k run here: function(x, ks) returning a list of partitions named by k.
+# Methods told k run here: function(x, ks, seed) returning a list of partitions named by k.
 told_methods <- list(
+  select_size_told = list( # select_size(groups = k) for each k of the set's labellings
+    setup = function() suppressPackageStartupMessages(library(somgpu)),
+    run = function(x, ks, seed) {
+      out <- lapply(unique(ks), function(k) {
+        somgpu::select_size(x, sizes = 2:suite_k_max(ks), seed = seed, threads = 2,
+                            progress = FALSE, groups = k)$partition
+      })
+      stats::setNames(out, unique(ks))
+    }),
   genieclust = list( # Genie, g = 0.3, the framework's reference, from the Debian package
     setup = function() suppressPackageStartupMessages(library(genieclust)),
-    run = function(x, ks) {
+    run = function(x, ks, seed) {
       out <- lapply(unique(ks), function(k) as.integer(genieclust::genie(x, k, gini_threshold = 0.3)))
       stats::setNames(out, unique(ks))
     }))

@@ -32,6 +32,16 @@ test_that("the number of groups is where the crossing share breaks", {
   expect_identical(somgpu:::crossing_share(c(1, 1, 2), c(1, 2, 3, NA), c(2, 3, 1, 1)), 2 / 3)
 })
 
+test_that("the switch asks the Gaussian groups to cross more in all and per boundary", {
+  taken <- somgpu:::connected_switch_taken
+  expect_true(taken(0.074, 18L, 0, 2L)) # two rings cut in 18 arcs against 2 whole rings
+  expect_false(taken(0.015, 2L, 0.001, 2L)) # two blobs: both small
+  # the suite's a2: 35 Gaussian groups cross 5.7% of the rows, 4 connected ones 0.17%;
+  # per boundary 0.17% against 0.06%: the Gaussian groups are kept
+  expect_false(taken(0.0568, 35L, 0.00171, 4L))
+  expect_false(taken(NA_real_, 3L, 0, 2L))
+})
+
 test_that("two rings give 2 groups, every row in its ring; the Gaussian rule cuts them", {
   y <- two_rings()
   sel <- select_size(y, bootstrap = 4, seed = 1, progress = FALSE)
@@ -85,4 +95,129 @@ test_that("shape is checked, and \"connected\" forces the connected groups", {
   expect_identical(sel$grouping$kind, "connected")
   expect_length(sel$partition, 150L)
   expect_false(anyNA(sel$partition))
+})
+
+# Genie's linkage on the rows, the groups told their number, the rows in no group (R/genie.R,
+# R/told.R, R/noise.R).
+
+test_that("mst_rows() and genie_merge() are genieclust's tree and linkage on rows", {
+  skip_if_not_installed("genieclust")
+  for (s in 1:4) {
+    X <- withr::with_seed(s, rbind(matrix(rnorm(120), 60), matrix(rnorm(80, 3), 40),
+                                   matrix(runif(30) * 6, 15)))
+    m <- somgpu:::mst_rows(X)
+    ref <- genieclust::mst(X)
+    expect_equal(sum(m$weight), sum(ref[, 3]), tolerance = 1e-6) # genieclust's in single precision
+    mine <- somgpu:::genie_merge(m, nrow(X), 6)
+    for (k in 2:6) {
+      expect_identical(somgpu:::ari(mine[[k]], genieclust::genie(X, k, gini_threshold = 0.3), k, k), 1,
+                       label = sprintf("seed %d, k = %d", s, k))
+    }
+  }
+})
+
+test_that("nearest_rows() gives the nearest row and the m-th nearest distance", {
+  x <- withr::with_seed(1, matrix(rnorm(60), 20))
+  ref <- withr::with_seed(2, matrix(rnorm(90), 30))
+  d <- as.matrix(stats::dist(rbind(x, ref)))[1:20, 21:50]
+  got <- somgpu:::nearest_rows(x, ref, 4L)
+  expect_identical(got$nearest, unname(apply(d, 1, which.min)))
+  expect_equal(got$mth, unname(apply(d, 1, function(r) sort(r)[4])), tolerance = 1e-10)
+  own <- somgpu:::nearest_rows(ref, ref, 1L) # a row of ref is its own nearest
+  expect_identical(own$nearest, 1:30)
+  expect_equal(own$mth, rep(0, 30), tolerance = 1e-6)
+  # far from the origin, as close
+  far <- somgpu:::nearest_rows(x + 1e7, ref + 1e7, 4L)
+  expect_identical(far$nearest, got$nearest)
+  expect_equal(far$mth, got$mth, tolerance = 1e-6)
+})
+
+blobs <- function(k, n_each, sd = 1, spread = 5, seed = 1) {
+  withr::with_seed(seed, {
+    a <- 2 * pi * seq_len(k) / k
+    centres <- spread / (2 * sin(pi / k)) * cbind(cos(a), sin(a)) # neighbours `spread` apart
+    g <- rep(seq_len(k), each = n_each)
+    structure(centres[g, ] + matrix(rnorm(2 * length(g), sd = sd), ncol = 2), groups = g)
+  })
+}
+
+test_that("told k, select_size() gives k groups: connected on rings, Gaussian on blobs", {
+  y <- two_rings(400)
+  sel <- select_size(y, sizes = 2:8, bootstrap = 3, iter_max = 40, seed = 1,
+                     progress = FALSE, groups = 2)
+  expect_identical(sel$groups, 2L)
+  expect_identical(sel$grouping$kind, "rows")
+  expect_identical(sel$grouping$told$chosen, "connected")
+  expect_gt(sel$grouping$told$gap, 1)
+  expect_identical(somgpu:::ari(sel$partition, attr(y, "groups"), 2L, 2L), 1)
+  expect_match(sel$reason, "Told 2 groups")
+  expect_identical(sel$recommended, 2L)
+  expect_identical(predict(sel, y), sel$partition)
+  expect_identical(sum(sel$group_table$rows), 400L)
+  expect_true(all(sel$group_table$stability > 0.85))
+  # Gaussian blobs that touch: the linkage's cuts are no gaps, the Gaussian groups are kept
+  b <- blobs(3, 80, spread = 3.5, seed = 3)
+  told <- lapply(3:4, function(k) {
+    select_size(b, sizes = 2:6, bootstrap = 3, iter_max = 40, seed = 1, progress = FALSE,
+                groups = k)
+  })
+  for (s in told) {
+    k <- s$groups
+    expect_identical(nrow(s$group_table), k)
+    expect_identical(length(unique(s$partition)), k)
+    expect_identical(predict(s, b), s$partition)
+    expect_null(s$grouping$kind)
+    expect_identical(s$grouping$told$chosen, "gaussian")
+  }
+  expect_identical(vapply(told, `[[`, 1L, "groups"), 3:4)
+  expect_gte(somgpu:::ari(told[[1]]$partition, attr(b, "groups"), 3L, 3L), 0.75)
+  # shape = "connected" takes the linkage's groups whatever their cuts
+  sc <- select_size(b, sizes = 2:6, bootstrap = 3, iter_max = 40, seed = 1,
+                    progress = FALSE, groups = 3, shape = "connected")
+  expect_identical(sc$grouping$kind, "rows")
+  expect_identical(sc$groups, 3L)
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  expect_warning(plot(sc), NA) # no criterion to draw: an empty panel, no warning
+  expect_warning(plot(told[[2]]), NA)
+})
+
+test_that("`groups` is checked", {
+  y <- blobs(2, 30)
+  expect_error(select_size(y, sizes = 2:5, groups = 6), "at least 6 neurons",
+               class = "somgpu_input_error")
+  expect_error(select_size(y, sizes = 2:5, groups = 1.5), "`groups` must be NULL",
+               class = "somgpu_input_error")
+  expect_error(select_size(y, sizes = 2:5, groups = "2"), "`groups` must be NULL",
+               class = "somgpu_input_error")
+  expect_error(select_size(y, sizes = 2:5, noise = NA), "`noise` must be TRUE or FALSE",
+               class = "somgpu_input_error")
+})
+
+test_that("noise = TRUE leaves outliers in no group, consistently in predict() and the table", {
+  b <- blobs(2, 150, spread = 8, seed = 2)
+  far <- withr::with_seed(5, cbind(runif(6, -30, 40), c(-25, -20, 35, 40, 30, -30)))
+  y <- rbind(b, far)
+  out <- 301:306
+  plain <- select_size(y, sizes = 2:6, bootstrap = 3, iter_max = 40, seed = 1,
+                       progress = FALSE)
+  expect_false(anyNA(plain$partition))
+  expect_null(plain$noise)
+  sel <- select_size(y, sizes = 2:6, bootstrap = 3, iter_max = 40, seed = 1,
+                     progress = FALSE, noise = TRUE)
+  expect_true(all(is.na(sel$partition[out])))
+  expect_lt(sum(is.na(sel$partition[-out])), 0.05 * 300)
+  expect_identical(sel$noise, sum(is.na(sel$partition)))
+  expect_identical(sum(sel$group_table$rows) + sel$noise, nrow(y))
+  expect_identical(predict(sel, y), sel$partition)
+  expect_identical(predict(sel, rbind(c(100, 100), colMeans(b)))[1], NA_integer_)
+  # the groups themselves are those found without the option
+  expect_identical(sel$partition[!is.na(sel$partition)], plain$partition[!is.na(sel$partition)])
+  # told k as well
+  told <- select_size(y, sizes = 2:6, bootstrap = 3, iter_max = 40, seed = 1,
+                      progress = FALSE, groups = 2, noise = TRUE)
+  expect_true(all(is.na(told$partition[out])))
+  expect_identical(told$groups, 2L)
+  expect_identical(predict(told, y), told$partition)
+  expect_match(paste(capture.output(print(told)), collapse = "\n"), "in no group")
 })

@@ -4,7 +4,7 @@
 
 r_layers <- c(
   # the bottom: what C says, words for messages, conditions, the arithmetic of the rules
-  "constants.R", "describe.R", "errors.R", "agreement.R", "pca.R", "mixture.R",
+  "constants.R", "describe.R", "errors.R", "agreement.R", "pca.R", "mixture.R", "genie.R",
   # the data and their checks
   "filedata.R", "fileclusters.R", "prepare.R", "validate.R", "encode.R", "memory.R",
   # threads and backends
@@ -15,7 +15,7 @@ r_layers <- c(
   # prediction and the groups a map holds
   "predict.R", "groups.R",
   # selection and the methods that report
-  "print.R", "select_report.R", "connected.R", "select_scale.R", "select.R", "summary.R", "tidy.R",
+  "print.R", "select_report.R", "connected.R", "told.R", "noise.R", "select_scale.R", "select.R", "summary.R", "tidy.R",
   "kohonen.R",
   # figures
   "plot_data.R", "plot.R", "autoplot.R",

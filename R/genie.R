@@ -1,0 +1,130 @@
+# Genie's linkage and the rows' neighbours, for the groups of any shape (connected.R), the
+# groups told their number (told.R) and the rows that belong to no group (noise.R): the
+# Euclidean minimum spanning tree of a set of points, Genie's Gini-capped single linkage on
+# it (Gagolewski, Bartoszuk and Cena 2016), and each point's distances to its nearest
+# points of another set, a block at a time.
+
+# Genie's Gini threshold (Gagolewski, Bartoszuk and Cena 2016; genieclust's default and the
+# benchmark suite's reference).
+connected_gini <- 0.3
+
+# The Euclidean minimum spanning tree of the rows of X (complete), by Prim's algorithm
+# without a distance matrix (each step the distances from the point just joined to those
+# still out: n^2 d / 2 operations, memory of order n): list(from, to, weight), the n - 1
+# edges lightest first (ties in the order Prim's algorithm took them).
+mst_rows <- function(X) {
+  n <- nrow(X)
+  if (n < 2L) return(list(from = integer(0), to = integer(0), weight = numeric(0)))
+  cols <- lapply(seq_len(ncol(X)), function(k) X[, k])
+  out <- seq_len(n)[-1L] # the points not yet joined
+  best <- rep(Inf, n - 1L) # each one's squared distance to the tree, and to which point
+  near <- rep(1L, n - 1L)
+  from <- to <- integer(n - 1L)
+  weight <- numeric(n - 1L)
+  cur <- 1L
+  for (e in seq_len(n - 1L)) {
+    d2 <- 0
+    for (col in cols) d2 <- d2 + (col[out] - col[cur])^2
+    closer <- d2 < best
+    best[closer] <- d2[closer]
+    near[closer] <- cur
+    j <- which.min(best)
+    from[e] <- near[j]
+    to[e] <- out[j]
+    weight[e] <- best[j]
+    cur <- out[j]
+    out <- out[-j]
+    best <- best[-j]
+    near <- near[-j]
+  }
+  ord <- order(weight, seq_along(weight))
+  list(from = from[ord], to = to[ord], weight = sqrt(weight[ord]))
+}
+
+# Genie's linkage on a minimum spanning tree (mst_rows()) of p points: its edges joined
+# lightest first, except that while the Gini index of the group sizes exceeds `gini`, the
+# lightest edge that touches a smallest group is joined instead. A list, element k
+# (1..k_max) the labels (1..k, numbered by first appearance) of the partition into k
+# groups. The Gini index, sum_{i<j} |s_i - s_j| / ((K - 1) p) over the K groups' sizes s,
+# is kept up to date at each join (O(K)), so the whole linkage costs O(p^2).
+genie_merge <- function(mst, p, k_max, gini = connected_gini) {
+  k_max <- min(k_max, p)
+  out <- vector("list", k_max)
+  if (p <= k_max) out[[p]] <- seq_len(p)
+  group <- seq_len(p)
+  size <- rep(1, p)
+  live <- rep(TRUE, p)
+  spread <- 0 # sum_{i<j} |s_i - s_j| over the live groups
+  u <- mst$from
+  v <- mst$to
+  open <- rep(TRUE, length(u))
+  lightest <- 1L
+  K <- p
+  while (K > 1L) {
+    if (spread / ((K - 1) * p) > gini) { # the lightest edge that touches a smallest group
+      smallest <- min(size[live])
+      cand <- which(open)
+      touches <- size[group[u[cand]]] == smallest | size[group[v[cand]]] == smallest
+      pick <- cand[which(touches)[1L]]
+    } else {
+      while (!open[lightest]) lightest <- lightest + 1L
+      pick <- lightest
+    }
+    open[pick] <- FALSE
+    a <- group[u[pick]]
+    b <- group[v[pick]]
+    sizes <- size[live]
+    spread <- spread - sum(abs(sizes - size[a])) - sum(abs(sizes - size[b])) +
+      abs(size[a] - size[b])
+    live[b] <- FALSE
+    size[a] <- size[a] + size[b]
+    spread <- spread + sum(abs(size[live] - size[a]))
+    group[group == b] <- a
+    K <- K - 1L
+    if (K <= k_max) out[[K]] <- match(group, unique(group))
+  }
+  out
+}
+
+# The partitions of the rows of P into 1..k_max groups by Genie's linkage (genie_merge() on
+# their minimum spanning tree).
+genie_partitions <- function(P, k_max, gini = connected_gini) {
+  if (nrow(P) == 1L) return(list(1L))
+  genie_merge(mst_rows(P), nrow(P), k_max, gini)
+}
+
+# For each row of x, its nearest row of `ref` (index) and its distance to the m-th nearest
+# row of ref (a row of x that is a row of ref counts itself, at distance 0 up to rounding),
+# both complete and in the same space; blocks of rows of x so that a block's distances
+# hold about 2e7 numbers. Both are centred on ref's column means first, so that the
+# squared distances' expansion loses no precision to data far from the origin.
+nearest_rows <- function(x, ref, m = 1L) {
+  m <- min(m, nrow(ref))
+  n <- nrow(x)
+  centre <- colMeans(ref)
+  x <- sweep(x, 2L, centre)
+  ref <- sweep(ref, 2L, centre)
+  nearest <- integer(n)
+  mth <- numeric(n)
+  r2 <- rowSums(ref^2)
+  block <- max(1L, floor(2e7 / nrow(ref)))
+  for (lo in seq(1L, n, by = block)) {
+    idx <- seq.int(lo, min(n, lo + block - 1L))
+    xb <- x[idx, , drop = FALSE]
+    d2 <- outer(rowSums(xb^2), r2, "+") - 2 * tcrossprod(xb, ref)
+    d2[d2 < 0] <- 0
+    nearest[idx] <- max.col(-d2, ties.method = "first")
+    mth[idx] <- if (m == 1L) d2[cbind(seq_along(idx), nearest[idx])] else
+      apply(d2, 1L, function(r) sort.int(r, partial = m)[m])
+  }
+  list(nearest = nearest, mth = sqrt(mth))
+}
+
+# The rows of xs (complete, the maps' space; `groups`, each one's group) that belong to no
+# group under `noise` (noise_grouping()'s: ref, the grouped rows; m; limit, per group):
+# those whose distance to their (m + 1)-th nearest row of ref (a row of ref its own first)
+# exceeds their group's limit. A logical vector.
+noise_rows <- function(xs, groups, noise) {
+  core <- nearest_rows(xs, noise$ref, noise$m + 1L)$mth
+  !is.na(groups) & core > noise$limit[groups]
+}
