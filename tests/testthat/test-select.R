@@ -251,6 +251,12 @@ test_that("it is reproducible, leaves R's generator alone and handles real data"
   expect_identical(a$criteria, b$criteria)
   expect_identical(a$recommended, b$recommended)
   expect_true(all(is.finite(a$criteria$heldout_qe)))
+  # whatever the threads: the same selection, replicates, groups and their stability
+  one <- do.call(select_size, utils::modifyList(aq_args, list(threads = 1)))
+  expect_identical(one$criteria, a$criteria)
+  expect_identical(one$replicates, a$replicates)
+  expect_identical(one$partition, a$partition)
+  expect_identical(one$group_table, a$group_table)
   expect_identical(nrow(a$fit$clusters), nrow(airquality))
   # seed = NULL: drawn from R's generator, stored
   set.seed(3)
@@ -459,4 +465,37 @@ test_that("predict() of a selection gives new rows their groups, as its own rows
   expect_identical(predict(sel, file_matrix(y, dir)), sel$partition) # file-backed, in blocks
   skip_if_not_installed("generics")
   expect_identical(as.integer(generics::augment(sel, y)$.group), sel$partition)
+})
+
+test_that("the replicates run in rounds until every group's reading is settled", {
+  # the rounds: 10 at a time up to bootstrap
+  expect_identical(unname(somgpu:::replicate_rounds(25)), list(1:10, 11:20, 21:25))
+  expect_identical(unname(somgpu:::replicate_rounds(4)), list(1:4))
+  # settled: each group's mean plus and minus two standard errors in one reading band,
+  # written out by hand (bands 0.6, 0.75, 0.85)
+  settled <- function(jac) {
+    somgpu:::readings_settled(structure(data.frame(group = seq_len(nrow(jac))), jaccard = jac))
+  }
+  expect_true(settled(rbind(rep(c(0.95, 0.97), 5), rep(c(0.65, 0.7), 5))))
+  # mean 0.76, sd 0.0527: 0.76 - 2 * 0.0527 / sqrt(10) = 0.727 is below 0.75
+  straddles <- rep(c(0.71, 0.81), 5)
+  expect_lt(mean(straddles) - 2 * sd(straddles) / sqrt(10), 0.75)
+  expect_false(settled(rbind(rep(0.95, 10), straddles)))
+  # replicates a group could not be measured in are not counted; one reading is not enough
+  expect_false(settled(rbind(c(0.9, rep(NA, 9)))))
+  expect_true(settled(rbind(c(0.9, 0.9, 0.91, rep(NA, 7)))))
+  expect_true(somgpu:::readings_settled(NULL)) # no groups: nothing to settle
+  # on well separated groups the first round settles them: 10 replicates of 20, each the
+  # same as in a call that asked for 10 (a replicate's rows and seed do not depend on the
+  # rounds)
+  y <- simplex_blobs(3, seed = 2)
+  args <- list(y, sizes = 2:5, restarts = 1, iter_max = 30, seed = 5, backend = "cpu",
+               threads = 2, progress = FALSE)
+  s20 <- do.call(select_size, c(args, bootstrap = 20))
+  s10 <- do.call(select_size, c(args, bootstrap = 10))
+  expect_identical(s20$bootstrap, 10L)
+  expect_true(all(s20$group_table$reading == "highly stable"))
+  expect_identical(s20$replicates, s10$replicates)
+  expect_identical(s20$group_table, s10$group_table)
+  expect_identical(max(s20$replicates$replicate), 10L)
 })
