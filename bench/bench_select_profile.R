@@ -64,7 +64,7 @@ prof_out <- function(name) {
 traced <- c("train", "train_maps", "train_result", "train_replicates", "train_setup_of",
             "train_views", "replicate_fit", "fit_grouping", "agglomerate_cells", "mixture_em",
             "predict_groups", "selection_criteria", "cluster_indices", "group_stability",
-            "groups_of_rows")
+            "groups_of_rows", "connected_grouping")
 ns <- asNamespace("somgpu")
 for (f in traced) {
   suppressMessages(trace(f, tracer = bquote(prof_in(.(f))), exit = bquote(prof_out(.(f))),
@@ -87,6 +87,12 @@ under <- function(top, name) {
 phases_of <- function(total) {
   s <- function(key) acc_of(key)[1]
   u <- function(top, name) under(top, name)[1]
+  # the fit's grouping, wherever a promise forced it (connected_grouping() forces it)
+  f <- function(tail) {
+    keys <- names(prof$acc)
+    hit <- (keys == tail | endsWith(keys, paste0(" > ", tail))) & !startsWith(keys, "train_replicates")
+    Reduce(`+`, prof$acc[hit], c(0, 0))[1]
+  }
   rep_fit <- "train_replicates > replicate_fit"
   rep_result <- u("train_replicates", "train_result")
   out <- c(
@@ -102,10 +108,12 @@ phases_of <- function(total) {
     `replicates: the rest of train_replicates()` = s("train_replicates") -
       s("train_replicates > train_views") - s("train_replicates > train_setup_of") - s(rep_fit) -
       s("train_replicates > train_result"),
-    `grouping on the fit: agglomeration, 6 shapes (agglomerate_cells)` = u("fit_grouping", "agglomerate_cells"),
-    `grouping on the fit: EM (mixture_em)` = u("fit_grouping", "mixture_em"),
+    `grouping on the fit: agglomeration, 6 shapes (agglomerate_cells)` = f("fit_grouping > agglomerate_cells"),
+    `grouping on the fit: EM (mixture_em)` = f("fit_grouping > mixture_em"),
     `grouping on the fit: the rest (moments, classify)` =
-      s("fit_grouping") - u("fit_grouping", "agglomerate_cells") - u("fit_grouping", "mixture_em"),
+      f("fit_grouping") - f("fit_grouping > agglomerate_cells") - f("fit_grouping > mixture_em"),
+    `groups of any shape: a finer ring, its linkage (connected_grouping)` =
+      s("connected_grouping") - s("connected_grouping > fit_grouping"),
     `selection_criteria: stability ARIs over replicate pairs` =
       s("selection_criteria") - s("selection_criteria > cluster_indices"),
     `cluster_indices (Davies-Bouldin, Calinski-Harabasz)` = s("selection_criteria > cluster_indices"),

@@ -18,7 +18,7 @@ r_layers <- c(
   "print.R", "select_report.R", "connected.R", "told.R", "noise.R", "select_scale.R", "select.R", "summary.R", "tidy.R",
   "kohonen.R",
   # figures
-  "plot_data.R", "plot.R", "autoplot.R",
+  "plot_data.R", "plot_layout.R", "plot.R", "autoplot.R",
   "somgpu-package.R")
 
 # name -> file of every top-level assignment in the files of `dir`
