@@ -41,3 +41,8 @@ name_list <- function(nm) {
   if (length(nm) <= 5L) return(paste(nm, collapse = ", "))
   sprintf("%s, ... (%d in all)", paste(nm[1:4], collapse = ", "), length(nm))
 }
+
+# "1 row", "2 rows", "1,500 rows": a count and its noun, in the plural where it is not 1.
+count_text <- function(n, noun, plural = paste0(noun, "s")) {
+  sprintf("%s %s", format(n, big.mark = ","), if (identical(as.numeric(n), 1)) noun else plural)
+}

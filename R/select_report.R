@@ -258,8 +258,8 @@ print.somgpu_selection <- function(x, ...) {
     print(gt, row.names = FALSE, right = TRUE)
   }
   if (!is.null(x$noise)) {
-    cat(sprintf("in no group (noise = TRUE): %s rows, NA in `partition`\n",
-                format(x$noise, big.mark = ",")))
+    cat(sprintf("in no group (noise = TRUE): %s, NA in `partition`\n",
+                count_text(x$noise, "row")))
   }
   invisible(x)
 }

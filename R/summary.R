@@ -103,6 +103,71 @@ print.summary.somgpu <- function(x, ...) {
   invisible(x)
 }
 
+#' Summarise a selection: the groups found, in a few lines
+#'
+#' The answer of [select_size()] without its per-size table: how many groups, of which
+#' shape, how stable each is, which size has a neuron per group, and what the call ran on.
+#' `print()` of the selection shows the criteria per size as well; `generics::glance()`
+#' gives the same facts as one row.
+#'
+#' @param object A `somgpu_selection` from [select_size()].
+#' @param x A `summary.somgpu_selection` object.
+#' @param ... Ignored.
+#' @return A list of class `summary.somgpu_selection`: `groups` (the number of groups; 1:
+#'   no group structure), `told` (whether the call gave the number, `groups = k`),
+#'   `shape` (`"gaussian"`, `"connected"` (groups of any shape on a finer ring) or `"rows"`
+#'   (told groups joined on the rows)), `family` (the covariance shape of Gaussian groups,
+#'   such as `"VVV"`, or `"connected"`), `recommended` (a size or `NA`), `reason`,
+#'   `group_table` (as in [select_size()]'s result), `noise` (the rows in no group, with
+#'   `noise = TRUE`, else `NULL`), `rows` (the rows grouped), `n` (the rows of the data),
+#'   `sampled`, `bootstrap` (the replicates run) and `elapsed` (seconds).
+#' @seealso [select_size()], [tidy.somgpu_selection()]
+#' @examples
+#' set.seed(1)
+#' y <- rbind(matrix(rnorm(300, 0, 0.3), ncol = 3), matrix(rnorm(300, 3, 0.3), ncol = 3))
+#' sel <- select_size(y, sizes = 2:5, restarts = 1, bootstrap = 4, iter_max = 20,
+#'                    seed = 1, threads = 2)
+#' summary(sel)
+#' @export
+summary.somgpu_selection <- function(object, ...) {
+  g <- object$grouping
+  st <- object$strategy
+  structure(list(
+    groups = object$groups, told = !is.null(g$told),
+    shape = if (is.null(g)) NA_character_ else if (is.null(g$kind)) "gaussian" else g$kind,
+    family = if (is.null(g)) NA_character_ else g$family,
+    recommended = object$recommended, reason = object$reason,
+    group_table = object$group_table, noise = object$noise,
+    rows = if (is.null(g)) NA_integer_ else as.integer(g$rows), n = st$n,
+    sampled = st$sampled, bootstrap = object$bootstrap, elapsed = object$elapsed),
+    class = "summary.somgpu_selection")
+}
+
+#' @rdname summary.somgpu_selection
+#' @export
+print.summary.somgpu_selection <- function(x, ...) {
+  shape <- switch(x$shape, gaussian = sprintf("Gaussian, %s", x$family),
+                  connected = "of any shape, on a finer ring", rows = "joined on the rows",
+                  "none")
+  cat(sprintf("%d group%s (%s%s); recommended size: %s\n", x$groups,
+              if (x$groups == 1L) "" else "s", if (x$groups > 1L) shape else "no group structure",
+              if (x$told) ", told their number" else "",
+              if (is.na(x$recommended)) "none" else sprintf("N = %d", x$recommended)))
+  cat(sprintf("%s of %s grouped%s; %d replicates; %.1f s\n",
+              format(x$rows, big.mark = ","), count_text(x$n, "row"),
+              if (isTRUE(x$sampled)) " (the rule ran on a sample)" else "", x$bootstrap,
+              if (is.null(x$elapsed)) NA_real_ else x$elapsed))
+  if (!is.null(x$group_table) && nrow(x$group_table) > 1L) {
+    gt <- x$group_table
+    gt$stability <- sprintf("%.2f", gt$stability)
+    print(gt, row.names = FALSE, right = TRUE)
+  }
+  if (!is.null(x$noise)) {
+    cat(sprintf("in no group: %s\n", count_text(x$noise, "row")))
+  }
+  invisible(x)
+}
+
 # The elbow of a decreasing curve: the size whose point is farthest below the straight line
 # joining the first and last points, both axes scaled to [0, 1]. NA for fewer than 3 sizes.
 elbow <- function(sizes, qe) {
