@@ -119,8 +119,9 @@ print.summary.somgpu <- function(x, ...) {
 #'   (told groups joined on the rows)), `family` (the covariance shape of Gaussian groups,
 #'   such as `"VVV"`, or `"connected"`), `recommended` (a size or `NA`), `reason`,
 #'   `group_table` (as in [select_size()]'s result), `noise` (the rows in no group, with
-#'   `noise = TRUE`, else `NULL`), `rows` (the rows grouped), `n` (the rows of the data),
-#'   `sampled`, `bootstrap` (the replicates run) and `elapsed` (seconds).
+#'   `noise = TRUE`, else `NULL`), `rows` (the rows in a group), `n` (the rows of the
+#'   data), `sampled` (whether the groups were found on a sample of the rows), `ran_on` (the
+#'   rows they were found on), `bootstrap` (the replicates run) and `elapsed` (seconds).
 #' @seealso [select_size()], [tidy.somgpu_selection()]
 #' @examples
 #' set.seed(1)
@@ -138,8 +139,10 @@ summary.somgpu_selection <- function(object, ...) {
     family = if (is.null(g)) NA_character_ else g$family,
     recommended = object$recommended, reason = object$reason,
     group_table = object$group_table, noise = object$noise,
-    rows = if (is.null(g)) NA_integer_ else as.integer(g$rows), n = st$n,
-    sampled = st$sampled, bootstrap = object$bootstrap, elapsed = object$elapsed),
+    rows = if (!is.null(object$group_table)) sum(object$group_table$rows) else
+      if (is.null(g)) NA_integer_ else as.integer(g$rows),
+    n = st$n, sampled = st$sampled, ran_on = if (is.null(g)) NA_integer_ else as.integer(g$rows),
+    bootstrap = object$bootstrap, elapsed = object$elapsed),
     class = "summary.somgpu_selection")
 }
 
@@ -155,7 +158,9 @@ print.summary.somgpu_selection <- function(x, ...) {
               if (is.na(x$recommended)) "none" else sprintf("N = %d", x$recommended)))
   cat(sprintf("%s of %s grouped%s; %d replicates; %.1f s\n",
               format(x$rows, big.mark = ","), count_text(x$n, "row"),
-              if (isTRUE(x$sampled)) " (the rule ran on a sample)" else "", x$bootstrap,
+              if (isTRUE(x$sampled)) sprintf(" (the groups found on a sample of %s)",
+                                             format(x$ran_on, big.mark = ",")) else "",
+              x$bootstrap,
               if (is.null(x$elapsed)) NA_real_ else x$elapsed))
   if (!is.null(x$group_table) && nrow(x$group_table) > 1L) {
     gt <- x$group_table

@@ -396,6 +396,8 @@ test_that("at scale: the rule on a sample, every row given its group, in memory 
   expect_identical(sum(sel$group_table$rows), 3000L)
   expect_gt(somgpu:::ari(sel$partition, g), 0.99)
   expect_match(capture.output(print(sel))[2], "a sample of 1,000 of the 3,000 rows, batch training")
+  expect_match(capture.output(print(summary(sel)))[2],
+               "^3,000 of 3,000 rows grouped \\(the groups found on a sample of 1,000\\); ")
   # the rows assigned a block at a time: the same groups
   withr::with_options(list(somgpu.select_block_rows = 700L), {
     blocks <- do.call(select_size, c(list(y, sample_rows = 1000), args))
@@ -510,7 +512,8 @@ test_that("summary() of a selection: its groups in a few lines, as glance() and 
   expect_identical(s$groups, g$groups)
   expect_identical(s$recommended, g$recommended)
   expect_identical(s$family, g$family)
-  expect_identical(s$rows, g$rows)
+  expect_identical(s$rows, sum(!is.na(sel$partition)))
+  expect_identical(s$ran_on, g$rows)
   expect_identical(s$bootstrap, sel$bootstrap)
   expect_identical(s$group_table, sel$group_table)
   expect_identical(s$shape, "gaussian")
@@ -525,6 +528,7 @@ test_that("summary() of a selection: its groups in a few lines, as glance() and 
   expect_true(st$told)
   expect_identical(st$groups, 2L)
   expect_identical(st$noise, told$noise)
+  expect_identical(st$rows, sum(!is.na(told$partition)))
   out <- capture.output(print(st))
   expect_match(out[1], "^2 groups \\(.*, told their number\\); recommended size: N = 2$")
   expect_identical(out[length(out)], sprintf("in no group: %d %s", told$noise,
