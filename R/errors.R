@@ -42,6 +42,7 @@ need_packages <- function(packages, what, call) {
 # nearest of `known` (within two edits) for each.
 abort_unknown_args <- function(bad, known, fun, call) {
   near <- vapply(bad, function(b) {
+    if (!length(known)) return("")
     d <- utils::adist(b, known, ignore.case = TRUE)
     if (min(d) <= 2) sprintf(" (did you mean `%s`?)", known[which.min(d)]) else ""
   }, character(1))
@@ -53,6 +54,20 @@ abort_unknown_args <- function(bad, known, fun, call) {
   abort_input(sprintf("%s and %s are not arguments of %s.",
                       paste(names[-length(names)], collapse = ", "), names[length(names)], fun),
               call)
+}
+
+# A method's `...` that it does not use (`dots`, list(...)): nothing, or an input error that
+# names what it got (a misspelt argument would otherwise be dropped without a word), with the
+# nearest of the method's own arguments (`fun`, the method; `name`, how messages call it).
+check_dots_used <- function(dots, fun, name, call) {
+  if (!length(dots)) return(invisible(TRUE))
+  nm <- names(dots)
+  if (is.null(nm) || !all(nzchar(nm))) {
+    abort_input(sprintf("%s got %s it does not take; name the arguments (see its help page).",
+                        name, if (length(dots) == 1L) "an unnamed argument" else "unnamed arguments"),
+                call)
+  }
+  abort_unknown_args(nm, setdiff(names(formals(fun))[-1L], "..."), name, call) # not the object
 }
 
 # An interrupt (Ctrl-C) that the compiled code noticed and stopped for, after releasing what

@@ -30,7 +30,8 @@
 #'   its descriptor beside it, the path plus `".desc"`), returned invisibly as clusters
 #'   in a file (see [as_big_matrix()]: they read like a matrix and survive [saveRDS()]),
 #'   with a message naming the file.
-#' @param ... Ignored.
+#' @param ... Not used: an argument these methods do not take is an error that names it
+#'   (and the nearest argument they do take).
 #' @return With `type = "clusters"`, a data frame with one integer column per size (`N2`,
 #'   `N3`, ...) and one row per row of `newdata` (with its row names), as `fit$clusters`
 #'   (class `somgpu_clusters`: it prints its first rows and a count when long).
@@ -51,6 +52,7 @@
 predict.somgpu <- function(object, newdata, sizes = object$params$sizes, threads = NULL,
                            type = c("clusters", "detail"), clusters_file = NULL, ...) {
   call <- compact_call(sys.call(), "predict")
+  check_dots_used(list(...), predict.somgpu, "predict()", call)
   type <- if (missing(type)) "clusters" else
     check_choice(type, "type", c("clusters", "detail"), call)
   sizes <- check_fit_sizes(object, sizes, call)

@@ -523,7 +523,8 @@ replicate_fit <- function(work, x, args, fit = NULL) {
 #' @param newdata The rows, as for [predict.somgpu()]: a data frame, a matrix, a named
 #'   numeric vector, or a file-backed `bigmemory::big.matrix`; columns taken by name.
 #' @param threads Number of CPU threads; `NULL` uses [somgpu_threads()].
-#' @param ... Ignored.
+#' @param ... Not used: an argument these methods do not take is an error that names it
+#'   (and the nearest argument they do take).
 #' @return An integer vector, a group (1, 2, ...) per row of `newdata`; `NA` for rows
 #'   left out for missing values, for rows in no group (a selection with `noise = TRUE`),
 #'   and for every row when the selection found no groups (no map had rows).
@@ -535,6 +536,7 @@ replicate_fit <- function(work, x, args, fit = NULL) {
 #' @export
 predict.somgpu_selection <- function(object, newdata, threads = NULL, ...) {
   call <- compact_call(sys.call(), "predict")
+  check_dots_used(list(...), predict.somgpu_selection, "predict()", call)
   if (missing(newdata)) {
     abort_input("predict() of a selection needs `newdata`, the rows to give groups to (its own rows' groups are in `partition`).", call)
   }

@@ -21,7 +21,8 @@
 #'   `data`.
 #' @param all_sizes For `augment()`: also add one integer column of clusters per trained
 #'   size, `.cluster_N2`, `.cluster_N3`, ...
-#' @param ... Ignored.
+#' @param ... Not used: an argument these methods do not take is an error that names it
+#'   (and the nearest argument they do take).
 #' @return `tidy()`: one row per neuron of the ring with rows: `cluster` (a factor, the
 #'   neuron), its weights (one column per variable, in the data's units; for a categorical
 #'   column of a data frame a column per level, `column=level`, the neuron's share of the
@@ -52,6 +53,7 @@
 #' @exportS3Method generics::tidy
 tidy.somgpu <- function(x, size = NULL, quality = FALSE, data = NULL, ...) {
   call <- compact_call(sys.call(), "tidy")
+  check_dots_used(list(...), tidy.somgpu, "tidy()", call)
   quality <- check_flag(quality, "quality", call)
   if (quality) {
     q <- x$quality
@@ -79,6 +81,7 @@ tidy.somgpu <- function(x, size = NULL, quality = FALSE, data = NULL, ...) {
 #' @usage \method{glance}{somgpu}(x, ...)
 #' @exportS3Method generics::glance
 glance.somgpu <- function(x, ...) {
+  check_dots_used(list(...), glance.somgpu, "glance()", compact_call(sys.call(), "glance"))
   q <- x$quality[x$quality$best, , drop = FALSE]
   as_table(data.frame(size = q$size, qe = q$qe, te = q$te, explained_var = q$explained_var,
                       stability = x$stability$stability[match(q$size, x$stability$size)],
@@ -92,6 +95,7 @@ glance.somgpu <- function(x, ...) {
 augment.somgpu <- function(x, data = NULL, newdata = NULL, size = NULL, all_sizes = FALSE,
                            ...) {
   call <- compact_call(sys.call(), "augment")
+  check_dots_used(list(...), augment.somgpu, "augment()", call)
   all_sizes <- check_flag(all_sizes, "all_sizes", call)
   rows <- if (!is.null(newdata)) newdata else data
   if (is_file_data(rows)) {
@@ -173,7 +177,8 @@ as_table <- function(df) {
 #' @param x A `somgpu_selection` from [select_size()].
 #' @param data,newdata For `augment()`: the rows (all their columns kept; default: the
 #'   rows the selection's fit keeps). `newdata` is the same as `data`, for broom's habit.
-#' @param ... Ignored.
+#' @param ... Not used: an argument these methods do not take is an error that names it
+#'   (and the nearest argument they do take).
 #' @return A tibble or data frame (see Description). `glance()` gives one row: `groups`
 #'   (1: no group structure), `recommended` (a size or `NA`), `family` (the groups'
 #'   covariance shape, mclust's name), `criterion` (its BIC of the classification),
@@ -192,6 +197,7 @@ as_table <- function(df) {
 #' @usage \method{tidy}{somgpu_selection}(x, ...)
 #' @exportS3Method generics::tidy
 tidy.somgpu_selection <- function(x, ...) {
+  check_dots_used(list(...), tidy.somgpu_selection, "tidy()", compact_call(sys.call(), "tidy"))
   g <- x$grouping
   gt <- x$group_table
   if (is.null(g) || is.null(gt)) {
@@ -215,6 +221,7 @@ tidy.somgpu_selection <- function(x, ...) {
 #' @exportS3Method generics::augment
 augment.somgpu_selection <- function(x, data = NULL, newdata = NULL, ...) {
   call <- compact_call(sys.call(), "augment")
+  check_dots_used(list(...), augment.somgpu_selection, "augment()", call)
   rows <- if (!is.null(newdata)) newdata else data
   if (is_file_data(rows)) {
     abort_input("augment() binds the rows to their groups in memory; pass rows in memory.", call)
@@ -239,6 +246,7 @@ augment.somgpu_selection <- function(x, data = NULL, newdata = NULL, ...) {
 #' @usage \method{glance}{somgpu_selection}(x, ...)
 #' @exportS3Method generics::glance
 glance.somgpu_selection <- function(x, ...) {
+  check_dots_used(list(...), glance.somgpu_selection, "glance()", compact_call(sys.call(), "glance"))
   g <- x$grouping
   st <- x$strategy
   as_table(data.frame(

@@ -196,3 +196,31 @@ test_that("the data are never modified", {
   train(y, sizes = 3, init = init, iter_max = 5, seed = 1)
   expect_identical(init, copyinit)
 })
+
+test_that("a method's misspelt argument is an error that names it, not dropped (issue 38)", {
+  x <- as.matrix(iris[1:4])
+  fit <- train(x, nmax = 3, iter_max = 10, seed = 1, threads = 2)
+  sel <- select_size(x, sizes = 2:3, restarts = 1, bootstrap = 2, iter_max = 10, seed = 1,
+                     threads = 2, progress = FALSE)
+  expect_error(predict(fit, x, threds = 2),
+               "`threds` is not an argument of predict\\(\\) \\(did you mean `threads`\\?\\)",
+               class = "somgpu_input_error")
+  expect_error(predict(sel, x, treads = 1), "did you mean `threads`",
+               class = "somgpu_input_error")
+  expect_error(generics::tidy(fit, sizes = 3), "`sizes` is not an argument of tidy\\(\\) \\(did you mean `size`\\?\\)",
+               class = "somgpu_input_error")
+  expect_error(generics::augment(fit, dta = x), "did you mean `data`",
+               class = "somgpu_input_error")
+  expect_error(generics::augment(sel, newdta = x), "did you mean `newdata`",
+               class = "somgpu_input_error")
+  expect_error(generics::glance(fit, size = 3), "`size` is not an argument of glance\\(\\)\\.",
+               class = "somgpu_input_error")
+  expect_error(generics::glance(sel, 3), "glance\\(\\) got an unnamed argument it does not take",
+               class = "somgpu_input_error")
+  expect_error(generics::tidy(sel, a = 1, b = 2), "`a` and `b` are not arguments of tidy\\(\\)",
+               class = "somgpu_input_error")
+  # what they take still works
+  expect_identical(predict(fit, x, threads = 1), predict(fit, x))
+  expect_s3_class(generics::tidy(fit, size = 3), "data.frame")
+  expect_identical(predict(sel, x[1:5, ], threads = 1), sel$partition[1:5])
+})
