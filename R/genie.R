@@ -93,29 +93,26 @@ genie_partitions <- function(P, k_max, gini = connected_gini) {
   genie_merge(mst_rows(P), nrow(P), k_max, gini)
 }
 
-# For each row of x, its nearest row of `ref` (index) and its distance to the m-th nearest
-# row of ref (a row of x that is a row of ref counts itself, at distance 0 up to rounding),
-# both complete and in the same space; blocks of rows of x so that a block's distances
-# hold about 2e7 numbers. Both are centred on ref's column means first, so that the
-# squared distances' expansion loses no precision to data far from the origin.
+# For each row of x, its nearest row of `ref` (index; the first of equals) and its distance
+# to the m-th nearest row of ref (a row of x that is a row of ref counts itself, at
+# distance 0), both complete and in the same space: a scan in C (src/core/som_nearest.c)
+# over blocks of rows of x of about 2e7 distances each, so that an interrupt is seen
+# between blocks.
 nearest_rows <- function(x, ref, m = 1L) {
-  m <- min(m, nrow(ref))
+  m <- as.integer(min(m, nrow(ref)))
   n <- nrow(x)
-  centre <- colMeans(ref)
-  x <- sweep(x, 2L, centre)
-  ref <- sweep(ref, 2L, centre)
   nearest <- integer(n)
   mth <- numeric(n)
-  r2 <- rowSums(ref^2)
+  tref <- t(ref)
+  storage.mode(tref) <- "double"
   block <- max(1L, floor(2e7 / nrow(ref)))
   for (lo in seq(1L, n, by = block)) {
     idx <- seq.int(lo, min(n, lo + block - 1L))
-    xb <- x[idx, , drop = FALSE]
-    d2 <- outer(rowSums(xb^2), r2, "+") - 2 * tcrossprod(xb, ref)
-    d2[d2 < 0] <- 0
-    nearest[idx] <- max.col(-d2, ties.method = "first")
-    mth[idx] <- if (m == 1L) d2[cbind(seq_along(idx), nearest[idx])] else
-      apply(d2, 1L, function(r) sort.int(r, partial = m)[m])
+    xb <- t(x[idx, , drop = FALSE])
+    storage.mode(xb) <- "double"
+    got <- call_core("find the nearest rows", NULL, function() .Call(C_nearest_rows, xb, tref, m))
+    nearest[idx] <- got$nearest
+    mth[idx] <- got$mth
   }
   list(nearest = nearest, mth = sqrt(mth))
 }

@@ -1,10 +1,11 @@
 /* r_groups.c: Gaussian groups (som_groups.h) for R/groups.R and R/mixture.R: the
  * agglomeration of a map's cells (agglomerate_cells()) and EM over the rows
- * (mixture_em()). */
+ * (mixture_em()); and the rows' nearest rows (som_nearest.h) for R/genie.R. */
 #include <string.h>
 
 #include "r_glue.h"
 #include "som_groups.h"
+#include "som_nearest.h"
 
 static const char *const shape_names[] = {"full", "diag", "sphere", NULL};
 
@@ -129,4 +130,29 @@ SEXP C_mixture_em(SEXP x, SEXP labels, SEXP columns, SEXP family)
     UNPROTECT(2);
     if (rc != SOM_OK) return status_out(&st, R_NilValue);
     return fitted ? out : R_NilValue;
+}
+
+/* Points x (d x n, a point per column) against ref (d x r), m: list(nearest (1-based),
+ * mth (the m-th smallest squared distance)) per point (som_nearest()). */
+SEXP C_nearest_rows(SEXP x, SEXP ref, SEXP m)
+{
+    const char *names[] = {"nearest", "mth", ""};
+    int n, r, d, mm;
+    SEXP out;
+    if (TYPEOF(x) != REALSXP || TYPEOF(ref) != REALSXP || !Rf_isMatrix(x) || !Rf_isMatrix(ref) ||
+        Rf_nrows(x) != Rf_nrows(ref) || TYPEOF(m) != INTSXP || LENGTH(m) != 1)
+        Rf_error("somgpu: internal error: nearest rows need double points of one dimension and m");
+    d = Rf_nrows(x);
+    n = Rf_ncols(x);
+    r = Rf_ncols(ref);
+    mm = INTEGER(m)[0];
+    if (r < 1 || mm < 1 || mm > r)
+        Rf_error("somgpu: internal error: m must be between 1 and the reference points");
+    out = PROTECT(Rf_mkNamed(VECSXP, names));
+    SET_VECTOR_ELT(out, 0, Rf_allocVector(INTSXP, n));
+    SET_VECTOR_ELT(out, 1, Rf_allocVector(REALSXP, n));
+    som_nearest(REAL(x), n, REAL(ref), r, d, mm, INTEGER(VECTOR_ELT(out, 0)),
+                REAL(VECTOR_ELT(out, 1)), (double *)R_alloc((size_t)mm, sizeof(double)));
+    UNPROTECT(1);
+    return out;
 }

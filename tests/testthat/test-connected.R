@@ -130,6 +130,17 @@ test_that("nearest_rows() gives the nearest row and the m-th nearest distance", 
   far <- somgpu:::nearest_rows(x + 1e7, ref + 1e7, 4L)
   expect_identical(far$nearest, got$nearest)
   expect_equal(far$mth, got$mth, tolerance = 1e-6)
+  # equal distances: the first nearest, the m-th counted as often as equals occur
+  grid <- as.matrix(expand.grid(0:3, 0:3)) # ref on a grid: many equal distances
+  pts <- withr::with_seed(3, matrix(sample(0:6, 40, TRUE) / 2, 20))
+  dg <- as.matrix(stats::dist(rbind(pts, grid)))[1:20, 21:36]
+  for (m in c(1L, 2L, 5L, 6L, 16L)) {
+    g <- somgpu:::nearest_rows(pts, grid, m)
+    expect_identical(g$nearest, unname(apply(dg, 1, which.min)))
+    expect_equal(g$mth, unname(apply(dg, 1, function(r) sort(r)[m])), tolerance = 1e-12)
+  }
+  expect_identical(somgpu:::nearest_rows(pts, grid, 99L)$mth, # m beyond ref: its farthest
+                   somgpu:::nearest_rows(pts, grid, 16L)$mth)
 })
 
 blobs <- function(k, n_each, sd = 1, spread = 5, seed = 1) {
