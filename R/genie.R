@@ -11,34 +11,15 @@ connected_gini <- 0.3
 # The Euclidean minimum spanning tree of the rows of X (complete), by Prim's algorithm
 # without a distance matrix (each step the distances from the point just joined to those
 # still out: n^2 d / 2 operations, memory of order n): list(from, to, weight), the n - 1
-# edges lightest first (ties in the order Prim's algorithm took them).
+# edges lightest first (ties in the order Prim's algorithm took them). In C
+# (src/core/som_genie.c); the R it replaced is mst_reference() in
+# tests/testthat/helper-genie.R.
 mst_rows <- function(X) {
   n <- nrow(X)
   if (n < 2L) return(list(from = integer(0), to = integer(0), weight = numeric(0)))
-  cols <- lapply(seq_len(ncol(X)), function(k) X[, k])
-  out <- seq_len(n)[-1L] # the points not yet joined
-  best <- rep(Inf, n - 1L) # each one's squared distance to the tree, and to which point
-  near <- rep(1L, n - 1L)
-  from <- to <- integer(n - 1L)
-  weight <- numeric(n - 1L)
-  cur <- 1L
-  for (e in seq_len(n - 1L)) {
-    d2 <- 0
-    for (col in cols) d2 <- d2 + (col[out] - col[cur])^2
-    closer <- d2 < best
-    best[closer] <- d2[closer]
-    near[closer] <- cur
-    j <- which.min(best)
-    from[e] <- near[j]
-    to[e] <- out[j]
-    weight[e] <- best[j]
-    cur <- out[j]
-    out <- out[-j]
-    best <- best[-j]
-    near <- near[-j]
-  }
-  ord <- order(weight, seq_along(weight))
-  list(from = from[ord], to = to[ord], weight = sqrt(weight[ord]))
+  xt <- t(X)
+  storage.mode(xt) <- "double"
+  call_core("join the rows' spanning tree", NULL, function() .Call(C_mst_rows, xt))
 }
 
 # Genie's linkage on a minimum spanning tree (mst_rows()) of p points: its edges joined
@@ -46,44 +27,15 @@ mst_rows <- function(X) {
 # lightest edge that touches a smallest group is joined instead. A list, element k
 # (1..k_max) the labels (1..k, numbered by first appearance) of the partition into k
 # groups. The Gini index, sum_{i<j} |s_i - s_j| / ((K - 1) p) over the K groups' sizes s,
-# is kept up to date at each join (O(K)), so the whole linkage costs O(p^2).
+# is kept up to date at each join (O(K)), so the whole linkage costs O(p^2). In C
+# (src/core/som_genie.c); the R it replaced is genie_reference() in helper-genie.R.
 genie_merge <- function(mst, p, k_max, gini = connected_gini) {
   k_max <- min(k_max, p)
-  out <- vector("list", k_max)
-  if (p <= k_max) out[[p]] <- seq_len(p)
-  group <- seq_len(p)
-  size <- rep(1, p)
-  live <- rep(TRUE, p)
-  spread <- 0 # sum_{i<j} |s_i - s_j| over the live groups
-  u <- mst$from
-  v <- mst$to
-  open <- rep(TRUE, length(u))
-  lightest <- 1L
-  K <- p
-  while (K > 1L) {
-    if (spread / ((K - 1) * p) > gini) { # the lightest edge that touches a smallest group
-      smallest <- min(size[live])
-      cand <- which(open)
-      touches <- size[group[u[cand]]] == smallest | size[group[v[cand]]] == smallest
-      pick <- cand[which(touches)[1L]]
-    } else {
-      while (!open[lightest]) lightest <- lightest + 1L
-      pick <- lightest
-    }
-    open[pick] <- FALSE
-    a <- group[u[pick]]
-    b <- group[v[pick]]
-    sizes <- size[live]
-    spread <- spread - sum(abs(sizes - size[a])) - sum(abs(sizes - size[b])) +
-      abs(size[a] - size[b])
-    live[b] <- FALSE
-    size[a] <- size[a] + size[b]
-    spread <- spread + sum(abs(size[live] - size[a]))
-    group[group == b] <- a
-    K <- K - 1L
-    if (K <= k_max) out[[K]] <- match(group, unique(group))
-  }
-  out
+  labels <- call_core("join the groups by Genie's linkage", NULL, function() {
+    .Call(C_genie, as.integer(mst$from), as.integer(mst$to), as.integer(p),
+          as.integer(k_max), as.double(gini))
+  })
+  lapply(seq_len(k_max), function(k) if (labels[1L, k] > 0L) labels[, k])
 }
 
 # The partitions of the rows of P into 1..k_max groups by Genie's linkage (genie_merge() on

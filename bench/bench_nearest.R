@@ -7,7 +7,7 @@
 # nearest row; the m-th distance within 1e-9 relative). Then one select_size(groups = 2,
 # noise = TRUE) on 30,000 rows of two rings, its seconds.
 #
-#   Rscript bench/bench_nearest.R [--lib=PATH]
+#   Rscript bench/bench_nearest.R [--lib=PATH] [--select-only]
 args <- commandArgs(trailingOnly = TRUE)
 script <- sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))
 here <- normalizePath(if (length(script)) dirname(script) else "bench")
@@ -51,7 +51,7 @@ elapsed <- function(expr) {
   list(value = value, s = proc.time()[["elapsed"]] - t0)
 }
 rows <- list()
-for (d in c(2L, 10L)) {
+for (d in if ("--select-only" %in% args) integer(0) else c(2L, 10L)) {
   set.seed(d)
   x <- if (d == 2L) rings(30000, 1) else matrix(rnorm(30000 * d), ncol = d)
   ref <- x[1:10000, , drop = FALSE]
@@ -66,8 +66,10 @@ for (d in c(2L, 10L)) {
     print(rows[[length(rows)]], row.names = FALSE)
   }
 }
-cat("\n20,000 rows against 10,000:\n")
-print(do.call(rbind, rows), row.names = FALSE)
+if (length(rows)) {
+  cat("\n20,000 rows against 10,000:\n")
+  print(do.call(rbind, rows), row.names = FALSE)
+}
 x <- rings(30000, 2)
 s <- elapsed(suppressMessages(somgpu::select_size(x, sizes = 2:8, seed = 1, threads = 2,
                                                   groups = 2, noise = TRUE)))

@@ -21,6 +21,8 @@ static const R_CallMethodDef call_methods[] = {
     {"C_agglomerate", (DL_FUNC)&C_agglomerate, 5},
     {"C_mixture_em", (DL_FUNC)&C_mixture_em, 4},
     {"C_nearest_rows", (DL_FUNC)&C_nearest_rows, 3},
+    {"C_mst_rows", (DL_FUNC)&C_mst_rows, 1},
+    {"C_genie", (DL_FUNC)&C_genie, 5},
     {"C_ocl_devices", (DL_FUNC)&C_ocl_devices, 0},
     {"C_ocl_open", (DL_FUNC)&C_ocl_open, 1},
     {"C_ocl_close", (DL_FUNC)&C_ocl_close, 1},

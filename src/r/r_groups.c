@@ -1,10 +1,12 @@
 /* r_groups.c: Gaussian groups (som_groups.h) for R/groups.R and R/mixture.R: the
  * agglomeration of a map's cells (agglomerate_cells()) and EM over the rows
- * (mixture_em()); and the rows' nearest rows (som_nearest.h) for R/genie.R. */
+ * (mixture_em()); and for R/genie.R the rows' nearest rows (som_nearest.h), their
+ * minimum spanning tree and Genie's linkage on it (som_genie.h). */
 #include <string.h>
 
 #include "r_glue.h"
 #include "som_groups.h"
+#include "som_genie.h"
 #include "som_nearest.h"
 
 static const char *const shape_names[] = {"full", "diag", "sphere", NULL};
@@ -153,6 +155,54 @@ SEXP C_nearest_rows(SEXP x, SEXP ref, SEXP m)
     SET_VECTOR_ELT(out, 1, Rf_allocVector(REALSXP, n));
     som_nearest(REAL(x), n, REAL(ref), r, d, mm, INTEGER(VECTOR_ELT(out, 0)),
                 REAL(VECTOR_ELT(out, 1)), (double *)R_alloc((size_t)mm, sizeof(double)));
+    UNPROTECT(1);
+    return out;
+}
+
+/* Points x (d x n, a point per column, n >= 2): list(from, to (1-based), weight) of their
+ * minimum spanning tree, lightest edge first (som_mst()). */
+SEXP C_mst_rows(SEXP x)
+{
+    const char *names[] = {"from", "to", "weight", ""};
+    int n, d;
+    SEXP out;
+    if (TYPEOF(x) != REALSXP || !Rf_isMatrix(x) || Rf_ncols(x) < 2)
+        Rf_error("somgpu: internal error: a spanning tree needs at least 2 double points");
+    d = Rf_nrows(x);
+    n = Rf_ncols(x);
+    out = PROTECT(Rf_mkNamed(VECSXP, names));
+    SET_VECTOR_ELT(out, 0, Rf_allocVector(INTSXP, n - 1));
+    SET_VECTOR_ELT(out, 1, Rf_allocVector(INTSXP, n - 1));
+    SET_VECTOR_ELT(out, 2, Rf_allocVector(REALSXP, n - 1));
+    som_mst(REAL(x), n, d, INTEGER(VECTOR_ELT(out, 0)), INTEGER(VECTOR_ELT(out, 1)),
+            REAL(VECTOR_ELT(out, 2)), (double *)R_alloc(2 * (size_t)n, sizeof(double)),
+            (int *)R_alloc(6 * (size_t)n, sizeof(int)));
+    UNPROTECT(1);
+    return out;
+}
+
+/* Genie's linkage on the spanning tree (from, to: 1-based, lightest first) of p points:
+ * a p x k_max integer matrix, column k the partition into k groups (0 where k > p). */
+SEXP C_genie(SEXP from, SEXP to, SEXP p, SEXP k_max, SEXP gini)
+{
+    int np, k, e;
+    SEXP out;
+    if (TYPEOF(from) != INTSXP || TYPEOF(to) != INTSXP || TYPEOF(p) != INTSXP ||
+        TYPEOF(k_max) != INTSXP || TYPEOF(gini) != REALSXP)
+        Rf_error("somgpu: internal error: Genie's linkage needs integer edges and counts");
+    np = INTEGER(p)[0];
+    k = INTEGER(k_max)[0];
+    if (np < 1 || k < 1 || LENGTH(from) != np - 1 || LENGTH(to) != np - 1)
+        Rf_error("somgpu: internal error: a spanning tree of p points has p - 1 edges");
+    for (e = 0; e < np - 1; e++)
+        if (INTEGER(from)[e] < 1 || INTEGER(from)[e] > np || INTEGER(to)[e] < 1 ||
+            INTEGER(to)[e] > np)
+            Rf_error("somgpu: internal error: an edge's end out of range");
+    out = PROTECT(Rf_allocMatrix(INTSXP, np, k));
+    memset(INTEGER(out), 0, sizeof(int) * (size_t)np * (size_t)k);
+    som_genie(INTEGER(from), INTEGER(to), np, k, REAL(gini)[0], INTEGER(out),
+              (int *)R_alloc(4 * (size_t)np, sizeof(int)),
+              (double *)R_alloc((size_t)np, sizeof(double)));
     UNPROTECT(1);
     return out;
 }

@@ -232,3 +232,26 @@ test_that("noise = TRUE leaves outliers in no group, consistently in predict() a
   expect_identical(predict(told, y), told$partition)
   expect_match(paste(capture.output(print(told)), collapse = "\n"), "in no group")
 })
+
+test_that("the spanning tree and Genie's merges in C are the R they replaced, ties and all", {
+  cases <- list(
+    withr::with_seed(1, matrix(rnorm(600), 200)),          # 200 x 3, no ties
+    as.matrix(expand.grid(1:9, 1:7)),                      # a grid: many equal edges
+    withr::with_seed(2, matrix(sample(0:3, 160, TRUE), 80)), # repeated points: zero edges
+    rbind(matrix(withr::with_seed(3, rnorm(100)), 50) * 0.1, c(20, 20), c(20.1, 20)), # outliers
+    matrix(c(0, 1), 2))                                    # two points
+  for (X in cases) {
+    ref <- mst_reference(X)
+    got <- somgpu:::mst_rows(X)
+    expect_identical(got$from, ref$from)
+    expect_identical(got$to, ref$to)
+    expect_identical(got$weight, ref$weight)
+    for (gini in c(0.3, 0.1, 1)) {
+      expect_identical(somgpu:::genie_merge(got, nrow(X), 12L, gini),
+                       genie_reference(ref, nrow(X), 12L, gini))
+    }
+  }
+  one <- somgpu:::mst_rows(matrix(1, 1, 2)) # one point: no edge, one group
+  expect_identical(somgpu:::genie_merge(one, 1L, 3L), list(1L))
+  expect_identical(somgpu:::genie_merge(one, 1L, 3L), genie_reference(one, 1L, 3L))
+})
