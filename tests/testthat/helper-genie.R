@@ -30,34 +30,6 @@ mst_reference <- function(X) {
   ord <- order(weight, seq_along(weight))
   list(from = from[ord], to = to[ord], weight = sqrt(weight[ord]))
 }
-function(X) {
-  n <- nrow(X)
-  if (n < 2L) return(list(from = integer(0), to = integer(0), weight = numeric(0)))
-  cols <- lapply(seq_len(ncol(X)), function(k) X[, k])
-  out <- seq_len(n)[-1L] # the points not yet joined
-  best <- rep(Inf, n - 1L) # each one's squared distance to the tree, and to which point
-  near <- rep(1L, n - 1L)
-  from <- to <- integer(n - 1L)
-  weight <- numeric(n - 1L)
-  cur <- 1L
-  for (e in seq_len(n - 1L)) {
-    d2 <- 0
-    for (col in cols) d2 <- d2 + (col[out] - col[cur])^2
-    closer <- d2 < best
-    best[closer] <- d2[closer]
-    near[closer] <- cur
-    j <- which.min(best)
-    from[e] <- near[j]
-    to[e] <- out[j]
-    weight[e] <- best[j]
-    cur <- out[j]
-    out <- out[-j]
-    best <- best[-j]
-    near <- near[-j]
-  }
-  ord <- order(weight, seq_along(weight))
-  list(from = from[ord], to = to[ord], weight = sqrt(weight[ord]))
-}
 
 genie_reference <- function(mst, p, k_max, gini = 0.3) {
   k_max <- min(k_max, p)
