@@ -8,11 +8,8 @@
 # noise = TRUE) on 30,000 rows of two rings, its seconds.
 #
 #   Rscript bench/bench_nearest.R [--lib=PATH] [--select-only]
-args <- commandArgs(trailingOnly = TRUE)
 script <- sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))
-here <- normalizePath(if (length(script)) dirname(script) else "bench")
-lib <- sub("^--lib=", "", grep("^--lib=", args, value = TRUE))
-if (length(lib)) .libPaths(c(lib, .libPaths()))
+source(file.path(if (length(script)) dirname(script) else "bench", "args.R"))
 source(file.path(here, "helpers.R"))
 cat(machine_line(), "\n")
 

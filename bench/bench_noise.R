@@ -21,14 +21,8 @@
 #                   used instead of running select_size() again
 #     --all         every set, not only those with noise rows (what the option costs where
 #                   the reference calls no row noise)
-args <- commandArgs(trailingOnly = TRUE)
-opt <- function(name, default = NULL) {
-  v <- sub(paste0("^--", name, "="), "", grep(paste0("^--", name, "="), args, value = TRUE))
-  if (length(v)) v[length(v)] else default
-}
 script <- sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))
-here <- normalizePath(if (length(script)) dirname(script) else "bench")
-if (!is.null(opt("lib"))) .libPaths(c(opt("lib"), .libPaths()))
+source(file.path(if (length(script)) dirname(script) else "bench", "args.R"))
 source(file.path(here, "helpers.R"))
 source(file.path(here, "clustering_suite.R"))
 options(width = 200)

@@ -24,15 +24,8 @@
 #
 #   Rscript bench/bench_select_profile.R [--rows=300,3000,30000] [--threads=2,1] [--lib=PATH]
 #                                        [--mclust-limit=S] [--no-mclust]
-args <- commandArgs(trailingOnly = TRUE)
 script <- sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))
-here <- normalizePath(if (length(script)) dirname(script) else "bench")
-opt <- function(name, default) {
-  v <- sub(paste0("^--", name, "="), "", grep(paste0("^--", name, "="), args, value = TRUE))
-  if (length(v)) v[length(v)] else default
-}
-lib <- opt("lib", NULL)
-if (!is.null(lib)) .libPaths(c(lib, .libPaths()))
+source(file.path(if (length(script)) dirname(script) else "bench", "args.R"))
 source(file.path(here, "helpers.R"))
 if (!requireNamespace("mclust", quietly = TRUE)) stop("bench_select_profile.R needs mclust")
 options(width = 200)

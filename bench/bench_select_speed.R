@@ -15,15 +15,8 @@
 #   Rscript bench/bench_select_speed.R [--suite=PATH] [--max-rows=1500] [--lib=PATH]
 #                                      [--parts=suite,a3,growth] [--growth=1e3,1e4,1e5,1e6]
 #                                      [--threads=2]
-args <- commandArgs(trailingOnly = TRUE)
 script <- sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))
-here <- normalizePath(if (length(script)) dirname(script) else "bench")
-opt <- function(name, default) {
-  v <- sub(paste0("^--", name, "="), "", grep(paste0("^--", name, "="), args, value = TRUE))
-  if (length(v)) v[length(v)] else default
-}
-lib <- opt("lib", NULL)
-if (!is.null(lib)) .libPaths(c(lib, .libPaths()))
+source(file.path(if (length(script)) dirname(script) else "bench", "args.R"))
 source(file.path(here, "helpers.R"))
 source(file.path(here, "clustering_suite.R"))
 if (!requireNamespace("mclust", quietly = TRUE)) stop("bench_select_speed.R needs mclust")
