@@ -159,8 +159,7 @@ gg_groups <- function(gd) {
                                  na.value = "grey70") +
     ggplot2::guides(colour = ggplot2::guide_legend(override.aes = list(alpha = 1, size = 3))) +
     gg_neurons(gd$neurons, fill, numbers = FALSE) +
-    ggplot2::labs(title = sprintf("%d group%s, found on the ring of %d", gd$groups,
-                                  if (gd$groups == 1) "" else "s", nrow(gd$neurons)),
+    ggplot2::labs(title = gd$title,
                   caption = "circles: the ring's neurons, in their group's colour") +
     ggplot2::theme(legend.position = "bottom", legend.direction = "vertical")
 }

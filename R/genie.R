@@ -38,6 +38,14 @@ genie_merge <- function(mst, p, k_max, gini = connected_gini) {
   lapply(seq_len(k_max), function(k) if (labels[1L, k] > 0L) labels[, k])
 }
 
+# The narrowest gap of a partition `labels` of a spanning tree's points (mst_rows()): its
+# lightest edge between two groups over q (a quantile of the tree's edge lengths); Inf when
+# q is 0 and the edge is not.
+narrowest_gap <- function(mst, labels, q) {
+  lightest <- min(mst$weight[labels[mst$from] != labels[mst$to]])
+  if (q > 0) lightest / q else if (lightest > 0) Inf else 0
+}
+
 # The partitions of the rows of P into 1..k_max groups by Genie's linkage (genie_merge() on
 # their minimum spanning tree).
 genie_partitions <- function(P, k_max, gini = connected_gini) {

@@ -179,8 +179,7 @@ plot_groups <- function(gd, dots) {
               pt.bg = c(rep(NA, gd$groups), "white"), pt.cex = c(rep(1.2, gd$groups), 1.4),
               legend = c(gd$labels, sprintf("neuron of the ring of %d", nrow(gd$neurons))),
               title = shown_label(gd, "their group's colour"), title.adj = 0)
-  rf <- ring_frame(gd, sprintf("%d group%s, found on the ring of %d", gd$groups,
-                               if (gd$groups == 1) "" else "s", nrow(gd$neurons)), dots, key,
+  rf <- ring_frame(gd, gd$title, dots, key,
                    shorter = sprintf("%d group%s", gd$groups, if (gd$groups == 1) "" else "s"))
   on.exit(graphics::par(mai = rf$mai))
   st <- point_style(gd$shown)

@@ -242,6 +242,10 @@ groups_data <- function(x, grouping, groups_at, counts, rows, max_points, table 
   stab <- if (!is.null(table)) sprintf(", stability %.2f (%s)", table$stability, table$reading)
   cd$labels <- sprintf("group %d: %d rows%s", seq_len(G), counts, if (is.null(stab)) "" else stab)
   cd$groups <- G
+  # the title: where the groups were found (the rows themselves for kind "rows", the ring
+  # then drawn only to show the data's shape)
+  cd$title <- sprintf(if (identical(grouping$kind, "rows")) "%d group%s of the rows, the ring of %d" else
+    "%d group%s, found on the ring of %d", G, if (G == 1) "" else "s", grouping$size)
   cd
 }
 
@@ -284,21 +288,27 @@ fit_groups_view <- function(x, data, max_points, call) {
 
 # A selection's figures in one long table: per size the held-out error (+- 1 SE) and the
 # stability (its 95% interval over pairs of replicates), per number of groups the criterion
-# that chose them: the best BIC over the shapes, or for groups of any shape the share of rows
-# on a border (whose two nearest prototypes lie in different groups, in %); `panel` names
+# that chose them: the best BIC over the shapes, for groups of any shape the share of rows
+# on a border (whose two nearest prototypes lie in different groups, in %), for groups apart
+# the narrowest gap (apart_profile()); `panel` names
 # each; `mark` is where the answer stands; `ylab`, `shorter` (the third panel's title said
 # shorter) and `key` say what the points are.
 selection_data <- function(x) {
   cr <- x$criteria
   g <- x$grouping
   connected <- identical(g$kind, "connected")
+  apart <- !is.null(g$apart)
   sc <- g$scores
-  best <- if (connected) {
+  best <- if (apart) {
+    gaps <- stats::setNames(g$apart$gaps, seq_along(g$apart$gaps))
+    gaps[!is.na(gaps)]
+  } else if (connected) {
     stats::setNames(100 * g$crossing, seq_along(g$crossing))
   } else if (is.null(sc)) c(`1` = NA_real_) else vapply(split(sc$criterion, sc$groups), max, 0)
   panels <- c("held-out error (+- 1 SE)", "stability (95% of replicate pairs)",
-              if (connected) "border rows per number of groups" else
-                "criterion per number of groups")
+              if (apart) "narrowest gap per number of groups" else
+                if (connected) "border rows per number of groups" else
+                  "criterion per number of groups")
   long <- rbind(
     data.frame(panel = panels[1], x = cr$size, y = cr$heldout_qe,
                lo = cr$heldout_qe - cr$heldout_qe_se, hi = cr$heldout_qe + cr$heldout_qe_se),
@@ -319,11 +329,13 @@ selection_data <- function(x) {
                         if (is.na(x$groups)) "" else
                           sprintf("%d group%s", x$groups, if (x$groups == 1) "" else "s")))
   list(long = long, marks = marks, panels = panels,
-       ylab = if (connected) "rows on a border (%)" else "BIC of the classification",
-       shorter = if (connected) c("border rows", "borders") else
-         c("criterion per groups", "criterion"),
-       key = if (connected) "mean over replicates (groups: rows on a border)" else
-         "mean over replicates (criterion: best shape)",
+       ylab = if (apart) "gap / 99% link within" else
+         if (connected) "rows on a border (%)" else "BIC of the classification",
+       shorter = if (apart) c("narrowest gap", "gap") else
+         if (connected) c("border rows", "borders") else c("criterion per groups", "criterion"),
+       key = if (apart) "mean over replicates (groups: narrowest gap)" else
+         if (connected) "mean over replicates (groups: rows on a border)" else
+           "mean over replicates (criterion: best shape)",
        none = if (is.na(x$recommended)) {
          if (identical(x$groups, 1L)) "no group structure: no size recommended" else "no size recommended"
        })

@@ -80,6 +80,13 @@ recommend_size <- function(grouping, sizes, maps = "") {
       sprintf("Told %s: joined from %s, %s with %s%s", plural(g, "group"), on,
               plural(g, "Gaussian group"), family_words[[grouping$family]], gap)
     }
+  } else if (!is.null(grouping$apart)) {
+    pieces <- grouping$apart$pieces
+    sprintf("The data hold %s apart: the rows joined by Genie's linkage, every cut a gap %.1f times or more the longest links (99%%) within the groups (%s)",
+            plural(g, "group"), grouping$apart$gaps[g], if (pieces < 2L)
+              "the Gaussian rule found no group structure" else
+              sprintf("the %d %s groups found first tile them", pieces,
+                      if (grouping$apart$found == "connected") "connected" else "Gaussian"))
   } else if (identical(grouping$kind, "connected")) {
     sprintf("The data hold %s of any shape: the prototypes of a ring of %d neurons joined by their connectivity (Genie's linkage), where the share of rows whose two nearest prototypes lie in different groups breaks (%.1f%%, against %.1f%% for the Gaussian groups)",
             plural(g, "group"), grouping$size, 100 * grouping$crossing[g],

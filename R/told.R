@@ -36,22 +36,34 @@ told_grouping <- function(fit, x, cluster, k, shape) {
                        chosen = "gaussian")
     return(gauss)
   }
+  rows_grouping(fit, x, rows, conn$labels, if (!is.null(gauss)) gauss$scores,
+                told = list(k = k, gap = conn$gap, chosen = "connected"))
+}
+
+# A grouping of kind "rows" (told_grouping()'s connected groups, apart_grouping()'s groups
+# apart): the rows of the fit's largest map `rows` (grouping_rows()) in the groups `labels`,
+# the rows of x out of them (rows left out) NA; `scores`, the Gaussian candidates' criteria
+# when computed; `...`, what says how they were found (told, apart). Each new row goes to
+# the group of its nearest grouped row (`ref`, the grouped rows in the maps' space, and
+# `ref_group`); each neuron is the group of most of its rows.
+rows_grouping <- function(fit, x, rows, labels, scores, ...) {
   size <- max(fit$params$sizes)
   partition <- rep(NA_integer_, nrow(x))
-  partition[rows$rows] <- conn$labels
-  G <- max(conn$labels)
-  means <- rowsum(rows$x, conn$labels, reorder = TRUE) / tabulate(conn$labels, G)
-  list(kind = "rows", family = "connected", groups = G, criterion = NA_real_,
-       scores = if (!is.null(gauss)) gauss$scores,
-       par = list(pro = tabulate(conn$labels, G) / length(conn$labels), mean = unname(means)),
-       size = size, partition = partition,
-       neurons = vapply(seq_len(size), function(j) {
-         g <- conn$labels[rows$cluster == j]
-         if (length(g)) which.max(tabulate(g, G)) else NA_integer_
-       }, 1L),
-       rows = length(rows$rows), occupied = sum(tabulate(rows$cluster, size) >= group_min_rows(length(rows$rows))),
-       cells = length(unique(rows$cluster)), ref = rows$x, ref_group = conn$labels,
-       told = list(k = k, gap = conn$gap, chosen = "connected"))
+  partition[rows$rows] <- labels
+  G <- max(labels)
+  means <- rowsum(rows$x, labels, reorder = TRUE) / tabulate(labels, G)
+  c(list(kind = "rows", family = "connected", groups = G, criterion = NA_real_,
+         scores = scores,
+         par = list(pro = tabulate(labels, G) / length(labels), mean = unname(means)),
+         size = size, partition = partition,
+         neurons = vapply(seq_len(size), function(j) {
+           g <- labels[rows$cluster == j]
+           if (length(g)) which.max(tabulate(g, G)) else NA_integer_
+         }, 1L),
+         rows = length(rows$rows),
+         occupied = sum(tabulate(rows$cluster, size) >= group_min_rows(length(rows$rows))),
+         cells = length(unique(rows$cluster)), ref = rows$x, ref_group = labels),
+    list(...))
 }
 
 # Genie's linkage on the rows xs (complete, the maps' space) cut into k groups: list(labels,
@@ -63,10 +75,8 @@ told_rows <- function(xs, k) {
   if (k == 1L) return(list(labels = rep(1L, n), gap = NA_real_))
   mst <- mst_rows(xs)
   labels <- genie_merge(mst, n, k)[[k]]
-  cut <- labels[mst$from] != labels[mst$to]
   q <- stats::quantile(mst$weight, told_gap[["quantile"]], names = FALSE)
-  lightest <- min(mst$weight[cut])
-  list(labels = labels, gap = if (q > 0) lightest / q else if (lightest > 0) Inf else 0)
+  list(labels = labels, gap = narrowest_gap(mst, labels, q))
 }
 
 # Each group's bootstrap stability for connected groups told their number (kind "rows"):

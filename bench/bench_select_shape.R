@@ -4,7 +4,8 @@
 # bench_select_real.R (sizes 2:20), and the synthetic suites of bench_select_accuracy.R
 # (sizes 2:12; the 43 sets and the 25 held-out ones). Per set: the number of groups each
 # names, the ARI against the classes (where the set has them), whether "auto" took the
-# connected groups, and the seconds; per suite: exact counts, mean ARI, seconds. (The
+# connected groups (of a fine ring) or the groups apart (of the rows), and the seconds;
+# per suite: exact counts, mean ARI, seconds. (The
 # field's benchmark suite: bench_clustering_suite.R with a variant, see suite_variant.R.)
 #
 #   Rscript bench/bench_select_shape.R [real|synthetic|heldout ...]   (default: all three)
@@ -35,7 +36,10 @@ for (s in which) {
       row[[paste0("ari_", shape)]] <- if (is.null(d$groups)) NA_real_ else
         round(ari_of(sel$partition, d$groups), 3)
       row[[paste0("s_", shape)]] <- round(proc.time()[["elapsed"]] - t0, 1)
-      if (shape == "auto") row$connected <- identical(sel$grouping$kind, "connected")
+      if (shape == "auto") {
+        row$connected <- identical(sel$grouping$kind, "connected")
+        row$apart <- !is.null(sel$grouping$apart)
+      }
     }
     print(row, row.names = FALSE)
     rows[[length(rows) + 1L]] <- row
@@ -46,10 +50,10 @@ for (s in which) {
                             exact_auto = sum(tab$k_auto == tab$k),
                             ari_gaussian = round(mean(tab$ari_gaussian, na.rm = TRUE), 3),
                             ari_auto = round(mean(tab$ari_auto, na.rm = TRUE), 3),
-                            connected = sum(tab$connected),
+                            connected = sum(tab$connected), apart = sum(tab$apart),
                             s_gaussian = sum(tab$s_gaussian), s_auto = sum(tab$s_auto))
   cat(sprintf("\n%s: the sets where the answers differ\n", s))
-  diff <- tab[tab$k_gaussian != tab$k_auto | tab$connected, ]
+  diff <- tab[tab$k_gaussian != tab$k_auto | tab$connected | tab$apart, ]
   if (nrow(diff)) print(diff, row.names = FALSE) else cat("(none)\n")
 }
 cat("\ntotals (exact: the number of groups named is the true one; ARI over the sets with classes)\n")

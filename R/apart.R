@@ -1,0 +1,58 @@
+# Groups apart (issue 39): where gaps in the data part the rows into a few groups and the
+# Gaussian rule tiles each of them with several pieces (a curved band, a uniform square, a
+# ring cut into arcs), or finds no structure at all in groups a gap divides (a spiral's
+# arms), the groups are the gap-separated ones. Genie's linkage on the rows' minimum
+# spanning tree (genie.R) gives a partition per number of groups; a number k is "apart"
+# when the lightest tree edge between two of its groups is longer than apart_rule[["times"]]
+# times the apart_rule[["quantile"]] quantile of the tree's edges within the groups (the
+# links that hold each group together): a cut through empty space, not through data. The
+# largest such k is taken over the groups found so far when those number at least
+# apart_rule[["pieces"]] per group apart (or are one group).
+
+# Set on the field's benchmark suite (bench/bench_clustering_suite.R, its 73 sets; see
+# ?select_size, "Groups apart"): the quantile and factor from 0.99 x 2 to 0.99 x 3 and
+# `pieces` from 3 to 5 gave the same answers there; fewer pieces (2: aggregation's and
+# unbalance's touching blobs, 7 and 8 groups in 3 apart) or a lower quantile (0.9, where
+# one sparse group's own links pass for gaps) lost sets the Gaussian rule gets right.
+apart_rule <- c(quantile = 0.99, times = 2, pieces = 4)
+
+# The rows xs (complete, the maps' space) joined by Genie's linkage into 1..k_max groups:
+# list(cuts, the partitions (NULL where the linkage stops short); gaps, each one's
+# narrowest gap over the apart_rule quantile of the tree's edges within its groups (NA for
+# 1 group or none)).
+apart_profile <- function(xs, k_max) {
+  mst <- mst_rows(xs)
+  cuts <- genie_merge(mst, nrow(xs), k_max)
+  gaps <- vapply(cuts, function(l) {
+    if (is.null(l) || max(l) < 2L) return(NA_real_)
+    within <- mst$weight[l[mst$from] == l[mst$to]]
+    narrowest_gap(mst, l, stats::quantile(within, apart_rule[["quantile"]], names = FALSE))
+  }, 0)
+  list(cuts = cuts, gaps = gaps)
+}
+
+# The groups apart on the rows x of the fit (data units; its largest map's winners
+# `cluster`), beside the grouping found so far (`current`: Gaussian or connected; NULL when
+# no map had rows to group): with shape "auto" and at most select_rows_auto rows to join
+# (the tree costs n^2), the groups apart (rows_grouping(), kind "rows", with `apart`:
+# list(gaps, the narrowest gap per number of groups; pieces, the groups they replace;
+# found, those groups' kind))
+# when apart_rule takes them; else `current`.
+apart_grouping <- function(fit, x, cluster, current, k_max, shape) {
+  if (shape != "auto" || is.null(current)) return(current)
+  rows <- grouping_rows(fit, x, max(fit$params$sizes), cluster)
+  n <- length(rows$rows)
+  if (n < 3L || n > select_rows_auto) return(current)
+  prof <- apart_profile(rows$x, min(k_max, n))
+  least <- group_min_rows(n)
+  apart <- which(prof$gaps > apart_rule[["times"]] & vapply(prof$cuts, function(l) {
+    !is.null(l) && min(tabulate(l)) >= least
+  }, TRUE))
+  if (!length(apart)) return(current)
+  K <- max(apart)
+  G <- current$groups
+  if (G >= 2L && G < apart_rule[["pieces"]] * K) return(current)
+  rows_grouping(fit, x, rows, prof$cuts[[K]], current$scores,
+                apart = list(gaps = prof$gaps, pieces = G,
+                             found = if (is.null(current$kind)) "gaussian" else current$kind))
+}

@@ -1,0 +1,97 @@
+# Groups apart (R/apart.R): Genie's linkage on the rows, each number of groups' narrowest
+# gap, and the rule that takes the groups apart over the groups found so far.
+
+# Three spiral arms, evenly spaced along each, a gap between neighbouring arms several times
+# the links along them.
+three_arms <- function(n_each = 200, seed = 1) {
+  withr::with_seed(seed, {
+    g <- rep(1:3, each = n_each)
+    t <- rep(seq(1, 9, length.out = n_each), 3)
+    th <- 0.75 * t + 2 * pi * g / 3
+    structure(cbind(t * cos(th), t * sin(th)) + matrix(rnorm(6 * n_each, sd = 0.1), ncol = 2),
+              groups = g)
+  })
+}
+
+test_that("apart_profile() is Genie's linkage with each cut's narrowest gap, by brute force", {
+  X <- withr::with_seed(4, rbind(matrix(runif(120), 60), matrix(runif(80) + 3, 40),
+                                 cbind(runif(15) * 0.5, runif(15) * 0.5 + 6)))
+  prof <- somgpu:::apart_profile(X, 6L)
+  mst <- mst_reference(X)
+  ref <- genie_reference(mst, nrow(X), 6L)
+  D <- as.matrix(stats::dist(X))
+  expect_true(is.na(prof$gaps[1]))
+  for (k in 2:6) {
+    expect_identical(somgpu:::ari(prof$cuts[[k]], ref[[k]], k, k), 1, label = sprintf("k = %d", k))
+    # the lightest tree edge between groups is the closest pair of rows in different groups
+    apart <- outer(ref[[k]], ref[[k]], "!=")
+    within <- mst$weight[ref[[k]][mst$from] == ref[[k]][mst$to]]
+    q <- stats::quantile(within, somgpu:::apart_rule[["quantile"]], names = FALSE)
+    expect_equal(prof$gaps[k], min(D[apart]) / q, tolerance = 1e-10, label = sprintf("gap, k = %d", k))
+  }
+  # the three clumps: 3 groups with a wide gap, 4 cuts through a clump
+  expect_gt(prof$gaps[3], somgpu:::apart_rule[["times"]])
+  expect_lt(prof$gaps[4], 1)
+})
+
+test_that("the groups apart replace groups that tile them, or none, but not a few", {
+  y <- three_arms()
+  fit <- train(y, nmin = 2, nmax = 6, seed = 1, progress = FALSE)
+  cl <- fit$clusters$N6
+  rule <- somgpu:::apart_rule
+  so_far <- function(G) list(groups = G, scores = NULL)
+  take <- function(current, shape = "auto") {
+    somgpu:::apart_grouping(fit, y, cl, current, 8L, shape)
+  }
+  # as many pieces per group apart as the rule asks, or no structure: the arms
+  for (G in c(1L, as.integer(3 * rule[["pieces"]]), 20L)) {
+    got <- take(so_far(G))
+    expect_identical(got$kind, "rows", label = sprintf("G = %d", G))
+    expect_identical(got$groups, 3L)
+    expect_identical(somgpu:::ari(got$partition, attr(y, "groups"), 3L, 3L), 1)
+    expect_identical(got$apart$pieces, G)
+    expect_identical(got$apart$found, "gaussian")
+    expect_gt(got$apart$gaps[3], rule[["times"]])
+  }
+  # fewer pieces: the groups so far are kept (touching blobs within a group apart)
+  for (G in c(2L, 3L, as.integer(3 * rule[["pieces"]] - 1))) {
+    expect_identical(take(so_far(G)), so_far(G))
+  }
+  # only shape "auto" asks; no grouping stays none
+  expect_identical(take(so_far(20L), "gaussian"), so_far(20L))
+  expect_identical(take(so_far(20L), "connected"), so_far(20L))
+  expect_null(take(NULL))
+})
+
+test_that("beyond select_rows_auto rows the tree is not built", {
+  n <- somgpu:::select_rows_auto + 1L
+  y <- withr::with_seed(2, cbind(runif(n, 0, 30), runif(n) + 4 * rep(0:2, length.out = n)))
+  fit <- train(y, nmin = 2, nmax = 3, seed = 1, progress = FALSE, algorithm = "batch")
+  current <- list(groups = 20L, scores = NULL)
+  expect_identical(somgpu:::apart_grouping(fit, y, fit$clusters$N3, current, 5L, "auto"), current)
+})
+
+test_that("select_size() on groups apart: the groups, the reason, predict() and the summary", {
+  y <- three_arms()
+  sel <- select_size(y, sizes = 2:8, bootstrap = 4, seed = 1, progress = FALSE)
+  expect_identical(sel$groups, 3L)
+  expect_identical(somgpu:::ari(sel$partition, attr(y, "groups"), 3L, 3L), 1)
+  gauss <- select_size(y, sizes = 2:8, bootstrap = 4, seed = 1, progress = FALSE, shape = "gaussian")
+  expect_false(identical(gauss$groups, 3L)) # the Gaussian rule alone misses the arms
+  # the groups apart as select_size() gives them: a selection made with a grouping of kind
+  # "rows" found by the rule (the same call on a wider range of sizes)
+  fit <- sel$fit
+  grouping <- somgpu:::apart_grouping(fit, y, fit$clusters$N8, list(groups = 12L, scores = NULL),
+                                      8L, "auto")
+  rec <- somgpu:::recommend_size(grouping, 2:8)
+  expect_identical(rec$groups, 3L)
+  expect_match(rec$reason, "The data hold 3 groups apart: the rows joined by Genie's linkage")
+  expect_match(rec$reason, "the 12 Gaussian groups found first tile them")
+  none <- grouping
+  none$apart$pieces <- 1L
+  expect_match(somgpu:::recommend_size(none, 2:8)$reason, "the Gaussian rule found no group structure")
+  # new rows: each in its nearest grouped row's group
+  far <- y[c(1, 250, 500), ] + 0.01
+  expect_identical(somgpu:::predict_groups(grouping, fit, far, predict(fit, far, sizes = 8)[[1]]),
+                   grouping$partition[c(1, 250, 500)])
+})
