@@ -19,13 +19,14 @@ apart_rule <- c(quantile = 0.99, times = 2, pieces = 4)
 # The rows xs (complete, the maps' space) joined by Genie's linkage into 1..k_max groups:
 # list(cuts, the partitions (NULL where the linkage stops short); gaps, each one's
 # narrowest gap over the apart_rule quantile of the tree's edges within its groups (NA for
-# 1 group or none)).
+# 1 group, none, or no edge within a group)).
 apart_profile <- function(xs, k_max) {
   mst <- mst_rows(xs)
   cuts <- genie_merge(mst, nrow(xs), k_max)
   gaps <- vapply(cuts, function(l) {
     if (is.null(l) || max(l) < 2L) return(NA_real_)
     within <- mst$weight[l[mst$from] == l[mst$to]]
+    if (!length(within)) return(NA_real_) # every point a group of its own
     narrowest_gap(mst, l, stats::quantile(within, apart_rule[["quantile"]], names = FALSE))
   }, 0)
   list(cuts = cuts, gaps = gaps)

@@ -230,7 +230,7 @@
 #'   `group`, its descriptor beside it), `partition` is `NULL`, `groups_file` holds the
 #'   absolute path, and [as_big_matrix()] attaches the matrix in any session.
 #' @param shape `"auto"` (Gaussian groups, or groups of any shape where those fit the data
-#'   better: see "Groups of any shape" and "Groups told their number"; for data with
+#'   better: see "Groups of any shape", "Groups apart" and "Groups told their number"; for data with
 #'   categorical columns the Gaussian groups with their latent-class terms, as the levels of
 #'   a categorical column part the rows by gaps that border no group), `"gaussian"` or
 #'   `"connected"`.

@@ -153,12 +153,13 @@ group_stability <- function(grouping, reps, work) {
 
 # The group table: a row per group of the partition, its rows, stability (the mean of
 # jaccard's row, its Jaccard similarity in each replicate; NaN: none measured, NA) and the
-# usual reading of it; the matrix kept as the attribute "jaccard" (readings_settled()).
+# usual reading of it, of the stability as printed (two decimals: 0.5996 shows as 0.60 and
+# reads "a pattern"); the matrix kept as the attribute "jaccard" (readings_settled()).
 stability_table <- function(G, partition, jaccard) {
   stab <- rowMeans(jaccard, na.rm = TRUE)
   stab[is.nan(stab)] <- NA_real_
   out <- data.frame(group = seq_len(G), rows = tabulate(partition, G), stability = stab,
-                    reading = as.character(cut(stab, c(-Inf, reading_bands, Inf),
+                    reading = as.character(cut(round(stab, 2), c(-Inf, reading_bands, Inf),
                                                c("doubtful", "a pattern", "stable", "highly stable"),
                                                right = FALSE)))
   structure(out, jaccard = jaccard)

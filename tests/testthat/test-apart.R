@@ -29,6 +29,8 @@ test_that("apart_profile() is Genie's linkage with each cut's narrowest gap, by 
     q <- stats::quantile(within, somgpu:::apart_rule[["quantile"]], names = FALSE)
     expect_equal(prof$gaps[k], min(D[apart]) / q, tolerance = 1e-10, label = sprintf("gap, k = %d", k))
   }
+  # every point a group of its own: no link within a group, no gap measured
+  expect_true(is.na(somgpu:::apart_profile(X[1:5, ], 5L)$gaps[5]))
   # the three clumps: 3 groups with a wide gap, 4 cuts through a clump
   expect_gt(prof$gaps[3], somgpu:::apart_rule[["times"]])
   expect_lt(prof$gaps[4], 1)

@@ -469,6 +469,16 @@ test_that("predict() of a selection gives new rows their groups, as its own rows
   expect_identical(as.integer(generics::augment(sel, y)$.group), sel$partition)
 })
 
+test_that("each group's reading is that of its stability as printed", {
+  # means written out: 0.5996 prints 0.60 and reads as 0.60 does; 0.594 prints 0.59
+  jac <- rbind(rep(0.5996, 4), rep(0.594, 4), rep(0.7496, 4), rep(0.851, 4), rep(0.95, 4))
+  tab <- somgpu:::stability_table(5L, c(1:5, 1L), jac)
+  expect_identical(sprintf("%.2f", tab$stability), c("0.60", "0.59", "0.75", "0.85", "0.95"))
+  expect_identical(tab$reading, c("a pattern", "doubtful", "stable", "highly stable",
+                                  "highly stable"))
+  expect_identical(tab$rows, c(2L, 1L, 1L, 1L, 1L))
+})
+
 test_that("the replicates run in rounds until every group's reading is settled", {
   # the rounds: 10 at a time up to bootstrap
   expect_identical(unname(somgpu:::replicate_rounds(25)), list(1:10, 11:20, 21:25))
