@@ -56,22 +56,27 @@ prepared_matrix <- function(x, keep, scaling) {
     return(x)
   }
   if (!is.null(keep)) x <- x[keep, , drop = FALSE]
-  if (!is.null(scaling)) {
-    for (k in seq_len(ncol(x))) x[, k] <- (x[, k] - scaling$center[k]) / scaling$scale[k]
-  }
+  if (!is.null(scaling)) x[] <- (x - by_column(scaling$center, x)) / by_column(scaling$scale, x)
   x
 }
 
 # Weights trained on scaled data, in the data's units; and back.
 unscale_weights <- function(w, scaling) {
   if (is.null(scaling)) return(w)
-  for (k in seq_len(ncol(w))) w[, k] <- w[, k] * scaling$scale[k] + scaling$center[k]
+  w[] <- w * by_column(scaling$scale, w) + by_column(scaling$center, w)
   w
 }
 scale_weights <- function(w, scaling) {
   if (is.null(scaling)) return(w)
-  for (k in seq_len(ncol(w))) w[, k] <- (w[, k] - scaling$center[k]) / scaling$scale[k]
+  w[] <- (w - by_column(scaling$center, w)) / by_column(scaling$scale, w)
   w
+}
+
+# A value per column of matrix x, repeated down its rows: x's shape, so that arithmetic
+# with it is elementwise, the same operations a loop over the columns did (a column loop
+# over a classed matrix copies the whole matrix per column: seconds on a wide one).
+by_column <- function(v, x) {
+  matrix(rep(as.double(v)[seq_len(ncol(x))], each = nrow(x)), nrow(x), ncol(x))
 }
 
 # scale = TRUE: each column's centre and spread, over its observed values, as base R's
