@@ -206,27 +206,64 @@ SOM_INLINE int point_winner(const som_real *x, const som_real *w, int ld, int si
     return c;
 }
 
+/* The update w += h (x - w) of the NB blocks of neurons from j, over every dimension (obs
+ * NULL) or the observed ones (a missing value moves nothing): the blocks' factors held in
+ * registers across the dimensions. */
+SOM_INLINE void chunk_update(const som_real *x, som_real *w, int ld, int j, const int m,
+                             const int *obs, int nobs, const som_real *h, const int NB)
+{
+    som_real hb[ONLINE_NB][PREC_JB];
+    som_real *wj = w + j;
+    int b, jj, o;
+    const int count = obs ? nobs : m;
+    SOM_UNROLL_ALL
+    for (b = 0; b < NB; b++)
+        for (jj = 0; jj < PREC_JB; jj++) hb[b][jj] = h[j + b * PREC_JB + jj];
+    for (o = 0; o < count; o++) {
+        const int k = obs ? obs[o] : o;
+        const som_real xk = x[k];
+        som_real *wk = wj + (size_t)k * ld;
+        SOM_UNROLL_ALL
+        for (b = 0; b < NB; b++) {
+            SOM_SIMD
+            for (jj = 0; jj < PREC_JB; jj++)
+                wk[b * PREC_JB + jj] += hb[b][jj] * (xk - wk[b * PREC_JB + jj]);
+        }
+    }
+}
+
+/* One step of the online rule for point x: its winner, then every neuron moved towards it
+ * (the padding ones too, with whatever factor: they never win), ONLINE_NB blocks at a
+ * time. circ: the pass's factors (som_neighbourhood_circ); obs, nobs, cw as chunk_d2(). */
+SOM_INLINE void train_point(const som_real *x, som_real *w, const som_real *circ, int size,
+                            int ld, const int m, const int *obs, int nobs, const som_real *cw)
+{
+    const int c = point_winner(x, w, ld, size, m, obs, nobs, cw);
+    const som_real *h = circ + (size - c);
+    int j;
+    for (j = 0; j < ld; j += ONLINE_NB * PREC_JB) {
+        const int left = (ld - j) / PREC_JB;
+        switch (left < ONLINE_NB ? left : ONLINE_NB) {
+        case 1: chunk_update(x, w, ld, j, m, obs, nobs, h, 1); break;
+        case 2: chunk_update(x, w, ld, j, m, obs, nobs, h, 2); break;
+        case 3: chunk_update(x, w, ld, j, m, obs, nobs, h, 3); break;
+        case 4: chunk_update(x, w, ld, j, m, obs, nobs, h, 4); break;
+        case 5: chunk_update(x, w, ld, j, m, obs, nobs, h, 5); break;
+        case 6: chunk_update(x, w, ld, j, m, obs, nobs, h, 6); break;
+        case 7: chunk_update(x, w, ld, j, m, obs, nobs, h, 7); break;
+        default: chunk_update(x, w, ld, j, m, obs, nobs, h, ONLINE_NB);
+        }
+    }
+}
+
 /* Points i .. end-1 of the pass: the online rule of the original script. Inlined with a
  * constant m for small dimensions so that the loops over dimensions disappear. */
 SOM_INLINE void train_points(const som_real *rows, const uint32_t *order, uint32_t i,
                              uint32_t end, som_real *w, const som_real *circ, int size, int ld,
                              const int m)
 {
-    for (; i < end; i++) {
-        const som_real *x = rows + (size_t)order[i] * m, *h;
-        const int c = point_winner(x, w, ld, size, m, NULL, 0, NULL);
-        int j, jj, k;
-        /* update every neuron, the padding ones too (with whatever factor: they never win) */
-        h = circ + (size - c);
-        for (k = 0; k < m; k++) {
-            const som_real xk = x[k];
-            som_real *wk = w + (size_t)k * ld;
-            for (j = 0; j < ld; j += PREC_JB) {
-                SOM_SIMD
-                for (jj = 0; jj < PREC_JB; jj++) wk[j + jj] += h[j + jj] * (xk - wk[j + jj]);
-            }
-        }
-    }
+    for (; i < end; i++)
+        train_point(rows + (size_t)order[i] * m, w, circ, size, ld, m, NULL, 0, NULL);
 }
 
 /* The same for the general path (som_data_general): column weights cw (NULL: all 1), and
@@ -236,21 +273,9 @@ SOM_INLINE void train_points_general(const som_real *rows, const uint32_t *order
                                      uint32_t end, som_real *w, const som_real *circ, int size,
                                      int ld, const int m, const som_real *cw, const row_obs *ro)
 {
-    for (; i < end; i++) {
-        const som_real *x = rows + (size_t)order[i] * m, *h;
-        const int *obs = ro->obs + ro->at[order[i]], nobs = ro->count[order[i]];
-        int c, j, jj, o;
-        c = point_winner(x, w, ld, size, m, obs, nobs, cw);
-        h = circ + (size - c);
-        for (o = 0; o < nobs; o++) { /* a missing value moves nothing */
-            const som_real xk = x[obs[o]];
-            som_real *wk = w + (size_t)obs[o] * ld;
-            for (j = 0; j < ld; j += PREC_JB) {
-                SOM_SIMD
-                for (jj = 0; jj < PREC_JB; jj++) wk[j + jj] += h[j + jj] * (xk - wk[j + jj]);
-            }
-        }
-    }
+    for (; i < end; i++)
+        train_point(rows + (size_t)order[i] * m, w, circ, size, ld, m,
+                    ro->obs + ro->at[order[i]], ro->count[order[i]], cw);
 }
 
 /* A new pass t of one map: its factors and visiting order. */
