@@ -72,12 +72,11 @@ scale_weights <- function(w, scaling) {
   w
 }
 
-# A value per column of matrix x, repeated down its rows: x's shape, so that arithmetic
-# with it is elementwise, the same operations a loop over the columns did (a column loop
-# over a classed matrix copies the whole matrix per column: seconds on a wide one).
-by_column <- function(v, x) {
-  matrix(rep(as.double(v)[seq_len(ncol(x))], each = nrow(x)), nrow(x), ncol(x))
-}
+# A value per column of matrix x, repeated down its rows (a plain vector as long as x, so
+# that x op it keeps x's attributes): arithmetic with it is elementwise, the operations a
+# loop over the columns did (such a loop over a classed matrix copies the whole matrix per
+# column: seconds on a wide one).
+by_column <- function(v, x) rep(as.double(v)[seq_len(ncol(x))], each = nrow(x))
 
 # scale = TRUE: each column's centre and spread, over its observed values, as base R's
 # scale() computes them (in C, as colMeans() and sqrt(sum(v^2) / (length(v) - 1))); a
