@@ -49,7 +49,8 @@ family_spec <- function(family, prior) {
 # columns, encoding_blocks(): each one's indicator columns `cols` of x and their `height`),
 # the Gaussian part is over the other columns (`gauss`), and each block gets one pseudo-row
 # spread over its levels as the rows spread (`alpha`: the levels' shares), so that a level
-# a group lacks keeps a small probability; `at`, its levels' places in the moments' counts.
+# a group lacks keeps a small probability; `at`, its levels' places in the moments' counts
+# (`counted`, every block's columns in order, and `heights`, each one's block's height).
 mixture_prior <- function(x, share, blocks = NULL) {
   gauss <- setdiff(seq_len(ncol(x)), unlist(lapply(blocks, `[[`, "cols")))
   if (!is.null(blocks)) x_all <- x
@@ -61,6 +62,8 @@ mixture_prior <- function(x, share, blocks = NULL) {
   if (is.null(blocks)) return(out)
   end <- cumsum(lengths(lapply(blocks, `[[`, "cols")))
   out$gauss <- gauss
+  out$counted <- unlist(lapply(blocks, `[[`, "cols"))
+  out$heights <- rep(vapply(blocks, `[[`, 0, "height"), lengths(lapply(blocks, `[[`, "cols")))
   out$blocks <- lapply(seq_along(blocks), function(k) {
     b <- blocks[[k]]
     shares <- colMeans(x_all[, b$cols, drop = FALSE]) / b$height
@@ -84,8 +87,9 @@ mixture_families_for <- function(prior) {
 mixture_moments <- function(xr, prior) {
   if (is.null(prior$blocks)) return(list(n = nrow(xr), s = colSums(xr), q = crossprod(xr)))
   xg <- xr[, prior$gauss, drop = FALSE]
+  # every block's counts in one colSums() (column by column: the bits of one per block)
   list(n = nrow(xr), s = colSums(xg), q = crossprod(xg),
-       c = unlist(lapply(prior$blocks, function(b) colSums(xr[, b$cols, drop = FALSE]) / b$height)))
+       c = unname(colSums(xr[, prior$counted, drop = FALSE]) / prior$heights))
 }
 
 # Free parameters of the latent-class term per group: the levels less one, per column.

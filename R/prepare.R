@@ -56,23 +56,27 @@ prepared_matrix <- function(x, keep, scaling) {
     return(x)
   }
   if (!is.null(keep)) x <- x[keep, , drop = FALSE]
-  if (!is.null(scaling)) {
-    for (k in seq_len(ncol(x))) x[, k] <- (x[, k] - scaling$center[k]) / scaling$scale[k]
-  }
+  if (!is.null(scaling)) x[] <- (x - by_column(scaling$center, x)) / by_column(scaling$scale, x)
   x
 }
 
 # Weights trained on scaled data, in the data's units; and back.
 unscale_weights <- function(w, scaling) {
   if (is.null(scaling)) return(w)
-  for (k in seq_len(ncol(w))) w[, k] <- w[, k] * scaling$scale[k] + scaling$center[k]
+  w[] <- w * by_column(scaling$scale, w) + by_column(scaling$center, w)
   w
 }
 scale_weights <- function(w, scaling) {
   if (is.null(scaling)) return(w)
-  for (k in seq_len(ncol(w))) w[, k] <- (w[, k] - scaling$center[k]) / scaling$scale[k]
+  w[] <- (w - by_column(scaling$center, w)) / by_column(scaling$scale, w)
   w
 }
+
+# A value per column of matrix x, repeated down its rows (a plain vector as long as x, so
+# that x op it keeps x's attributes): arithmetic with it is elementwise, the operations a
+# loop over the columns did (such a loop over a classed matrix copies the whole matrix per
+# column: seconds on a wide one).
+by_column <- function(v, x) rep(as.double(v)[seq_len(ncol(x))], each = nrow(x))
 
 # scale = TRUE: each column's centre and spread, over its observed values, as base R's
 # scale() computes them (in C, as colMeans() and sqrt(sum(v^2) / (length(v) - 1))); a

@@ -16,11 +16,10 @@
 # Per set: the k each names, the adjusted Rand index (ARI) of its partition with the
 # classes (over the rows it gives a group), the seconds; then the means.
 #
-#   Rscript bench/bench_mixed.R [--methods=a,b] [set ...]   (default: every method and set;
-#                                                            named: those, in order)
-args <- commandArgs(trailingOnly = TRUE)
+#   Rscript bench/bench_mixed.R [--methods=a,b] [--lib=PATH] [set ...]
+#     (default: every method and set; named: those, in order; --lib: the build to load)
 script <- sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))
-here <- if (length(script)) dirname(script) else "bench"
+source(file.path(if (length(script)) dirname(script) else "bench", "args.R"))
 source(file.path(here, "helpers.R"))
 for (p in c("mclust", "FactoMineR", "mlbench", "palmerpenguins", "MASS", "carData")) {
   if (!requireNamespace(p, quietly = TRUE)) stop("this benchmark needs the package ", p)

@@ -9,9 +9,11 @@
 #include "som_groups.h"
 
 /* The workspace: weights z (n x G), scatters W (d x d x G), each covariance's factor and
- * its inverse (d x d x G), a row's centred values. */
+ * its inverse (d x d x G), a row's centred values; per group, what every row's density
+ * reads alike (taken once per E step, the same values): its log-proportion, the log of
+ * its factor's determinant, each level's log-probability (L x G). */
 typedef struct {
-    double *z, *w, *chol, *inv, *v;
+    double *z, *w, *chol, *inv, *v, *logpro, *logdet, *loglevel;
 } em_work;
 
 /* The M step from the weights z: proportions, the Gaussian columns' means and the family's
@@ -101,26 +103,33 @@ static double estep(const double *x, int n, const som_mixture_columns *mc, int G
         if (!som_cholesky(cov + (size_t)g * dd, d, L)) return -HUGE_VAL;
         som_factor_inverse(L, d, e->inv + (size_t)g * dd);
     }
+    for (g = 0; g < G; g++) {
+        const double *L = e->chol + (size_t)g * dd;
+        double logdet = 0;
+        for (r = 0; r < d; r++) logdet += log(L[r + r * d]);
+        e->logpro[g] = log(pro[g]);
+        e->logdet[g] = logdet;
+        for (b = 0, at = 0; b < f->nblocks; at += f->levels[b], b++)
+            for (l = 0; l < f->levels[b]; l++)
+                e->loglevel[at + l + (size_t)g * f->L] =
+                    log(mean[g + (size_t)mc->cols[at + l] * G] / mc->height[b]);
+    }
     for (i = 0; i < n; i++) {
         double top = -HUGE_VAL, total = 0;
         for (g = 0; g < G; g++) {
-            const double *Li = e->inv + (size_t)g * dd, *L = e->chol + (size_t)g * dd;
-            double q = 0, logdet = 0, ld = log(pro[g]);
+            const double *Li = e->inv + (size_t)g * dd, *lv = e->loglevel + (size_t)g * f->L;
+            double q = 0, ld = e->logpro[g];
             for (c = 0; c < d; c++)
                 e->v[c] = x[i + (size_t)mc->gauss[c] * n] - mean[g + (size_t)mc->gauss[c] * G];
             for (r = 0; r < d; r++) { /* (Li v)[r] = sum over c <= r of Li[r, c] v[c] */
                 double y = 0;
                 for (c = 0; c <= r; c++) y += Li[r + c * d] * e->v[c];
                 q += y * y;
-                logdet += log(L[r + r * d]);
             }
-            if (d) ld -= 0.5 * (d * SOM_LOG_2PI + 2 * logdet + q);
+            if (d) ld -= 0.5 * (d * SOM_LOG_2PI + 2 * e->logdet[g] + q);
             for (b = 0, at = 0; b < f->nblocks; at += f->levels[b], b++)
-                for (l = 0; l < f->levels[b]; l++) {
-                    const int col = mc->cols[at + l];
-                    ld += x[i + (size_t)col * n] / mc->height[b] *
-                          log(mean[g + (size_t)col * G] / mc->height[b]);
-                }
+                for (l = 0; l < f->levels[b]; l++)
+                    ld += x[i + (size_t)mc->cols[at + l] * n] / mc->height[b] * lv[at + l];
             e->z[i + (size_t)g * n] = ld;
             if (ld > top) top = ld;
         }
@@ -152,7 +161,10 @@ int som_mixture_em(const double *x, int n, const som_mixture_columns *mc, int G,
     e.chol = malloc((dd * G + 1) * sizeof *e.chol);
     e.inv = malloc((dd * G + 1) * sizeof *e.inv);
     e.v = malloc(((size_t)d + 1) * sizeof *e.v);
-    if (!e.z || !e.w || !e.chol || !e.inv || !e.v) {
+    e.logpro = malloc((size_t)G * sizeof *e.logpro);
+    e.logdet = malloc((size_t)G * sizeof *e.logdet);
+    e.loglevel = malloc(((size_t)f->L * G + 1) * sizeof *e.loglevel);
+    if (!e.z || !e.w || !e.chol || !e.inv || !e.v || !e.logpro || !e.logdet || !e.loglevel) {
         rc = som_fail(st, SOM_ERR_NOMEM, "could not allocate memory to fit the groups");
         goto done;
     }
@@ -186,5 +198,8 @@ done:
     free(e.chol);
     free(e.inv);
     free(e.v);
+    free(e.logpro);
+    free(e.logdet);
+    free(e.loglevel);
     return rc;
 }

@@ -3,7 +3,8 @@
  * of points to a block of neurons are kept in registers, summed over the dimensions in
  * order, and the nearest is taken by the winner rule of som_math.h: the bits of
  * SOM_NEAREST, the kernels' search. Online training takes one point against blocks of
- * SOM_JB neurons; batch winners and the assessment take SOM_PB points against SOM_TJB. */
+ * SOM_JB neurons (its own loop, som_cpu_online_t.h); batch winners and the assessment take
+ * SOM_PB points against SOM_TJB. */
 #ifndef SOM_TILE_H
 #define SOM_TILE_H
 
@@ -54,9 +55,7 @@ SOM_INLINE int som_ld(int size, int jb)
         }                                                                                  \
     }
 
-SOM_TILE_D2(som_point_d2, double, 1, SOM_JB, SOM_SIMD)       /* one point: online     */
 SOM_TILE_D2(som_tile_d2, double, SOM_PB, SOM_TJB, SOM_UNROLL) /* a tile: batch, assess */
-SOM_TILE_D2(som_point_d2_f, float, 1, SOM_JB_F, SOM_SIMD)     /* single precision      */
 SOM_TILE_D2(som_tile_d2_f, float, SOM_PB_F, SOM_TJB, SOM_UNROLL)
 
 /* The general path's distances (som_data_general): SOM_TILE_D2_GENERAL(NAME, REAL, PB, JB, LANES)
@@ -87,9 +86,7 @@ SOM_TILE_D2(som_tile_d2_f, float, SOM_PB_F, SOM_TJB, SOM_UNROLL)
         }                                                                                  \
     }
 
-SOM_TILE_D2_GENERAL(som_point_d2_general, double, 1, SOM_JB, SOM_SIMD)
 SOM_TILE_D2_GENERAL(som_tile_d2_general, double, SOM_PB, SOM_TJB, SOM_UNROLL)
-SOM_TILE_D2_GENERAL(som_point_d2_general_f, float, 1, SOM_JB_F, SOM_SIMD)
 SOM_TILE_D2_GENERAL(som_tile_d2_general_f, float, SOM_PB_F, SOM_TJB, SOM_UNROLL)
 
 /* Observed values of a row of m (not NaN). */

@@ -21,6 +21,38 @@
 
 #include "som_cpu_lanes_t.h"
 
+/* The general path's rows as lists of their observed dimensions, made once: a row's list
+ * is obs + at[i], count[i] long; complete rows share the list 0 .. m-1 at the start. */
+typedef struct {
+    int *obs;
+    int64_t *at;
+    int *count;
+} row_obs;
+
+/* Fills ro from the data (column-major, NaN missing), within `bound` ints (an array left
+ * NULL: out of memory). */
+static void row_obs_make(row_obs *ro, const som_data *d, double bound)
+{
+    const int m = d->m;
+    int64_t i, used = m;
+    int k;
+    ro->obs = som_alloc(bound, sizeof *ro->obs);
+    ro->at = som_alloc((double)d->n, sizeof *ro->at);
+    ro->count = som_alloc((double)d->n, sizeof *ro->count);
+    if (!ro->obs || !ro->at || !ro->count) return;
+    for (k = 0; k < m; k++) ro->obs[k] = k;
+    for (i = 0; i < d->n; i++) {
+        int seen = 0;
+        for (k = 0; k < m; k++) {
+            if (isnan(d->x[(size_t)k * d->n + i])) continue;
+            ro->obs[used + seen++] = k;
+        }
+        ro->count[i] = seen;
+        ro->at[i] = seen == m ? 0 : used;
+        if (seen < m) used += seen;
+    }
+}
+
 typedef struct {
     int map;         /* index in the problem                                        */
     int size, ld;    /* neurons, and neurons rounded up to whole blocks (PREC_JB)     */
@@ -37,7 +69,9 @@ typedef struct {
     double round_units;
     double cost;       /* work units of one step of every map                        */
     som_real *rows;    /* the data, row-major                                        */
-    som_real *cw;      /* the general path: m column weights (1 without); else NULL  */
+    int general;       /* the general path (som_data_general)                         */
+    som_real *cw;      /* its m column weights; NULL without (all 1)                  */
+    row_obs ro;        /* its rows' observed dimensions                               */
     online_map *maps;  /* largest first                                              */
     lane_pack *packs;
     int npacks, nunits;
@@ -49,7 +83,7 @@ typedef struct {
 /* Element counts of the buffers, from the family's shape: bounds for the per-map padding
  * (whole blocks of neurons, whole cache lines per map, a line to spare for alignment). */
 typedef struct {
-    double weights, circ, lanes, order_stride, orders, rows, init;
+    double weights, circ, lanes, order_stride, orders, rows, init, obs;
 } online_sizes;
 
 static void online_size(const som_family *f, online_sizes *z)
@@ -66,6 +100,7 @@ static void online_size(const som_family *f, online_sizes *z)
     z->orders = maps * z->order_stride;
     z->rows = (double)f->n * f->m;
     z->init = (double)f->size_max * f->m;
+    z->obs = f->general ? ((double)f->n + 1) * f->m : 0; /* bound: every row incomplete */
 }
 
 static void online_plan(void *cfg, const som_family *f, som_plan *plan)
@@ -79,6 +114,146 @@ static void online_plan(void *cfg, const som_family *f, som_plan *plan)
     som_plan_add(plan, "cpu online: packs of small maps", z.lanes * sizeof(som_real), SOM_HOST);
     som_plan_add(plan, "cpu online: visiting orders", z.orders * sizeof(uint32_t), SOM_HOST);
     som_plan_add(plan, "cpu online: initial weights", z.init * sizeof(double), SOM_HOST);
+    if (f->general)
+        som_plan_add(plan, "cpu online: the rows' observed dimensions",
+                     z.obs * sizeof(int) + (double)f->n * (sizeof(int64_t) + sizeof(int)),
+                     SOM_HOST);
+}
+
+/* The winner search of one point runs over ONLINE_NB blocks of PREC_JB neurons side by
+ * side: a neuron's distance is a chain of dependent adds over the dimensions, so a block
+ * searched alone waits on every add; eight blocks' chains keep the adders busy. Each
+ * neuron's sum is still its terms in order of k, and the blocks are picked in ascending
+ * order: the bits and the winner of one block at a time. */
+#define ONLINE_NB 8
+
+/* The squared distances of point x to the NB blocks of neurons from j: over every dimension
+ * (obs NULL: the plain path, the first term as it is), or over the observed ones obs[0 ..
+ * nobs-1] (the general path: a missing value's term is 0 * (0 - w)^2 = 0, and adding 0
+ * changes no sum), each term times cw[k] where cw is given (1 * t = t). Always inlined, so
+ * that a constant NB (and m) unrolls and the sums stay in registers. */
+SOM_INLINE void chunk_d2(const som_real *x, const som_real *w, int ld, int j, const int m,
+                         const int *obs, int nobs, const som_real *cw, const int NB,
+                         som_real acc[ONLINE_NB][PREC_JB])
+{
+    int b, jj, k, o;
+    const som_real *wj = w + j;
+    if (!obs) {
+        SOM_UNROLL_ALL
+        for (b = 0; b < NB; b++) {
+            SOM_SIMD
+            for (jj = 0; jj < PREC_JB; jj++) acc[b][jj] = SOM_D2_TERM(x[0], wj[b * PREC_JB + jj]);
+        }
+        for (k = 1; k < m; k++) {
+            const som_real xk = x[k], *wk = wj + (size_t)k * ld;
+            SOM_UNROLL_ALL
+            for (b = 0; b < NB; b++) {
+                SOM_SIMD
+                for (jj = 0; jj < PREC_JB; jj++) acc[b][jj] += SOM_D2_TERM(xk, wk[b * PREC_JB + jj]);
+            }
+        }
+        return;
+    }
+    SOM_UNROLL_ALL
+    for (b = 0; b < NB; b++)
+        for (jj = 0; jj < PREC_JB; jj++) acc[b][jj] = 0;
+    for (o = 0; o < nobs; o++) {
+        const som_real xk = x[obs[o]], *wk = wj + (size_t)obs[o] * ld;
+        if (cw) {
+            const som_real ck = cw[obs[o]];
+            SOM_UNROLL_ALL
+            for (b = 0; b < NB; b++) {
+                SOM_SIMD
+                for (jj = 0; jj < PREC_JB; jj++)
+                    acc[b][jj] += SOM_D2_TERM_GENERAL(ck, xk, wk[b * PREC_JB + jj]);
+            }
+        } else {
+            SOM_UNROLL_ALL
+            for (b = 0; b < NB; b++) {
+                SOM_SIMD
+                for (jj = 0; jj < PREC_JB; jj++) acc[b][jj] += SOM_D2_TERM(xk, wk[b * PREC_JB + jj]);
+            }
+        }
+    }
+}
+
+/* The winner of point x on a map of `size` neurons (chunk_d2()'s arguments): the first
+ * strictly closest, ONLINE_NB blocks at a time. */
+SOM_INLINE int point_winner(const som_real *x, const som_real *w, int ld, int size, const int m,
+                            const int *obs, int nobs, const som_real *cw)
+{
+    som_real bd = (som_real)HUGE_VAL;
+    int c = 0, j, b;
+    for (j = 0; j < size; j += ONLINE_NB * PREC_JB) {
+        som_real acc[ONLINE_NB][PREC_JB];
+        const int left = (size - j + PREC_JB - 1) / PREC_JB;
+        const int nb = left < ONLINE_NB ? left : ONLINE_NB;
+        switch (nb) {
+        case 1: chunk_d2(x, w, ld, j, m, obs, nobs, cw, 1, acc); break;
+        case 2: chunk_d2(x, w, ld, j, m, obs, nobs, cw, 2, acc); break;
+        case 3: chunk_d2(x, w, ld, j, m, obs, nobs, cw, 3, acc); break;
+        case 4: chunk_d2(x, w, ld, j, m, obs, nobs, cw, 4, acc); break;
+        case 5: chunk_d2(x, w, ld, j, m, obs, nobs, cw, 5, acc); break;
+        case 6: chunk_d2(x, w, ld, j, m, obs, nobs, cw, 6, acc); break;
+        case 7: chunk_d2(x, w, ld, j, m, obs, nobs, cw, 7, acc); break;
+        default: chunk_d2(x, w, ld, j, m, obs, nobs, cw, ONLINE_NB, acc);
+        }
+        for (b = 0; b < nb; b++) {
+            const int jb = j + b * PREC_JB;
+            SOM_PICK(acc[b], size - jb < PREC_JB ? size - jb : PREC_JB, jb, c, bd);
+        }
+    }
+    return c;
+}
+
+/* The update w += h (x - w) of the NB blocks of neurons from j, over every dimension (obs
+ * NULL) or the observed ones (a missing value moves nothing): the blocks' factors held in
+ * registers across the dimensions. */
+SOM_INLINE void chunk_update(const som_real *x, som_real *w, int ld, int j, const int m,
+                             const int *obs, int nobs, const som_real *h, const int NB)
+{
+    som_real hb[ONLINE_NB][PREC_JB];
+    som_real *wj = w + j;
+    int b, jj, o;
+    const int count = obs ? nobs : m;
+    SOM_UNROLL_ALL
+    for (b = 0; b < NB; b++)
+        for (jj = 0; jj < PREC_JB; jj++) hb[b][jj] = h[j + b * PREC_JB + jj];
+    for (o = 0; o < count; o++) {
+        const int k = obs ? obs[o] : o;
+        const som_real xk = x[k];
+        som_real *wk = wj + (size_t)k * ld;
+        SOM_UNROLL_ALL
+        for (b = 0; b < NB; b++) {
+            SOM_SIMD
+            for (jj = 0; jj < PREC_JB; jj++)
+                wk[b * PREC_JB + jj] += hb[b][jj] * (xk - wk[b * PREC_JB + jj]);
+        }
+    }
+}
+
+/* One step of the online rule for point x: its winner, then every neuron moved towards it
+ * (the padding ones too, with whatever factor: they never win), ONLINE_NB blocks at a
+ * time. circ: the pass's factors (som_neighbourhood_circ); obs, nobs, cw as chunk_d2(). */
+SOM_INLINE void train_point(const som_real *x, som_real *w, const som_real *circ, int size,
+                            int ld, const int m, const int *obs, int nobs, const som_real *cw)
+{
+    const int c = point_winner(x, w, ld, size, m, obs, nobs, cw);
+    const som_real *h = circ + (size - c);
+    int j;
+    for (j = 0; j < ld; j += ONLINE_NB * PREC_JB) {
+        const int left = (ld - j) / PREC_JB;
+        switch (left < ONLINE_NB ? left : ONLINE_NB) {
+        case 1: chunk_update(x, w, ld, j, m, obs, nobs, h, 1); break;
+        case 2: chunk_update(x, w, ld, j, m, obs, nobs, h, 2); break;
+        case 3: chunk_update(x, w, ld, j, m, obs, nobs, h, 3); break;
+        case 4: chunk_update(x, w, ld, j, m, obs, nobs, h, 4); break;
+        case 5: chunk_update(x, w, ld, j, m, obs, nobs, h, 5); break;
+        case 6: chunk_update(x, w, ld, j, m, obs, nobs, h, 6); break;
+        case 7: chunk_update(x, w, ld, j, m, obs, nobs, h, 7); break;
+        default: chunk_update(x, w, ld, j, m, obs, nobs, h, ONLINE_NB);
+        }
+    }
 }
 
 /* Points i .. end-1 of the pass: the online rule of the original script. Inlined with a
@@ -87,54 +262,20 @@ SOM_INLINE void train_points(const som_real *rows, const uint32_t *order, uint32
                              uint32_t end, som_real *w, const som_real *circ, int size, int ld,
                              const int m)
 {
-    for (; i < end; i++) {
-        const som_real *x = rows + (size_t)order[i] * m, *h;
-        som_real bd = (som_real)HUGE_VAL;
-        int c = 0, j, jj, k;
-        for (j = 0; j < size; j += PREC_JB) { /* the winner, a block of neurons at a time */
-            som_real acc[1][PREC_JB];
-            PREC_POINT_D2(x, w, ld, j, m, acc);
-            SOM_PICK(acc[0], size - j < PREC_JB ? size - j : PREC_JB, j, c, bd);
-        }
-        /* update every neuron, the padding ones too (with whatever factor: they never win) */
-        h = circ + (size - c);
-        for (k = 0; k < m; k++) {
-            const som_real xk = x[k];
-            som_real *wk = w + (size_t)k * ld;
-            for (j = 0; j < ld; j += PREC_JB) {
-                SOM_SIMD
-                for (jj = 0; jj < PREC_JB; jj++) wk[j + jj] += h[j + jj] * (xk - wk[j + jj]);
-            }
-        }
-    }
+    for (; i < end; i++)
+        train_point(rows + (size_t)order[i] * m, w, circ, size, ld, m, NULL, 0, NULL);
 }
 
-/* The same for the general path (som_data_general): column weights cw, and missing values
- * left out of the distance and the update. */
+/* The same for the general path (som_data_general): column weights cw (NULL: all 1), and
+ * missing values left out of the distance and the update, each row over its observed
+ * dimensions (row_obs()). */
 SOM_INLINE void train_points_general(const som_real *rows, const uint32_t *order, uint32_t i,
                                      uint32_t end, som_real *w, const som_real *circ, int size,
-                                     int ld, const int m, const som_real *cw)
+                                     int ld, const int m, const som_real *cw, const row_obs *ro)
 {
-    for (; i < end; i++) {
-        const som_real *x = rows + (size_t)order[i] * m, *h;
-        som_real bd = (som_real)HUGE_VAL;
-        int c = 0, j, jj, k;
-        for (j = 0; j < size; j += PREC_JB) {
-            som_real acc[1][PREC_JB];
-            PREC_POINT_D2_GENERAL(x, w, ld, j, m, cw, acc);
-            SOM_PICK(acc[0], size - j < PREC_JB ? size - j : PREC_JB, j, c, bd);
-        }
-        h = circ + (size - c);
-        for (k = 0; k < m; k++) {
-            const som_real xk = x[k];
-            som_real *wk = w + (size_t)k * ld;
-            if (isnan(xk)) continue; /* a missing value moves nothing */
-            for (j = 0; j < ld; j += PREC_JB) {
-                SOM_SIMD
-                for (jj = 0; jj < PREC_JB; jj++) wk[j + jj] += h[j + jj] * (xk - wk[j + jj]);
-            }
-        }
-    }
+    for (; i < end; i++)
+        train_point(rows + (size_t)order[i] * m, w, circ, size, ld, m,
+                    ro->obs + ro->at[order[i]], ro->count[order[i]], cw);
 }
 
 /* A new pass t of one map: its factors and visiting order. */
@@ -147,14 +288,14 @@ static void start_pass(const som_problem *p, som_factors *fac, int t, int map, i
 }
 
 /* Points i .. stop-1 of pass t of one map alone. */
-static void train_map(const online_state *s, online_map *mp, som_factors *fac, int t,
-                      uint32_t i, uint32_t stop)
+SOM_TARGET_CLONES static void train_map(const online_state *s, online_map *mp,
+                                        som_factors *fac, int t, uint32_t i, uint32_t stop)
 {
     const int m = s->p->data.m;
     if (i == 0) start_pass(s->p, fac, t, mp->map, mp->size, mp->circ, mp->order);
-    if (s->cw) /* the general path: not unrolled by m */
+    if (s->general) /* not unrolled by m */
         train_points_general(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, m,
-                             s->cw);
+                             s->cw, &s->ro);
     else switch (m) {
     case 1: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, 1); break;
     case 2: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, 2); break;
@@ -313,8 +454,10 @@ static int online_prepare(void *cfg_, const som_problem *p, const som_factors *f
     s->threads = som_threads(cfg->threads);
     s->round_units = cfg->round_units > 0 ? cfg->round_units : SOM_ROUND_UNITS;
     s->rows = rows_of(&p->data);
-    if (general && (s->cw = malloc((size_t)m * sizeof *s->cw)) != NULL)
-        for (i = 0; i < m; i++) s->cw[i] = p->data.col_w ? p->data.col_w[i] : 1;
+    s->general = general;
+    if (p->data.col_w && (s->cw = malloc((size_t)m * sizeof *s->cw)) != NULL)
+        for (i = 0; i < m; i++) s->cw[i] = (som_real)p->data.col_w[i];
+    if (general) row_obs_make(&s->ro, &p->data, z.obs);
     s->maps = calloc((size_t)nmaps, sizeof *s->maps);
     s->packs = calloc((size_t)nmaps, sizeof *s->packs);
     s->units = calloc((size_t)nmaps, sizeof *s->units);
@@ -324,7 +467,7 @@ static int online_prepare(void *cfg_, const som_problem *p, const som_factors *f
     s->orders = som_alloc(z.orders, sizeof *s->orders);
     init = som_alloc(z.init, sizeof *init);
     if (!s->rows || !s->maps || !s->packs || !s->units || !s->wraw || !s->craw || !s->lraw ||
-        !s->orders || !init || (general && !s->cw)) {
+        !s->orders || !init || (p->data.col_w && !s->cw) || (general && (!s->ro.obs || !s->ro.at || !s->ro.count))) {
         free(init);
         return som_fail(st, SOM_ERR_NOMEM, "could not allocate %.0f MB for training",
                         ((z.rows + z.weights + z.circ + z.lanes) * sizeof(som_real) +
@@ -388,6 +531,9 @@ static void online_release(void *state)
     if (!s) return;
     free(s->rows);
     free(s->cw);
+    free(s->ro.obs);
+    free(s->ro.at);
+    free(s->ro.count);
     free(s->maps);
     free(s->packs);
     free(s->units);

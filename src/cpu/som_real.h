@@ -16,8 +16,6 @@
 typedef float som_real;
 #define PREC_JB SOM_JB_F                     /* neurons per block, one map alone           */
 #define PREC_PB SOM_PB_F                     /* rows per tile of the batch winners         */
-#define PREC_POINT_D2 som_point_d2_f
-#define PREC_POINT_D2_GENERAL som_point_d2_general_f
 #define PREC_TILE_D2 som_tile_d2_f
 #define PREC_TILE_D2_GENERAL som_tile_d2_general_f
 #define PREC_TILE_ROWS som_tile_rows_f
@@ -36,8 +34,6 @@ typedef som_vfm som_rm;                   /* its comparison masks               
 typedef double som_real;
 #define PREC_JB SOM_JB
 #define PREC_PB SOM_PB
-#define PREC_POINT_D2 som_point_d2
-#define PREC_POINT_D2_GENERAL som_point_d2_general
 #define PREC_TILE_D2 som_tile_d2
 #define PREC_TILE_D2_GENERAL som_tile_d2_general
 #define PREC_TILE_ROWS som_tile_rows

@@ -32,6 +32,7 @@ typedef int som_vfm __attribute__((vector_size(SOM_VWF * sizeof(int))));
 
 #else
 #define SOM_HAVE_VEC 0
+#define SOM_UNROLL_ALL
 #endif
 
 #endif

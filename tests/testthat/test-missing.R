@@ -39,6 +39,23 @@ test_that("online with missing values and weights follows the reference on rando
   expect_equal(fit$quality$te, a$te)
 })
 
+test_that("online with missing values follows the reference on rings of several chunks", {
+  # each row over its observed columns; one block of neurons, several, and more than eight
+  y <- gappy(40, 6, 0.25, 6)
+  y[1:5, ] <- seq(-1, 1, length.out = 6) # complete rows too
+  sizes <- c(3L, 14L, 41L)
+  init <- withr::with_seed(5, lapply(sizes, function(N) matrix(rnorm(N * 6), N)))
+  for (v in list(rep(1, 6), c(1, 2, 0.5, 3, 1, 0.25))) {
+    fit <- train(y, sizes = sizes, iter_max = 4, init = init, seed = 3, backend = "cpu",
+                 var_weights = if (any(v != 1)) v, na_max = 1, threads = 2)
+    for (i in seq_along(sizes)) {
+      ref <- ref_train_map_general(y, init[[i]], v, iter_max = 4, seed = 3)
+      expect_identical(unname(fit$weights[[i]]), ref,
+                       info = paste("size", sizes[i], "weights", any(v != 1)))
+    }
+  }
+})
+
 test_that("batch with 10-30% missing follows the reference, small blocks included", {
   for (share in c(0.1, 0.3)) {
     y <- gappy(90, 3, share, 2)

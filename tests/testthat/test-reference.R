@@ -42,6 +42,20 @@ test_that("non-default schedule parameters follow the reference", {
   expect_equal(unname(fit$weights$N4), ref, tolerance = 1e-12)
 })
 
+test_that("rings searched in several chunks of blocks follow the reference", {
+  # one map alone (above the lanes' 48 neurons, or above their 64 dimensions): its winner
+  # search sums eight blocks of neurons side by side, then the next eight, then the rest
+  for (case in list(list(m = 3, sizes = c(50L, 75L)), list(m = 70, sizes = c(2L, 13L, 33L)))) {
+    y <- seed_data(30, case$m, rng_seed = 20 + case$m)
+    init <- withr::with_seed(3, lapply(case$sizes, function(N) matrix(rnorm(N * case$m), N)))
+    fit <- train(y, sizes = case$sizes, iter_max = 4, init = init, seed = 7, threads = 2)
+    for (i in seq_along(case$sizes)) {
+      ref <- ref_train_map(y, init[[i]], iter_max = 4, seed = 7)
+      expect_identical(unname(fit$weights[[i]]), ref, info = paste("size", case$sizes[i]))
+    }
+  }
+})
+
 test_that("the default uniform init is the documented Philox stream", {
   y <- seed_data(30, 3, rng_seed = 5)
   fit <- train(y, sizes = c(2, 7), iter_max = 1, seed = 123, restarts = 2)
