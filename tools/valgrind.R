@@ -8,13 +8,15 @@
 # the representative part the default test command runs: the online rule against its
 # reference, batch, the general path (missing values, weights), packs of small maps, the
 # schedules per ring and file-backed data, so that every engine and data source is under
-# memcheck (about 4 minutes).
+# memcheck, and the Gaussian groups' compiled agglomeration and EM against their references
+# (about 5 minutes). The spanning tree, Genie's merges and nearest rows (test-genie.R) run
+# in valgrind-all: their R references are slow under valgrind.
 valgrind_all_files <- c("test-input.R", "test-result.R", "test-reproducibility.R",
                         "test-reference.R", "test-batch.R", "test-analysis.R", "test-rng.R",
                         "test-missing.R", "test-scale.R", "test-lanes.R", "test-single.R",
-                        "test-filedata.R", "test-schedule.R")
+                        "test-filedata.R", "test-schedule.R", "test-groups.R", "test-genie.R")
 valgrind_files <- c("test-reference.R", "test-batch.R", "test-missing.R", "test-lanes.R",
-                    "test-schedule.R", "test-filedata.R")
+                    "test-schedule.R", "test-filedata.R", "test-groups.R")
 
 # One valgrind report block is ours when a frame of its stack is in somgpu.so: named by
 # the library (no debug information) or by one of its source files.

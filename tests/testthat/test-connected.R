@@ -11,20 +11,6 @@ two_rings <- function(n = 600, seed = 1) {
   })
 }
 
-test_that("genie_partitions() is Genie's linkage (genieclust's, as an independent reference)", {
-  skip_if_not_installed("genieclust")
-  for (s in 1:10) {
-    P <- withr::with_seed(s, rbind(matrix(rnorm(60), 30), matrix(rnorm(100, 4), 50),
-                                   matrix(runif(40) * 8, 20)))
-    mine <- somgpu:::genie_partitions(P, 12)
-    ref <- genieclust::gclust(P, gini_threshold = 0.3)
-    for (k in 2:12) {
-      expect_identical(somgpu:::ari(mine[[k]], stats::cutree(ref, k), k, k), 1,
-                       label = sprintf("seed %d, k = %d", s, k))
-    }
-  }
-})
-
 test_that("the number of groups is where the crossing share breaks", {
   expect_identical(somgpu:::connected_breaks(c(0, 0, 0.08, 0.1, 0.12)), 2L)
   expect_identical(somgpu:::connected_breaks(c(0, 0, 0, 0.001, 0.3, 0.31)), 4L)
@@ -99,49 +85,6 @@ test_that("shape is checked, and \"connected\" forces the connected groups", {
 
 # Genie's linkage on the rows, the groups told their number, the rows in no group (R/genie.R,
 # R/told.R, R/noise.R).
-
-test_that("mst_rows() and genie_merge() are genieclust's tree and linkage on rows", {
-  skip_if_not_installed("genieclust")
-  for (s in 1:4) {
-    X <- withr::with_seed(s, rbind(matrix(rnorm(120), 60), matrix(rnorm(80, 3), 40),
-                                   matrix(runif(30) * 6, 15)))
-    m <- somgpu:::mst_rows(X)
-    ref <- genieclust::mst(X)
-    expect_equal(sum(m$weight), sum(ref[, 3]), tolerance = 1e-6) # genieclust's in single precision
-    mine <- somgpu:::genie_merge(m, nrow(X), 6)
-    for (k in 2:6) {
-      expect_identical(somgpu:::ari(mine[[k]], genieclust::genie(X, k, gini_threshold = 0.3), k, k), 1,
-                       label = sprintf("seed %d, k = %d", s, k))
-    }
-  }
-})
-
-test_that("nearest_rows() gives the nearest row and the m-th nearest distance", {
-  x <- withr::with_seed(1, matrix(rnorm(60), 20))
-  ref <- withr::with_seed(2, matrix(rnorm(90), 30))
-  d <- as.matrix(stats::dist(rbind(x, ref)))[1:20, 21:50]
-  got <- somgpu:::nearest_rows(x, ref, 4L)
-  expect_identical(got$nearest, unname(apply(d, 1, which.min)))
-  expect_equal(got$mth, unname(apply(d, 1, function(r) sort(r)[4])), tolerance = 1e-10)
-  own <- somgpu:::nearest_rows(ref, ref, 1L) # a row of ref is its own nearest
-  expect_identical(own$nearest, 1:30)
-  expect_equal(own$mth, rep(0, 30), tolerance = 1e-6)
-  # far from the origin, as close
-  far <- somgpu:::nearest_rows(x + 1e7, ref + 1e7, 4L)
-  expect_identical(far$nearest, got$nearest)
-  expect_equal(far$mth, got$mth, tolerance = 1e-6)
-  # equal distances: the first nearest, the m-th counted as often as equals occur
-  grid <- as.matrix(expand.grid(0:3, 0:3)) # ref on a grid: many equal distances
-  pts <- withr::with_seed(3, matrix(sample(0:6, 40, TRUE) / 2, 20))
-  dg <- as.matrix(stats::dist(rbind(pts, grid)))[1:20, 21:36]
-  for (m in c(1L, 2L, 5L, 6L, 16L)) {
-    g <- somgpu:::nearest_rows(pts, grid, m)
-    expect_identical(g$nearest, unname(apply(dg, 1, which.min)))
-    expect_equal(g$mth, unname(apply(dg, 1, function(r) sort(r)[m])), tolerance = 1e-12)
-  }
-  expect_identical(somgpu:::nearest_rows(pts, grid, 99L)$mth, # m beyond ref: its farthest
-                   somgpu:::nearest_rows(pts, grid, 16L)$mth)
-})
 
 blobs <- function(k, n_each, sd = 1, spread = 5, seed = 1) {
   withr::with_seed(seed, {
@@ -233,25 +176,3 @@ test_that("noise = TRUE leaves outliers in no group, consistently in predict() a
   expect_match(paste(capture.output(print(told)), collapse = "\n"), "in no group")
 })
 
-test_that("the spanning tree and Genie's merges in C are the R they replaced, ties and all", {
-  cases <- list(
-    withr::with_seed(1, matrix(rnorm(600), 200)),          # 200 x 3, no ties
-    as.matrix(expand.grid(1:9, 1:7)),                      # a grid: many equal edges
-    withr::with_seed(2, matrix(sample(0:3, 160, TRUE), 80)), # repeated points: zero edges
-    rbind(matrix(withr::with_seed(3, rnorm(100)), 50) * 0.1, c(20, 20), c(20.1, 20)), # outliers
-    matrix(c(0, 1), 2))                                    # two points
-  for (X in cases) {
-    ref <- mst_reference(X)
-    got <- somgpu:::mst_rows(X)
-    expect_identical(got$from, ref$from)
-    expect_identical(got$to, ref$to)
-    expect_identical(got$weight, ref$weight)
-    for (gini in c(0.3, 0.1, 1)) {
-      expect_identical(somgpu:::genie_merge(got, nrow(X), 12L, gini),
-                       genie_reference(ref, nrow(X), 12L, gini))
-    }
-  }
-  one <- somgpu:::mst_rows(matrix(1, 1, 2)) # one point: no edge, one group
-  expect_identical(somgpu:::genie_merge(one, 1L, 3L), list(1L))
-  expect_identical(somgpu:::genie_merge(one, 1L, 3L), genie_reference(one, 1L, 3L))
-})
