@@ -253,10 +253,12 @@
 #'   `noise = TRUE` for rows in no group); `noise`, with `noise = TRUE`, the rows in no
 #'   group (else `NULL`);
 #'   `group_table`, a data frame with a row per group (`group`, `rows`, `stability`,
-#'   `reading`); `grouping`, how the groups were found (`size`, the map; `family`, the
+#'   `reading`); `grouping`, how the groups were found (`kind`: absent for Gaussian
+#'   groups, `"connected"` or `"rows"`; `size`, the map; `family`, the
 #'   shape; `criterion`; `scores`, the criterion of every candidate by shape and number of
 #'   groups; `neurons`, each neuron's group; `par`, the mixture's proportions, means and
-#'   covariances in the space the maps trained in; `occupied`); `replicates`, a data frame
+#'   covariances in the space the maps trained in; `occupied`; for groups apart `apart`,
+#'   told their number `told`; see the sections above); `replicates`, a data frame
 #'   with one row per replicate and size (`size`, `replicate`, `train_qe`, `heldout_qe`,
 #'   `stability`); `reruns`, with `parallel = "future"`, the replicates run again after
 #'   their worker was lost (`replicate`, `attempt`, `reason`; see [train()], "Parallel
