@@ -268,14 +268,21 @@ SOM_INLINE void train_points(const som_real *rows, const uint32_t *order, uint32
 
 /* The same for the general path (som_data_general): column weights cw (NULL: all 1), and
  * missing values left out of the distance and the update, each row over its observed
- * dimensions (row_obs()). */
+ * dimensions (row_obs()). Without weights a complete row takes the plain path's loops, a
+ * quarter faster than walking its list: its sums start at the first term instead of at
+ * 0 + that term, the same value. */
 SOM_INLINE void train_points_general(const som_real *rows, const uint32_t *order, uint32_t i,
                                      uint32_t end, som_real *w, const som_real *circ, int size,
                                      int ld, const int m, const som_real *cw, const row_obs *ro)
 {
-    for (; i < end; i++)
-        train_point(rows + (size_t)order[i] * m, w, circ, size, ld, m,
-                    ro->obs + ro->at[order[i]], ro->count[order[i]], cw);
+    for (; i < end; i++) {
+        const uint32_t r = order[i];
+        if (!cw && ro->count[r] == m)
+            train_point(rows + (size_t)r * m, w, circ, size, ld, m, NULL, 0, NULL);
+        else
+            train_point(rows + (size_t)r * m, w, circ, size, ld, m, ro->obs + ro->at[r],
+                        ro->count[r], cw);
+    }
 }
 
 /* A new pass t of one map: its factors and visiting order. */
