@@ -30,9 +30,10 @@ group_aside <- function(rows, least, n) {
 }
 
 # The fit's maps and x (its rows, in data units) in the space the maps trained in: scaled as
-# the fit scales them, each column multiplied by the square root of its weight.
+# the fit scales them, each column multiplied by the square root of its weight; x a plain
+# matrix (an encoded one's every subset would go through `[.somgpu_encoded`).
 training_space <- function(fit, x) {
-  x <- prepared_matrix(x, NULL, fit$scaling)
+  x <- prepared_matrix(plain_matrix(x), NULL, fit$scaling)
   w <- if (is.null(fit$scaling)) fit$weights else fit$scaled_weights
   if (!is.null(fit$var_weights)) {
     v <- sqrt(fit$var_weights)

@@ -71,9 +71,9 @@
 #'   `somgpu_error`s): the limit stops a run within about a second, releasing everything.
 #'
 #' @section Backends: `backend = "cpu"` trains on the CPU with `threads` threads (OpenMP:
-#'   online, the maps in parallel, largest first, rings of up to 48 neurons side by side in
-#'   the lanes of a vector register; batch, the rows in parallel, each block of rows read
-#'   once for all maps), in double or single precision. `backend = "opencl"` trains every
+#'   online, the maps in parallel, largest first, rings of up to 48 neurons (8 beyond 64
+#'   columns) side by side in the lanes of a vector register; batch, the rows in parallel,
+#'   each block of rows read once for all maps), in double or single precision. `backend = "opencl"` trains every
 #'   map at once on
 #'   an OpenCL device: small maps with one work-item each, large maps (from 32 neurons on a
 #'   GPU, 512 on a CPU device) with a work-group each. The first OpenCL call of a session

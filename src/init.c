@@ -16,6 +16,7 @@ static const R_CallMethodDef call_methods[] = {
     {"C_build_info", (DL_FUNC)&C_build_info, 0},
     {"C_data_scan", (DL_FUNC)&C_data_scan, 2},
     {"C_column_stats", (DL_FUNC)&C_column_stats, 2},
+    {"C_scale_columns", (DL_FUNC)&C_scale_columns, 3},
     {"C_batch_shards", (DL_FUNC)&C_batch_shards, 4},
     {"C_family_of", (DL_FUNC)&C_family_of, 2},
     {"C_agglomerate", (DL_FUNC)&C_agglomerate, 5},

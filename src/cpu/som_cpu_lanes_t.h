@@ -26,6 +26,7 @@ typedef struct {
 #if SOM_HAVE_LANES
 #define X_K(l) x[l][k]  /* lane l's point, dimension k  */
 #define H_J(l) hl[l][j] /* lane l's factor of neuron j */
+#define LANE_NB 8       /* neurons whose sums the general kernel keeps in flight */
 
 /* The squared distances of every lane's point (xv) to neuron J of its map, summed over the
  * dimensions in order, into OUT. */
@@ -85,6 +86,97 @@ SOM_INLINE void lanes_points(const lane_pack *pk, const som_real *rows, const in
     }
 }
 
+/* The squared distances of every lane's point to NB neurons from j (acc), for the general
+ * path and wide rows: dimension by dimension, so that NB sums are in flight whatever m (a
+ * neuron's sum over m dimensions alone is a chain of m dependent adds). Each sum starts at
+ * 0 and takes every term in order of k: a lane's missing value (seen[k] clear) gives +0,
+ * which changes no sum, so each lane's sum is the general rule's over its observed
+ * dimensions (0 + t = t where every value is there); with column weights cw each term is
+ * cw[k] * (x - w)^2 as there. */
+SOM_INLINE void lanes_d2_block(const som_rv *w, int S, int j, const int m, const som_rv *xv,
+                               const som_rm *seen, const som_real *cw, const int NB,
+                               som_rv acc[LANE_NB])
+{
+    int b, k;
+    SOM_UNROLL_ALL
+    for (b = 0; b < NB; b++) acc[b] = (som_rv){0};
+    for (k = 0; k < m; k++) {
+        const som_rv *wk = w + (size_t)k * S + j;
+        const som_rv x = xv[k];
+        const som_rm s = seen[k];
+        if (cw) {
+            const som_real ck = cw[k];
+            SOM_UNROLL_ALL
+            for (b = 0; b < NB; b++) acc[b] += (som_rv)((som_rm)(ck * SOM_D2_TERM(x, wk[b])) & s);
+        } else {
+            SOM_UNROLL_ALL
+            for (b = 0; b < NB; b++) acc[b] += (som_rv)((som_rm)SOM_D2_TERM(x, wk[b]) & s);
+        }
+    }
+}
+
+/* Points i .. end-1 of the pass for every lane, on the general path (missing values as NaN
+ * in rows, column weights cw or NULL) or with more dimensions than the plain kernel holds:
+ * the winner by blocks of LANE_NB neurons, picked in ascending order (the strict rule),
+ * then the update, which leaves a lane's missing dimensions as they are. */
+SOM_INLINE void lanes_points_general(const lane_pack *pk, const som_real *rows, const int m,
+                                     const som_real *cw, uint32_t i, uint32_t end)
+{
+    const int S = pk->S;
+    som_rv *w = (som_rv *)pk->w;
+    som_rv xv[SOM_LANE_MAX_DIM], hv[SOM_LANE_MAX_SIZE];
+    som_rm seen[SOM_LANE_MAX_DIM];
+    const som_real *hl[SOM_LANES];
+    for (; i < end; i++) {
+        som_rv bd = {0}, cv = {0}, jv = {0};
+        int j, k, l;
+        const som_real *x[SOM_LANES];
+        for (l = 0; l < SOM_LANES; l++) x[l] = rows + (size_t)pk->order[l][i] * m;
+        for (k = 0; k < m; k++) { /* each lane's point, a missing value as 0 */
+            const som_rv v = PREC_GATHER(X_K);
+            seen[k] = v == v;
+            xv[k] = PREC_SELECT(seen[k], v, (som_rv){0});
+        }
+        bd += (som_real)HUGE_VAL;
+        for (j = 0; j < S; j += LANE_NB) {
+            som_rv acc[LANE_NB];
+            const int nb = S - j < LANE_NB ? S - j : LANE_NB;
+            int b;
+            switch (nb) {
+            case 1: lanes_d2_block(w, S, j, m, xv, seen, cw, 1, acc); break;
+            case 2: lanes_d2_block(w, S, j, m, xv, seen, cw, 2, acc); break;
+            case 3: lanes_d2_block(w, S, j, m, xv, seen, cw, 3, acc); break;
+            case 4: lanes_d2_block(w, S, j, m, xv, seen, cw, 4, acc); break;
+            case 5: lanes_d2_block(w, S, j, m, xv, seen, cw, 5, acc); break;
+            case 6: lanes_d2_block(w, S, j, m, xv, seen, cw, 6, acc); break;
+            case 7: lanes_d2_block(w, S, j, m, xv, seen, cw, 7, acc); break;
+            default: lanes_d2_block(w, S, j, m, xv, seen, cw, LANE_NB, acc);
+            }
+            for (b = 0; b < nb; b++, jv += 1) { /* lane by lane, the first strictly closest */
+                const som_rm lt = SOM_CLOSER(acc[b], bd);
+                bd = PREC_SELECT(lt, acc[b], bd);
+                cv = PREC_SELECT(lt, jv, cv);
+            }
+        }
+        for (l = 0; l < SOM_LANES; l++) hl[l] = pk->circ[l] + pk->size[l] - (int)cv[l];
+        for (j = 0; j < S; j++) hv[j] = PREC_GATHER(H_J);
+        for (k = 0; k < m; k++) { /* the update where a lane's value is there */
+            som_rv *wk = w + (size_t)k * S;
+            const som_rv xk = xv[k];
+            const som_rm s = seen[k];
+            for (j = 0; j < S; j++) wk[j] = PREC_SELECT(s, wk[j] + hv[j] * (xk - wk[j]), wk[j]);
+        }
+    }
+}
+
+SOM_TARGET_CLONES static void lanes_train_general(const lane_pack *pk, const som_real *rows,
+                                                  int m, const som_real *cw, uint32_t i,
+                                                  uint32_t end)
+{
+    if (cw) lanes_points_general(pk, rows, m, cw, i, end);
+    else lanes_points_general(pk, rows, m, NULL, i, end);
+}
+
 SOM_TARGET_CLONES static void lanes_train(const lane_pack *pk, const som_real *rows, int m,
                                           uint32_t i, uint32_t end)
 {
@@ -104,6 +196,12 @@ static void lanes_train(const lane_pack *pk, const som_real *rows, int m, uint32
                         uint32_t end)
 {
     (void)pk, (void)rows, (void)m, (void)i, (void)end; /* never called: no packs are made */
+}
+
+static void lanes_train_general(const lane_pack *pk, const som_real *rows, int m,
+                                const som_real *cw, uint32_t i, uint32_t end)
+{
+    (void)pk, (void)rows, (void)m, (void)cw, (void)i, (void)end; /* never called */
 }
 #endif
 

@@ -268,14 +268,21 @@ SOM_INLINE void train_points(const som_real *rows, const uint32_t *order, uint32
 
 /* The same for the general path (som_data_general): column weights cw (NULL: all 1), and
  * missing values left out of the distance and the update, each row over its observed
- * dimensions (row_obs()). */
+ * dimensions (row_obs()). Without weights a complete row takes the plain path's loops, a
+ * quarter faster than walking its list: its sums start at the first term instead of at
+ * 0 + that term, the same value. */
 SOM_INLINE void train_points_general(const som_real *rows, const uint32_t *order, uint32_t i,
                                      uint32_t end, som_real *w, const som_real *circ, int size,
                                      int ld, const int m, const som_real *cw, const row_obs *ro)
 {
-    for (; i < end; i++)
-        train_point(rows + (size_t)order[i] * m, w, circ, size, ld, m,
-                    ro->obs + ro->at[order[i]], ro->count[order[i]], cw);
+    for (; i < end; i++) {
+        const uint32_t r = order[i];
+        if (!cw && ro->count[r] == m)
+            train_point(rows + (size_t)r * m, w, circ, size, ld, m, NULL, 0, NULL);
+        else
+            train_point(rows + (size_t)r * m, w, circ, size, ld, m, ro->obs + ro->at[r],
+                        ro->count[r], cw);
+    }
 }
 
 /* A new pass t of one map: its factors and visiting order. */
@@ -317,7 +324,9 @@ static void train_pack(const online_state *s, lane_pack *pk, som_factors *fac, i
     if (i == 0)
         for (l = 0; l < pk->nl; l++)
             start_pass(s->p, fac, t, pk->map[l], pk->size[l], pk->circ[l], pk->order[l]);
-    lanes_train(pk, s->rows, s->p->data.m, i, stop);
+    if (s->general || s->p->data.m > SOM_VEC_MAX_DIM)
+        lanes_train_general(pk, s->rows, s->p->data.m, s->cw, i, stop);
+    else lanes_train(pk, s->rows, s->p->data.m, i, stop);
 }
 
 /* Steps from .. end-1 of a unit: a map alone (u >= 0) or pack -u-1. */
@@ -373,16 +382,22 @@ static int by_size_desc(const void *a, const void *b)
     return x->map - y->map;
 }
 
-/* Cut the maps (largest first) into packs: consecutive maps that may share a pack
- * (som_lanes.h: the plain path, small rings and dimensions), SOM_LANES at a time; a pack
- * of one map trains alone. Sets each map's pack and lane, and the packs' shapes. */
-static int make_packs(online_state *s, int general)
+/* The largest ring that goes in a pack (som_lanes.h), 0 where none does. */
+static int lane_max_size(int m)
 {
-    const int m = s->p->data.m, nmaps = s->p->nmaps;
+    if (!SOM_HAVE_LANES || m > SOM_LANE_MAX_DIM) return 0;
+    return m > SOM_VEC_MAX_DIM ? SOM_LANE_WIDE_SIZE : SOM_LANE_MAX_SIZE;
+}
+
+/* Cut the maps (largest first) into packs: consecutive maps that may share a pack
+ * (lane_max_size()), SOM_LANES at a time; a pack of one map trains alone. Sets each map's
+ * pack and lane, and the packs' shapes. */
+static int make_packs(online_state *s)
+{
+    const int nmaps = s->p->nmaps, max = lane_max_size(s->p->data.m);
     int i = 0, np = 0, l;
     for (i = 0; i < nmaps; i++) s->maps[i].pack = -1;
-    if (!SOM_HAVE_LANES || general || m > SOM_VEC_MAX_DIM) return 0;
-    for (i = 0; i < nmaps && s->maps[i].size > SOM_LANE_MAX_SIZE; i++) {}
+    for (i = 0; i < nmaps && s->maps[i].size > max; i++) {}
     for (; i + 1 < nmaps; i += SOM_LANES) {
         lane_pack *pk = s->packs + np;
         pk->nl = nmaps - i < SOM_LANES ? nmaps - i : SOM_LANES;
@@ -482,7 +497,7 @@ static int online_prepare(void *cfg_, const som_problem *p, const som_factors *f
         s->cost += (double)mp->size * (m + 1) + SOM_POINT_UNITS;
     }
     qsort(s->maps, (size_t)nmaps, sizeof *s->maps, by_size_desc);
-    s->npacks = make_packs(s, general);
+    s->npacks = make_packs(s);
     place_packs(s, som_align_line(s->lraw));
     wbuf = som_align_line(s->wraw);
     cbuf = som_align_line(s->craw);

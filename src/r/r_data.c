@@ -313,3 +313,31 @@ SEXP C_column_stats(SEXP x, SEXP center)
     UNPROTECT(1);
     return out;
 }
+
+/* (x - center[k]) / scale[k] for every value of column k of the double matrix x (center and
+ * scale a double per column), in a copy with x's attributes: the arithmetic of R's
+ * x[] <- (x - center) / scale with the values repeated down the columns, one copy of x
+ * where R's made four. */
+SEXP C_scale_columns(SEXP x, SEXP center, SEXP scale)
+{
+    const R_xlen_t n = Rf_nrows(x);
+    const int m = Rf_ncols(x);
+    SEXP out;
+    const double *xv, *c = REAL(center), *sc = REAL(scale);
+    double *o;
+    R_xlen_t i;
+    int k;
+    if (TYPEOF(x) != REALSXP || TYPEOF(center) != REALSXP || TYPEOF(scale) != REALSXP ||
+        XLENGTH(center) != m || XLENGTH(scale) != m)
+        Rf_error("somgpu: internal error: scale a double matrix by a double per column");
+    out = PROTECT(Rf_allocVector(REALSXP, XLENGTH(x)));
+    xv = REAL(x);
+    o = REAL(out);
+    for (k = 0; k < m; k++) {
+        const double ck = c[k], sk = sc[k];
+        for (i = 0; i < n; i++) o[(size_t)k * n + i] = (xv[(size_t)k * n + i] - ck) / sk;
+    }
+    DUPLICATE_ATTRIB(out, x);
+    UNPROTECT(1);
+    return out;
+}

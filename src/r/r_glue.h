@@ -34,6 +34,7 @@ SEXP C_constants(void);
 SEXP C_build_info(void);
 SEXP C_data_scan(SEXP x, SEXP counted);
 SEXP C_column_stats(SEXP x, SEXP center);
+SEXP C_scale_columns(SEXP x, SEXP center, SEXP scale);
 SEXP C_batch_shards(SEXP data, SEXP problem, SEXP backend, SEXP blocks);
 SEXP C_ocl_devices(void);
 SEXP C_ocl_open(SEXP device);

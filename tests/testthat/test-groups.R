@@ -71,3 +71,21 @@ test_that("EM gives the reference's mixture, every shape, and NULL when a group 
   # a group given a single row loses it: no mixture
   expect_null(somgpu:::mixture_em(x, c(rep(1L, 99), 2L), "VVV", list(psi = diag(0, 3), nu = 0)))
 })
+
+test_that("EM with six columns and six groups gives the reference's mixture", {
+  # the C sums run four columns, groups or rows side by side: blocks and remainders
+  x <- withr::with_seed(8, do.call(rbind, lapply(1:6, function(g) {
+    matrix(rnorm(17 * 6, mean = 3 * (seq_len(6) == g), sd = 0.6 + g / 10), 17, byrow = TRUE)
+  })))
+  x <- rbind(x, withr::with_seed(9, matrix(rnorm(6), 1)))       # 103 rows: 4 per block, 3 left
+  start <- c(rep(1:6, each = 17), 1L)
+  prior <- somgpu:::mixture_prior(x, 0.1)
+  for (fam in c("VVV", "EEE", "VII")) {
+    got <- somgpu:::mixture_em(x, start, fam, prior)
+    want <- ref_em(x, start, fam, prior$psi, prior$nu)
+    expect_equal(got$par$pro, want$pro, tolerance = 1e-10, label = fam)
+    expect_equal(unname(got$par$mean), unname(do.call(rbind, want$means)), tolerance = 1e-10,
+                 label = fam)
+    expect_equal(got$par$cov, want$covs, tolerance = 1e-10, label = fam)
+  }
+})

@@ -59,3 +59,47 @@ test_that("batch winners with points in lanes follow the reference to the bit", 
     }
   }
 })
+
+test_that("packs with missing values, column weights and wide rows keep each map's bits", {
+  # the general kernel (lanes_train_general): a lane's missing values add nothing and move
+  # nothing; mixed sizes pad a pack; beyond 64 dimensions only rings up to 8 share packs
+  # (9 and 13 train alone, and so does a last map left over)
+  sizes <- c(13, 9, 6, 5, 4, 3, 2)
+  for (case in list(list(m = 5, share = 0.2), list(m = 70, share = 0.1),
+                    list(m = 70, share = 0))) {
+    m <- case$m
+    y <- withr::with_seed(m, {
+      y <- matrix(rnorm(50 * m), 50, m)
+      y[sample(length(y), round(case$share * length(y)))] <- NA
+      y[1:3, ] <- rnorm(3 * m) # complete rows too
+      y
+    })
+    init <- withr::with_seed(1, lapply(sizes, function(N) matrix(rnorm(N * m), N)))
+    for (v in list(NULL, withr::with_seed(2, runif(m, 0.5, 2)))) {
+      what <- sprintf("m = %d, missing %.1f, weights %s", m, case$share, !is.null(v))
+      fit <- train(y, sizes = sizes, init = init, iter_max = 4, seed = 5, var_weights = v,
+                   na_max = 1, threads = 2)
+      for (i in seq_along(sizes)) {
+        alone <- train(y, sizes = sizes[i], init = init[i], iter_max = 4, seed = 5,
+                       var_weights = v, na_max = 1, threads = 1)
+        expect_identical(fit$weights[[i]], alone$weights[[1]], info = paste(what, sizes[i]))
+      }
+      if (m == 5) { # single precision: 8 lanes, its own kernel's bits
+        one <- train(y, sizes = sizes, init = init, iter_max = 4, seed = 5, var_weights = v,
+                     na_max = 1, threads = 2, precision = "single", backend = "cpu")
+        for (i in seq_along(sizes)) {
+          alone <- train(y, sizes = sizes[i], init = init[i], iter_max = 4, seed = 5,
+                         var_weights = v, na_max = 1, threads = 1, precision = "single",
+                         backend = "cpu")
+          expect_identical(one$weights[[i]], alone$weights[[1]],
+                           info = paste(what, "single", sizes[i]))
+        }
+      }
+      for (i in c(4, 6)) {
+        ref <- ref_train_map_general(y, init[[i]], if (is.null(v)) rep(1, m) else v,
+                                     iter_max = 4, seed = 5)
+        expect_identical(unname(fit$weights[[i]]), ref, info = paste(what, "reference", sizes[i]))
+      }
+    }
+  }
+})

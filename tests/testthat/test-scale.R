@@ -113,3 +113,20 @@ test_that("type = 'detail': winner, runner-up and margin for every row and size"
   x[c(1, 3)] <- NA
   expect_true(is.na(predict(fit, x)$N3))
 })
+
+test_that("columns are scaled in C with R's arithmetic, attributes kept", {
+  x <- withr::with_seed(3, matrix(rnorm(60, 5, 3), 12, 5, dimnames = list(NULL, letters[1:5])))
+  x[c(2, 17, 40)] <- NA
+  center <- c(a = 1.1, b = -0.3, c = 5, d = 0, e = 1e-3)
+  scale <- c(0.7, 3, 1 / 3, 1, 0)
+  want <- x
+  want[] <- (x - rep(unname(center), each = 12)) / rep(scale, each = 12)
+  got <- somgpu:::scaled_columns(x, center, scale)
+  expect_identical(got, want) # NA, Inf from a scale of 0 and every bit of the others
+  enc <- structure(x, somgpu_encoding = list(1), class = "somgpu_encoded")
+  expect_identical(unclass(somgpu:::scaled_columns(enc, center, scale)),
+                   unclass(structure(want, somgpu_encoding = list(1))))
+  xi <- matrix(1:6, 3) # not double: R's arithmetic, a double result
+  expect_identical(somgpu:::scaled_columns(xi, c(1, 2), c(2, 4)),
+                   matrix((1:6 - rep(c(1, 2), each = 3)) / rep(c(2, 4), each = 3), 3))
+})
