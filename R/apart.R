@@ -25,9 +25,10 @@ apart_profile <- function(xs, k_max) {
   cuts <- genie_merge(mst, nrow(xs), k_max)
   gaps <- vapply(cuts, function(l) {
     if (is.null(l) || max(l) < 2L) return(NA_real_)
-    within <- mst$weight[l[mst$from] == l[mst$to]]
+    cut <- tree_cut(mst, l)
+    within <- mst$weight[!cut]
     if (!length(within)) return(NA_real_) # every point a group of its own
-    narrowest_gap(mst, l, stats::quantile(within, apart_rule[["quantile"]], names = FALSE))
+    narrowest_gap(mst, cut, stats::quantile(within, apart_rule[["quantile"]], names = FALSE))
   }, 0)
   list(cuts = cuts, gaps = gaps)
 }

@@ -38,11 +38,14 @@ genie_merge <- function(mst, p, k_max, gini = connected_gini) {
   lapply(seq_len(k_max), function(k) if (labels[1L, k] > 0L) labels[, k])
 }
 
-# The narrowest gap of a partition `labels` of a spanning tree's points (mst_rows()): its
-# lightest edge between two groups over q (a quantile of the tree's edge lengths); Inf when
-# q is 0 and the edge is not.
-narrowest_gap <- function(mst, labels, q) {
-  lightest <- min(mst$weight[labels[mst$from] != labels[mst$to]])
+# Which edges of a spanning tree (mst_rows()) a partition `labels` of its points cuts.
+tree_cut <- function(mst, labels) labels[mst$from] != labels[mst$to]
+
+# The narrowest gap of a partition of a spanning tree's points, given the edges it cuts
+# (tree_cut()): its lightest cut edge over q (a quantile of the tree's edge lengths); Inf
+# when q is 0 and the edge is not.
+narrowest_gap <- function(mst, cut, q) {
+  lightest <- min(mst$weight[cut])
   if (q > 0) lightest / q else if (lightest > 0) Inf else 0
 }
 

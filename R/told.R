@@ -76,7 +76,7 @@ told_rows <- function(xs, k) {
   mst <- mst_rows(xs)
   labels <- genie_merge(mst, n, k)[[k]]
   q <- stats::quantile(mst$weight, told_gap[["quantile"]], names = FALSE)
-  list(labels = labels, gap = narrowest_gap(mst, labels, q))
+  list(labels = labels, gap = narrowest_gap(mst, tree_cut(mst, labels), q))
 }
 
 # Each group's bootstrap stability for connected groups told their number (kind "rows"):
