@@ -6,14 +6,20 @@
 # when the lightest tree edge between two of its groups is longer than apart_rule[["times"]]
 # times the apart_rule[["quantile"]] quantile of the tree's edges within the groups (the
 # links that hold each group together): a cut through empty space, not through data. The
-# largest such k is taken over the groups found so far when those number at least
-# apart_rule[["pieces"]] per group apart (or are one group).
+# largest such k is taken over the groups found so far when the Gaussian groups number at
+# least apart_rule[["pieces"]] per group apart (or are one group), whether those or the
+# connected groups were taken; connected groups only when they are more than the groups
+# apart (they broke a ring or a ball where no row crosses, or set a few outliers apart,
+# where the Gaussian groups tile it; with as few Gaussian groups as touching blobs, the
+# connected groups are those blobs).
 
 # Set on the field's benchmark suite (bench/bench_clustering_suite.R, its 73 sets; see
 # ?select_size, "Groups apart"): the quantile and factor from 0.99 x 2 to 0.99 x 3 and
 # `pieces` from 3 to 5 gave the same answers there; fewer pieces (2: aggregation's and
 # unbalance's touching blobs, 7 and 8 groups in 3 apart) or a lower quantile (0.9, where
 # one sparse group's own links pass for gaps) lost sets the Gaussian rule gets right.
+# Comparing the Gaussian groups' number also where connected groups were taken raised
+# fcps/atom, fcps/target, graves/ring_outliers and other/square to ARI 1 and lost none.
 apart_rule <- c(quantile = 0.99, times = 2, pieces = 4)
 
 # The rows xs (complete, the maps' space) joined by Genie's linkage into 1..k_max groups:
@@ -38,7 +44,7 @@ apart_profile <- function(xs, k_max) {
 # no map had rows to group): with shape "auto" and at most select_rows_auto rows to join
 # (the tree costs n^2), the groups apart (rows_grouping(), kind "rows", with `apart`:
 # list(gaps, the narrowest gap per number of groups; pieces, the groups they replace;
-# found, those groups' kind))
+# found, the kind of the groups replaced; replaced, their number))
 # when apart_rule takes them; else `current`.
 apart_grouping <- function(fit, x, cluster, current, k_max, shape) {
   if (shape != "auto" || is.null(current)) return(current)
@@ -52,9 +58,11 @@ apart_grouping <- function(fit, x, cluster, current, k_max, shape) {
   }, TRUE))
   if (!length(apart)) return(current)
   K <- max(apart)
-  G <- current$groups
-  if (G >= 2L && G < apart_rule[["pieces"]] * K) return(current)
+  found <- if (is.null(current$kind)) "gaussian" else current$kind
+  G <- if (found == "connected") current$gaussian_groups else current$groups
+  if (is.na(G) || (G >= 2L && G < apart_rule[["pieces"]] * K)) return(current)
+  if (found == "connected" && current$groups <= K) return(current) # as fine, or finer
   rows_grouping(fit, x, rows, prof$cuts[[K]], current$scores,
-                apart = list(gaps = prof$gaps, pieces = G,
-                             found = if (is.null(current$kind)) "gaussian" else current$kind))
+                apart = list(gaps = prof$gaps, pieces = G, found = found,
+                             replaced = current$groups))
 }

@@ -57,7 +57,8 @@ connected_switch_taken <- function(g_cross, G, c_cross, K) {
 # groups; "gaussian" never trains the ring. Returns the grouping to use: the Gaussian one,
 # or a list like it with kind "connected", size (the ring's), fine (its fit), neurons (each
 # neuron's group), partition, par (proportions and means in the training space), crossing
-# (the share per number of groups; gaussian_crossing, the Gaussian groups'), and for
+# (the share per number of groups; gaussian_crossing, the Gaussian groups';
+# gaussian_groups, their number, for apart_grouping()), and for
 # connected_stability() the rows' prototypes (first, second) and the cuts.
 connected_grouping <- function(x, gaussian, args, seed, k_max, shape) {
   if (shape == "gaussian" || (shape == "auto" && (is.null(gaussian) || gaussian$groups < 2L))) {
@@ -107,6 +108,7 @@ connected_grouping <- function(x, gaussian, args, seed, k_max, shape) {
        size = N, fine = fine, neurons = neurons, partition = partition,
        rows = sum(ok), occupied = length(occ), cells = length(occ),
        crossing = crossing, gaussian_crossing = g_cross,
+       gaussian_groups = if (!is.null(gaussian)) gaussian$groups else NA_integer_,
        first = first, second = second, cuts = cuts)
 }
 

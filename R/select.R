@@ -84,16 +84,20 @@
 #'   two of its groups over the 99% quantile of the tree's edges within its groups (the
 #'   links that hold each group together); k groups are apart when that ratio exceeds 2
 #'   and every group holds at least 1% of the rows (and 5): each cut runs through empty
-#'   space. The largest such k replaces the groups found so far (Gaussian or connected)
-#'   when these are one group (no group structure: a spiral's arms, which no Gaussian
-#'   grouping of the cells separates) or at least 4 per group apart (the Gaussian rule
-#'   tiling long, curved or uniform groups with pieces). Fewer, as 7 touching blobs in 3
-#'   groups apart, are kept: there the Gaussian groups are the finer answer. The result's
-#'   `grouping$kind` is then `"rows"`, `grouping$apart` holds each k's narrowest gap and
-#'   the number of groups replaced; new rows join their nearest grouped row's group, and
+#'   space. The largest such k replaces the groups found so far when the Gaussian groups
+#'   are one group (no group structure: a spiral's arms, which no Gaussian grouping of the
+#'   cells separates) or at least 4 per group apart (the Gaussian rule tiling long, curved
+#'   or uniform groups with pieces). Fewer, as 7 touching blobs in 3 groups apart, are
+#'   kept: there the Gaussian groups are the finer answer. Where connected groups were
+#'   taken over the Gaussian ones, the same count decides, and the groups apart replace
+#'   them only when the connected groups are more (a ring or a ball the fine ring broke
+#'   where no row crosses, or a few outliers set off as a group of their own). The result's
+#'   `grouping$kind` is then `"rows"`, `grouping$apart` holds each k's narrowest gap
+#'   (`gaps`), the Gaussian groups' number (`pieces`), and the kind and number of the
+#'   groups replaced (`found`, `replaced`); new rows join their nearest grouped row's group, and
 #'   each group's stability is measured as for connected groups told their number. The
 #'   constants (`apart_rule`) were set on the field's benchmark suite, where the rule
-#'   raised the mean ARI of `select_size()` choosing k from 0.653 to 0.711 on its 73 sets
+#'   raised the mean ARI of `select_size()` choosing k from 0.653 to 0.722 on its 73 sets
 #'   and lost none (99% and 2 times: 1.5 times gave 0.684, 2.5 and 3 times 0.701; 3 to 5
 #'   pieces the same, 2 pieces lost two sets of touching blobs; the 90% quantile at best
 #'   0.699), and checked on the real and synthetic suites (see the README). The tree

@@ -81,12 +81,8 @@ recommend_size <- function(grouping, sizes, maps = "") {
               plural(g, "Gaussian group"), family_words[[grouping$family]], gap)
     }
   } else if (!is.null(grouping$apart)) {
-    pieces <- grouping$apart$pieces
     sprintf("The data hold %s apart: the rows joined by Genie's linkage, every cut a gap %.1f times or more the longest links (99%%) within the groups (%s)",
-            plural(g, "group"), grouping$apart$gaps[g], if (pieces < 2L)
-              "the Gaussian rule found no group structure" else
-              sprintf("the %d %s groups found first tile them", pieces,
-                      if (grouping$apart$found == "connected") "connected" else "Gaussian"))
+            plural(g, "group"), grouping$apart$gaps[g], apart_words(grouping$apart))
   } else if (identical(grouping$kind, "connected")) {
     sprintf("The data hold %s of any shape: the prototypes of a ring of %d neurons joined by their connectivity (Genie's linkage), where the share of rows whose two nearest prototypes lie in different groups breaks (%.1f%%, against %.1f%% for the Gaussian groups)",
             plural(g, "group"), grouping$size, 100 * grouping$crossing[g],
@@ -270,4 +266,14 @@ print.somgpu_selection <- function(x, ...) {
                 count_text(x$noise, "row")))
   }
   invisible(x)
+}
+
+# Why the groups apart replaced the groups found first (apart_grouping()): no Gaussian
+# structure, or Gaussian groups that tile them (and the connected groups taken over those).
+apart_words <- function(apart) {
+  if (apart$pieces < 2L) return("the Gaussian rule found no group structure")
+  tile <- sprintf("the %d Gaussian groups found first tile them", apart$pieces)
+  if (apart$found != "connected") return(tile)
+  sprintf("%s, and the %d connected groups taken over those part them where no gap is",
+          tile, apart$replaced)
 }

@@ -59,6 +59,26 @@ test_that("the groups apart replace groups that tile them, or none, but not a fe
   for (G in c(2L, 3L, as.integer(3 * rule[["pieces"]] - 1))) {
     expect_identical(take(so_far(G)), so_far(G))
   }
+  # connected groups taken over the Gaussian ones: the Gaussian groups' number decides, and
+  # the connected groups give way (they broke an arm where no row crosses) or stay
+  connected <- function(C, G) list(kind = "connected", groups = C, gaussian_groups = G,
+                                   scores = NULL)
+  for (C in c(4L, 6L)) {
+    got <- take(connected(C, as.integer(3 * rule[["pieces"]])))
+    expect_identical(got$kind, "rows", label = sprintf("C = %d", C))
+    expect_identical(got$groups, 3L)
+    expect_identical(got$apart[c("pieces", "found", "replaced")],
+                     list(pieces = as.integer(3 * rule[["pieces"]]), found = "connected",
+                          replaced = C))
+    expect_identical(somgpu:::apart_words(got$apart),
+                     sprintf("the %d Gaussian groups found first tile them, and the %d connected groups taken over those part them where no gap is",
+                             as.integer(3 * rule[["pieces"]]), C))
+    few <- connected(C, as.integer(3 * rule[["pieces"]] - 1))
+    expect_identical(take(few), few)
+  }
+  expect_identical(take(connected(4L, NA_integer_)), connected(4L, NA_integer_))
+  # as many connected groups as apart, or fewer: kept
+  for (C in 2:3) expect_identical(take(connected(C, 12L)), connected(C, 12L))
   # only shape "auto" asks; no grouping stays none
   expect_identical(take(so_far(20L), "gaussian"), so_far(20L))
   expect_identical(take(so_far(20L), "connected"), so_far(20L))
