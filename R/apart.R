@@ -20,7 +20,12 @@
 # one sparse group's own links pass for gaps) lost sets the Gaussian rule gets right.
 # Comparing the Gaussian groups' number also where connected groups were taken raised
 # fcps/atom, fcps/target, graves/ring_outliers and other/square to ARI 1 and lost none.
-apart_rule <- c(quantile = 0.99, times = 2, pieces = 4)
+# `alone`: the gap that suffices where the Gaussian groups are one (no group structure:
+# the answer the groups apart compete with is no groups at all), set against data without
+# groups, not the suite: over 40 such sets (uniform, Gaussian, t5 and exponential rows,
+# 200 to 3,000 rows in 2 to 10 columns) no cut with every group >= group_min_rows() had a
+# gap above 0.84 (bench/README.md, "Groups apart where no Gaussian groups are").
+apart_rule <- c(quantile = 0.99, times = 2, pieces = 4, alone = 1.5)
 
 # The rows xs (complete, the maps' space) joined by Genie's linkage into 1..k_max groups:
 # list(cuts, the partitions (NULL where the linkage stops short); gaps, each one's
@@ -53,14 +58,16 @@ apart_grouping <- function(fit, x, cluster, current, k_max, shape) {
   if (n < 3L || n > select_rows_auto) return(current)
   prof <- apart_profile(rows$x, min(k_max, n))
   least <- group_min_rows(n)
-  apart <- which(prof$gaps > apart_rule[["times"]] & vapply(prof$cuts, function(l) {
+  found <- if (is.null(current$kind)) "gaussian" else current$kind
+  G <- if (found == "connected") current$gaussian_groups else current$groups
+  if (is.na(G)) return(current)
+  times <- apart_rule[[if (G < 2L) "alone" else "times"]]
+  apart <- which(prof$gaps > times & vapply(prof$cuts, function(l) {
     !is.null(l) && min(tabulate(l)) >= least
   }, TRUE))
   if (!length(apart)) return(current)
   K <- max(apart)
-  found <- if (is.null(current$kind)) "gaussian" else current$kind
-  G <- if (found == "connected") current$gaussian_groups else current$groups
-  if (is.na(G) || (G >= 2L && G < apart_rule[["pieces"]] * K)) return(current)
+  if (G >= 2L && G < apart_rule[["pieces"]] * K) return(current)
   if (found == "connected" && current$groups <= K) return(current) # as fine, or finer
   rows_grouping(fit, x, rows, prof$cuts[[K]], current$scores,
                 apart = list(gaps = prof$gaps, pieces = G, found = found,

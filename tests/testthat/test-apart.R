@@ -85,6 +85,29 @@ test_that("the groups apart replace groups that tile them, or none, but not a fe
   expect_null(take(NULL))
 })
 
+test_that("with no Gaussian structure a narrower gap suffices, but none is found in noise", {
+  rule <- somgpu:::apart_rule
+  # two clumps a narrow gap apart: wider than the rule's gap where groups were found, not
+  # than where none were
+  y <- withr::with_seed(3, rbind(matrix(runif(600), ncol = 2), cbind(runif(300) + 1.12, runif(300))))
+  gaps <- somgpu:::apart_profile(y, 6L)$gaps
+  expect_gt(gaps[2], rule[["alone"]])
+  expect_lt(gaps[2], rule[["times"]])
+  fit <- train(y, nmin = 2, nmax = 6, seed = 1, progress = FALSE)
+  take <- function(current, y) somgpu:::apart_grouping(fit, y, fit$clusters$N6, current, 6L, "auto")
+  got <- take(list(groups = 1L, scores = NULL), y)
+  expect_identical(got$kind, "rows")
+  expect_identical(got$groups, 2L)
+  expect_identical(somgpu:::ari(got$partition, rep(1:2, each = 300), 2L, 2L), 1)
+  expect_match(somgpu:::apart_words(got$apart), "the Gaussian rule found no group structure")
+  expect_identical(take(list(groups = 12L, scores = NULL), y), list(groups = 12L, scores = NULL))
+  # rows without groups (uniform in a square): no cut is a gap, one group stays one
+  u <- withr::with_seed(5, matrix(runif(1000), ncol = 2))
+  expect_lt(max(somgpu:::apart_profile(u, 8L)$gaps, na.rm = TRUE), rule[["alone"]])
+  fit <- train(u, nmin = 2, nmax = 6, seed = 1, progress = FALSE)
+  expect_identical(take(list(groups = 1L, scores = NULL), u), list(groups = 1L, scores = NULL))
+})
+
 test_that("beyond select_rows_auto rows the tree is not built", {
   n <- somgpu:::select_rows_auto + 1L
   y <- withr::with_seed(2, cbind(runif(n, 0, 30), runif(n) + 4 * rep(0:2, length.out = n)))
