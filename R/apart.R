@@ -4,6 +4,7 @@
 # arms), the groups are the gap-separated ones. Genie's linkage on the rows' minimum
 # spanning tree (genie.R) gives a partition per number of groups; a number k is "apart"
 # when the lightest tree edge between two of its groups is longer than apart_rule[["times"]]
+# (apart_rule[["alone"]] where the Gaussian groups are one, below)
 # times the apart_rule[["quantile"]] quantile of the tree's edges within the groups (the
 # links that hold each group together): a cut through empty space, not through data. The
 # largest such k is taken over the groups found so far when the Gaussian groups number at
@@ -21,10 +22,12 @@
 # Comparing the Gaussian groups' number also where connected groups were taken raised
 # fcps/atom, fcps/target, graves/ring_outliers and other/square to ARI 1 and lost none.
 # `alone`: the gap that suffices where the Gaussian groups are one (no group structure:
-# the answer the groups apart compete with is no groups at all), set against data without
-# groups, not the suite: over 40 such sets (uniform, Gaussian, t5 and exponential rows,
-# 200 to 3,000 rows in 2 to 10 columns) no cut with every group >= group_min_rows() had a
-# gap above 0.84 (bench/README.md, "Groups apart where no Gaussian groups are").
+# the answer the groups apart compete with is no groups at all) and the rows have at least
+# 2 columns, set against data without groups, not the suite: over 100 such sets (uniform,
+# Gaussian, t5 and exponential rows, 30 to 3,000 rows in 1 to 10 columns) no cut with
+# every group >= group_min_rows() had a gap above 0.94 in 2 or more columns, but 1.87 in
+# one (bench/bench_apart_null.R; bench/README.md, "Groups apart where no Gaussian groups
+# are").
 apart_rule <- c(quantile = 0.99, times = 2, pieces = 4, alone = 1.5)
 
 # The rows xs (complete, the maps' space) joined by Genie's linkage into 1..k_max groups:
@@ -48,9 +51,9 @@ apart_profile <- function(xs, k_max) {
 # `cluster`), beside the grouping found so far (`current`: Gaussian or connected; NULL when
 # no map had rows to group): with shape "auto" and at most select_rows_auto rows to join
 # (the tree costs n^2), the groups apart (rows_grouping(), kind "rows", with `apart`:
-# list(gaps, the narrowest gap per number of groups; pieces, the groups they replace;
-# found, the kind of the groups replaced; replaced, their number))
-# when apart_rule takes them; else `current`.
+# list(gaps, the narrowest gap per number of groups; pieces, the Gaussian groups' number;
+# found and replaced, the kind and number of the groups replaced)) when apart_rule takes
+# them; else `current`.
 apart_grouping <- function(fit, x, cluster, current, k_max, shape) {
   if (shape != "auto" || is.null(current)) return(current)
   rows <- grouping_rows(fit, x, max(fit$params$sizes), cluster)
@@ -60,8 +63,10 @@ apart_grouping <- function(fit, x, cluster, current, k_max, shape) {
   least <- group_min_rows(n)
   found <- if (is.null(current$kind)) "gaussian" else current$kind
   G <- if (found == "connected") current$gaussian_groups else current$groups
-  if (is.na(G)) return(current)
-  times <- apart_rule[[if (G < 2L) "alone" else "times"]]
+  if (is.null(G) || is.na(G)) return(current)
+  # in one column a row's links are spacings, whose widest reach 1.9 times their 99%
+  # quantile in data without groups: there the usual gap
+  times <- apart_rule[[if (G < 2L && ncol(rows$x) >= 2L) "alone" else "times"]]
   apart <- which(prof$gaps > times & vapply(prof$cuts, function(l) {
     !is.null(l) && min(tabulate(l)) >= least
   }, TRUE))

@@ -83,7 +83,8 @@
 #'   k up to `max(sizes)`. A partition's narrowest gap is its shortest tree edge between
 #'   two of its groups over the 99% quantile of the tree's edges within its groups (the
 #'   links that hold each group together); k groups are apart when that ratio exceeds 2
-#'   and every group holds at least 1% of the rows (and 5): each cut runs through empty
+#'   (1.5 where no Gaussian groups are; below) and every group holds at least 1% of the
+#'   rows (and 5): each cut runs through empty
 #'   space. The largest such k replaces the groups found so far when the Gaussian groups
 #'   are one group (no group structure: a spiral's arms, which no Gaussian grouping of the
 #'   cells separates) or at least 4 per group apart (the Gaussian rule tiling long, curved
@@ -93,18 +94,22 @@
 #'   them only when the connected groups are more (a ring or a ball the fine ring broke
 #'   where no row crosses, or a few outliers set off as a group of their own). Where the
 #'   Gaussian groups are one, the answer the groups apart compete with is no groups at
-#'   all, and a ratio above 1.5 suffices: data drawn without groups (uniform, Gaussian, t
-#'   and exponential rows, 200 to 3,000 rows in 2 to 10 columns) showed none above 0.84
-#'   (`bench/bench_apart_null.R`). The result's
+#'   all, and with at least 2 columns a ratio above 1.5 suffices: data drawn without
+#'   groups (uniform, Gaussian, t and exponential rows, 30 to 3,000 rows in 2 to 10
+#'   columns) showed none above 0.94; in one column (links are spacings) they reached
+#'   1.87, and 2 is asked there (`bench/bench_apart_null.R`). The result's
 #'   `grouping$kind` is then `"rows"`, `grouping$apart` holds each k's narrowest gap
 #'   (`gaps`), the Gaussian groups' number (`pieces`), and the kind and number of the
 #'   groups replaced (`found`, `replaced`); new rows join their nearest grouped row's group, and
 #'   each group's stability is measured as for connected groups told their number. The
-#'   constants (`apart_rule`) were set on the field's benchmark suite, where the rule
-#'   raised the mean ARI of `select_size()` choosing k from 0.653 to 0.732 on its 73 sets
-#'   and lost none (99% and 2 times: 1.5 times gave 0.684, 2.5 and 3 times 0.701; 3 to 5
-#'   pieces the same, 2 pieces lost two sets of touching blobs; the 90% quantile at best
-#'   0.699), and checked on the real and synthetic suites (see the README). The tree
+#'   quantile, the ratio 2 and the 4 pieces (`apart_rule`) were set on the field's
+#'   benchmark suite, where the first version of the rule raised the mean ARI of
+#'   `select_size()` choosing k from 0.653 to 0.711 on its 73 sets and lost none (there
+#'   1.5 times everywhere gave 0.684, 2.5 and 3 times 0.701; 3 to 5 pieces the same, 2
+#'   pieces lost two sets of touching blobs; the 90% quantile at best 0.699); with the
+#'   connected groups and one-group cases above it reaches 0.732. The 1.5 where no
+#'   Gaussian groups are was set on data without groups, not on the suite. All were
+#'   checked on the real and synthetic suites (see the README). The tree
 #'   costs time of order `n^2`, so the rule is asked only when the rows trained on number
 #'   at most 10,000 (the default sample's size): with a larger `sample_rows` the groups are
 #'   those of the rules above.

@@ -274,6 +274,6 @@ apart_words <- function(apart) {
   if (apart$pieces < 2L) return("the Gaussian rule found no group structure")
   tile <- sprintf("the %d Gaussian groups found first tile them", apart$pieces)
   if (apart$found != "connected") return(tile)
-  sprintf("%s, and the %d connected groups taken over those part them where no gap is",
+  sprintf("%s, and the %d connected groups taken over those part them further than the gaps do",
           tile, apart$replaced)
 }

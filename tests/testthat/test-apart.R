@@ -71,7 +71,7 @@ test_that("the groups apart replace groups that tile them, or none, but not a fe
                      list(pieces = as.integer(3 * rule[["pieces"]]), found = "connected",
                           replaced = C))
     expect_identical(somgpu:::apart_words(got$apart),
-                     sprintf("the %d Gaussian groups found first tile them, and the %d connected groups taken over those part them where no gap is",
+                     sprintf("the %d Gaussian groups found first tile them, and the %d connected groups taken over those part them further than the gaps do",
                              as.integer(3 * rule[["pieces"]]), C))
     few <- connected(C, as.integer(3 * rule[["pieces"]] - 1))
     expect_identical(take(few), few)
@@ -106,6 +106,18 @@ test_that("with no Gaussian structure a narrower gap suffices, but none is found
   expect_lt(max(somgpu:::apart_profile(u, 8L)$gaps, na.rm = TRUE), rule[["alone"]])
   fit <- train(u, nmin = 2, nmax = 6, seed = 1, progress = FALSE)
   expect_identical(take(list(groups = 1L, scores = NULL), u), list(groups = 1L, scores = NULL))
+  # in one column (links are spacings, wide by chance) the usual gap is asked
+  z <- withr::with_seed(2, c(runif(300), runif(300) + 1.003))
+  gaps <- somgpu:::apart_profile(matrix(z), 6L)$gaps
+  expect_gt(gaps[2], rule[["alone"]])
+  expect_lt(gaps[2], rule[["times"]])
+  fit <- train(matrix(z), nmin = 2, nmax = 6, seed = 1, progress = FALSE)
+  one <- list(groups = 1L, scores = NULL)
+  expect_identical(take(one, matrix(z)), one)
+  # a gap in range whose groups are too small for group_min_rows(): kept
+  w <- withr::with_seed(3, rbind(matrix(runif(1000), ncol = 2), cbind(runif(4) + 1.05, runif(4))))
+  fit <- train(w, nmin = 2, nmax = 6, seed = 1, progress = FALSE)
+  expect_identical(take(one, w), one)
 })
 
 test_that("beyond select_rows_auto rows the tree is not built", {

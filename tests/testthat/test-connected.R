@@ -81,6 +81,10 @@ test_that("shape is checked, and \"connected\" forces the connected groups", {
   expect_identical(sel$grouping$kind, "connected")
   expect_length(sel$partition, 150L)
   expect_false(anyNA(sel$partition))
+  # the connected groups carry the Gaussian groups' number (apart_grouping() compares it)
+  gauss <- select_size(iris[1:4], sizes = 2:6, bootstrap = 3, seed = 1, progress = FALSE,
+                       shape = "gaussian", scale = TRUE)
+  expect_identical(sel$grouping$gaussian_groups, gauss$groups)
 })
 
 # Genie's linkage on the rows, the groups told their number, the rows in no group (R/genie.R,
