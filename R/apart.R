@@ -9,10 +9,10 @@
 # links that hold each group together): a cut through empty space, not through data. The
 # largest such k is taken over the groups found so far when the Gaussian groups number at
 # least apart_rule[["pieces"]] per group apart (or are one group), whether those or the
-# connected groups were taken; connected groups only when they are more than the groups
-# apart (they broke a ring or a ball where no row crosses, or set a few outliers apart,
-# where the Gaussian groups tile it; with as few Gaussian groups as touching blobs, the
-# connected groups are those blobs).
+# connected groups were taken; connected groups unless they are as many as the groups
+# apart (more: they broke a ring or a ball where no row crosses, or set a few outliers
+# apart, where the Gaussian groups tile it; fewer: they join groups a gap parts; with as
+# few Gaussian groups as touching blobs, the connected groups are those blobs).
 
 # Set on the field's benchmark suite (bench/bench_clustering_suite.R, its 73 sets; see
 # ?select_size, "Groups apart"): the quantile and factor from 0.99 x 2 to 0.99 x 3 and
@@ -73,7 +73,7 @@ apart_grouping <- function(fit, x, cluster, current, k_max, shape) {
   if (!length(apart)) return(current)
   K <- max(apart)
   if (G >= 2L && G < apart_rule[["pieces"]] * K) return(current)
-  if (found == "connected" && current$groups <= K) return(current) # as fine, or finer
+  if (found == "connected" && current$groups == K) return(current) # the same count
   rows_grouping(fit, x, rows, prof$cuts[[K]], current$scores,
                 apart = list(gaps = prof$gaps, pieces = G, found = found,
                              replaced = current$groups))

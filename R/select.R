@@ -91,8 +91,9 @@
 #'   or uniform groups with pieces). Fewer, as 7 touching blobs in 3 groups apart, are
 #'   kept: there the Gaussian groups are the finer answer. Where connected groups were
 #'   taken over the Gaussian ones, the same count decides, and the groups apart replace
-#'   them only when the connected groups are more (a ring or a ball the fine ring broke
-#'   where no row crosses, or a few outliers set off as a group of their own). Where the
+#'   them unless the connected groups are as many (more: a ring or a ball the fine ring
+#'   broke where no row crosses, or a few outliers set off as a group of their own; fewer:
+#'   groups a gap parts, joined). Where the
 #'   Gaussian groups are one, the answer the groups apart compete with is no groups at
 #'   all, and with at least 2 columns a ratio above 1.5 suffices: data drawn without
 #'   groups (uniform, Gaussian, t and exponential rows, 30 to 3,000 rows in 2 to 10

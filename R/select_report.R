@@ -82,7 +82,7 @@ recommend_size <- function(grouping, sizes, maps = "") {
     }
   } else if (!is.null(grouping$apart)) {
     sprintf("The data hold %s apart: the rows joined by Genie's linkage, every cut a gap %.1f times or more the longest links (99%%) within the groups (%s)",
-            plural(g, "group"), grouping$apart$gaps[g], apart_words(grouping$apart))
+            plural(g, "group"), grouping$apart$gaps[g], apart_words(grouping$apart, g))
   } else if (identical(grouping$kind, "connected")) {
     sprintf("The data hold %s of any shape: the prototypes of a ring of %d neurons joined by their connectivity (Genie's linkage), where the share of rows whose two nearest prototypes lie in different groups breaks (%.1f%%, against %.1f%% for the Gaussian groups)",
             plural(g, "group"), grouping$size, 100 * grouping$crossing[g],
@@ -269,11 +269,12 @@ print.somgpu_selection <- function(x, ...) {
 }
 
 # Why the groups apart replaced the groups found first (apart_grouping()): no Gaussian
-# structure, or Gaussian groups that tile them (and the connected groups taken over those).
-apart_words <- function(apart) {
+# structure, or Gaussian groups that tile them (and the connected groups taken over those,
+# more or fewer than the g groups apart).
+apart_words <- function(apart, g) {
   if (apart$pieces < 2L) return("the Gaussian rule found no group structure")
   tile <- sprintf("the %d Gaussian groups found first tile them", apart$pieces)
   if (apart$found != "connected") return(tile)
-  sprintf("%s, and the %d connected groups taken over those part them further than the gaps do",
-          tile, apart$replaced)
+  sprintf("%s, and the %d connected groups taken over those part them %s than the gaps do",
+          tile, apart$replaced, if (apart$replaced > g) "further" else "less")
 }

@@ -63,22 +63,22 @@ test_that("the groups apart replace groups that tile them, or none, but not a fe
   # the connected groups give way (they broke an arm where no row crosses) or stay
   connected <- function(C, G) list(kind = "connected", groups = C, gaussian_groups = G,
                                    scores = NULL)
-  for (C in c(4L, 6L)) {
+  for (C in c(2L, 4L, 6L)) {
     got <- take(connected(C, as.integer(3 * rule[["pieces"]])))
     expect_identical(got$kind, "rows", label = sprintf("C = %d", C))
     expect_identical(got$groups, 3L)
     expect_identical(got$apart[c("pieces", "found", "replaced")],
                      list(pieces = as.integer(3 * rule[["pieces"]]), found = "connected",
                           replaced = C))
-    expect_identical(somgpu:::apart_words(got$apart),
-                     sprintf("the %d Gaussian groups found first tile them, and the %d connected groups taken over those part them further than the gaps do",
-                             as.integer(3 * rule[["pieces"]]), C))
+    expect_identical(somgpu:::apart_words(got$apart, 3L),
+                     sprintf("the %d Gaussian groups found first tile them, and the %d connected groups taken over those part them %s than the gaps do",
+                             as.integer(3 * rule[["pieces"]]), C, if (C > 3L) "further" else "less"))
     few <- connected(C, as.integer(3 * rule[["pieces"]] - 1))
     expect_identical(take(few), few)
   }
   expect_identical(take(connected(4L, NA_integer_)), connected(4L, NA_integer_))
-  # as many connected groups as apart, or fewer: kept
-  for (C in 2:3) expect_identical(take(connected(C, 12L)), connected(C, 12L))
+  # as many connected groups as apart: kept
+  expect_identical(take(connected(3L, 12L)), connected(3L, 12L))
   # only shape "auto" asks; no grouping stays none
   expect_identical(take(so_far(20L), "gaussian"), so_far(20L))
   expect_identical(take(so_far(20L), "connected"), so_far(20L))
@@ -99,7 +99,7 @@ test_that("with no Gaussian structure a narrower gap suffices, but none is found
   expect_identical(got$kind, "rows")
   expect_identical(got$groups, 2L)
   expect_identical(somgpu:::ari(got$partition, rep(1:2, each = 300), 2L, 2L), 1)
-  expect_match(somgpu:::apart_words(got$apart), "the Gaussian rule found no group structure")
+  expect_match(somgpu:::apart_words(got$apart, 2L), "the Gaussian rule found no group structure")
   expect_identical(take(list(groups = 12L, scores = NULL), y), list(groups = 12L, scores = NULL))
   # rows without groups (uniform in a square): no cut is a gap, one group stays one
   u <- withr::with_seed(5, matrix(runif(1000), ncol = 2))
