@@ -56,14 +56,14 @@ apart_profile <- function(xs, k_max) {
 # them; else `current`.
 apart_grouping <- function(fit, x, cluster, current, k_max, shape) {
   if (shape != "auto" || is.null(current)) return(current)
-  rows <- grouping_rows(fit, x, max(fit$params$sizes), cluster)
-  n <- length(rows$rows)
-  if (n < 3L || n > select_rows_auto) return(current)
-  prof <- apart_profile(rows$x, min(k_max, n))
-  least <- group_min_rows(n)
   found <- if (is.null(current$kind)) "gaussian" else current$kind
   G <- if (found == "connected") current$gaussian_groups else current$groups
   if (is.null(G) || is.na(G)) return(current)
+  rows <- grouping_rows(fit, x, max(fit$params$sizes), cluster)
+  n <- length(rows$rows)
+  if (n < 3L || n > select_rows_auto) return(current)
+  prof <- apart_profile(rows$x, min(k_max, n)) # the tree: the rule's cost, asked last
+  least <- group_min_rows(n)
   # in one column a row's links are spacings, whose widest reach 1.9 times their 99%
   # quantile in data without groups: there the usual gap
   times <- apart_rule[[if (G < 2L && ncol(rows$x) >= 2L) "alone" else "times"]]

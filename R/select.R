@@ -84,8 +84,8 @@
 #'   two of its groups over the 99% quantile of the tree's edges within its groups (the
 #'   links that hold each group together); k groups are apart when that ratio exceeds 2
 #'   (1.5 where no Gaussian groups are; below) and every group holds at least 1% of the
-#'   rows (and 5): each cut runs through empty
-#'   space. The largest such k replaces the groups found so far when the Gaussian groups
+#'   rows (and 5): each cut runs through empty space. The largest such k replaces the
+#'   groups found so far when the Gaussian groups
 #'   are one group (no group structure: a spiral's arms, which no Gaussian grouping of the
 #'   cells separates) or at least 4 per group apart (the Gaussian rule tiling long, curved
 #'   or uniform groups with pieces). Fewer, as 7 touching blobs in 3 groups apart, are
