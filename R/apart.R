@@ -56,7 +56,7 @@ apart_profile <- function(xs, k_max) {
 # them; else `current`.
 apart_grouping <- function(fit, x, cluster, current, k_max, shape) {
   if (shape != "auto" || is.null(current)) return(current)
-  found <- if (is.null(current$kind)) "gaussian" else current$kind
+  found <- grouping_kind(current)
   G <- if (found == "connected") current$gaussian_groups else current$groups
   if (is.null(G) || is.na(G)) return(current)
   rows <- grouping_rows(fit, x, max(fit$params$sizes), cluster)

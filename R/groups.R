@@ -190,7 +190,7 @@ fit_grouping <- function(fit, x, cluster, family = NULL, G = NULL) {
 # or its nearest grouped row's (connected groups of the rows); NA for the rows in no group
 # (grouping$noise, noise_rows()).
 predict_groups <- function(grouping, fit, x, cluster) {
-  kind <- if (is.null(grouping$kind)) "gaussian" else grouping$kind
+  kind <- grouping_kind(grouping)
   if (kind == "connected" && is.null(grouping$noise)) return(grouping$neurons[cluster])
   rows <- grouping_rows(fit, x, grouping$size, cluster)
   out <- rep(NA_integer_, nrow(x))
@@ -206,3 +206,6 @@ predict_groups <- function(grouping, fit, x, cluster) {
   out[rows$rows] <- g
   out
 }
+
+# A grouping's kind: "gaussian" (fit_grouping()'s, without one), "connected" or "rows".
+grouping_kind <- function(grouping) if (is.null(grouping$kind)) "gaussian" else grouping$kind

@@ -135,7 +135,7 @@ summary.somgpu_selection <- function(object, ...) {
   st <- object$strategy
   structure(list(
     groups = object$groups, told = !is.null(g$told),
-    shape = if (is.null(g)) NA_character_ else if (is.null(g$kind)) "gaussian" else g$kind,
+    shape = if (is.null(g)) NA_character_ else grouping_kind(g),
     family = if (is.null(g)) NA_character_ else g$family,
     recommended = object$recommended, reason = object$reason,
     group_table = object$group_table, noise = object$noise,

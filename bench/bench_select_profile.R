@@ -106,11 +106,12 @@ phases_of <- function(total) {
     `grouping on the fit: the rest (moments, classify)` =
       f("fit_grouping") - f("fit_grouping > agglomerate_cells") - f("fit_grouping > mixture_em"),
     `groups of any shape: a finer ring, its linkage (connected_grouping)` =
-      s("connected_grouping") - s("connected_grouping > fit_grouping"),
+      s("connected_grouping") - s("connected_grouping > fit_grouping") -
+      s("connected_grouping > group_stability"),
     `selection_criteria: stability ARIs over replicate pairs` =
       s("selection_criteria") - s("selection_criteria > cluster_indices"),
     `cluster_indices (Davies-Bouldin, Calinski-Harabasz)` = s("selection_criteria > cluster_indices"),
-    `group_stability` = s("group_stability"),
+    `group_stability` = s("group_stability") + s("connected_grouping > group_stability"),
     `groups_of_rows (every row its group)` = s("groups_of_rows"))
   c(out, `the rest of select_size()` = total - sum(out))
 }

@@ -28,6 +28,37 @@ test_that("the switch asks the Gaussian groups to cross more in all and per boun
   expect_false(taken(NA_real_, 3L, 0, 2L))
 })
 
+test_that("the Gaussian groups' steadiness is their row-weighted stability", {
+  # 6 rows, groups of 4 and 2; one replicate finds them again, one moves a row across
+  # (Jaccard 3/4 and 2/3), one found no groups (not counted)
+  gaussian <- list(groups = 2L, partition = c(1L, 1L, 1L, 1L, 2L, 2L))
+  reps <- list(list(groups = gaussian$partition), list(groups = c(1L, 1L, 1L, 2L, 2L, 2L)),
+               list(groups = NULL))
+  work <- rep(list(list(train = 1:6)), 3)
+  expect_equal(somgpu:::gaussian_steadiness(gaussian, reps, work),
+               (4 * (1 + 3 / 4) / 2 + 2 * (1 + 2 / 3) / 2) / 6)
+  expect_identical(somgpu:::gaussian_steadiness(gaussian, reps[3], work[3]), NA_real_)
+})
+
+test_that("steady Gaussian groups stay where the crossing shares would switch", {
+  y <- two_rings(400)
+  args <- list(sizes = 2:12, iter_max = 40, threads = 2L)
+  fit <- do.call(train, c(list(y, seed = 1, progress = FALSE), args))
+  x <- unclass(y)[, 1:2]
+  gaussian <- somgpu:::fit_grouping(fit, x, fit$clusters$N12)
+  expect_gt(gaussian$groups, 2L)
+  work <- rep(list(list(train = seq_len(nrow(x)))), 2)
+  # replicates that find the arcs again (steadiness 1) keep them; arcs that move do not
+  again <- rep(list(list(groups = gaussian$partition)), 2)
+  kept <- somgpu:::connected_grouping(x, gaussian, args, 1, 12L, "auto", again, work)
+  expect_null(kept$kind)
+  expect_identical(kept$gaussian_steadiness, 1)
+  moved <- lapply(1:2, function(b) list(groups = (gaussian$partition + b - 1L) %% 2L + 1L))
+  taken <- somgpu:::connected_grouping(x, gaussian, args, 1, 12L, "auto", moved, work)
+  expect_identical(taken$kind, "connected")
+  expect_lt(taken$gaussian_steadiness, 0.95)
+})
+
 test_that("two rings give 2 groups, every row in its ring; the Gaussian rule cuts them", {
   y <- two_rings()
   sel <- select_size(y, bootstrap = 4, seed = 1, progress = FALSE)
@@ -38,6 +69,8 @@ test_that("two rings give 2 groups, every row in its ring; the Gaussian rule cut
   expect_match(sel$reason, "2 groups of any shape")
   expect_identical(predict(sel, y), sel$partition)
   expect_true(all(sel$group_table$stability > 0.85))
+  # the first round of replicates found the Gaussian arcs too: they shift, not steady
+  expect_lt(sel$grouping$gaussian_steadiness, 0.95)
   gauss <- select_size(y, bootstrap = 4, seed = 1, progress = FALSE, shape = "gaussian")
   expect_gt(gauss$groups, 4L)
   expect_null(gauss$grouping$kind)
