@@ -186,8 +186,10 @@
 #'   replicate it records the kept restart's training quantization error (qe), its qe on the
 #'   rows left out (`heldout_qe`; `NA` with `holdout = 0`), its topographic error and
 #'   explained variance, and the cluster of every row of `y`; and the groups of its largest
-#'   map, found with the shape and number of groups of the fit on all rows (`fit`), for
-#'   every row of `y`. The Davies-Bouldin (lower is better) and Calinski-Harabasz (higher is
+#'   map, found with the shape and number of the Gaussian groups of the fit on all rows
+#'   (`fit`), for every row of `y`: in the first round, and in later ones where those
+#'   groups are the answer (see "Groups of any shape"; with `bootstrap` under 10 the first
+#'   round is all of them, and the steadiness read there the less certain). The Davies-Bouldin (lower is better) and Calinski-Harabasz (higher is
 #'   better) indices of `fit`'s kept maps are reported too.
 #'
 #' @section Recommendation: The recommended size is the number of groups when it is among
@@ -280,7 +282,10 @@
 #'   groups, `"connected"` or `"rows"`; `size`, the map; `family`, the
 #'   shape; `criterion`; `scores`, the criterion of every candidate by shape and number of
 #'   groups; `neurons`, each neuron's group; `par`, the mixture's proportions, means and
-#'   covariances in the space the maps trained in; `occupied`; for groups apart `apart`,
+#'   covariances in the space the maps trained in; `occupied`; where the fine ring was
+#'   trained, `crossing` (its crossing share per number of groups), `gaussian_crossing`
+#'   and `gaussian_steadiness` (the Gaussian groups' share and, where the shares would
+#'   switch, their row-weighted stability; else `NA`); for groups apart `apart`,
 #'   told their number `told`; see the sections above); `replicates`, a data frame
 #'   with one row per replicate and size (`size`, `replicate`, `train_qe`, `heldout_qe`,
 #'   `stability`); `reruns`, with `parallel = "future"`, the replicates run again after
@@ -341,8 +346,9 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
   dots$keep_data <- NULL
   args <- c(list(sizes = sizes, restarts = restarts, sigma0 = sigma0, keep_data = FALSE,
                  progress = FALSE), dots)
-  # the fit on all rows first: its largest map gives the groups (fit_grouping()), whose
-  # shape and count every replicate then takes for the groups' stability
+  # the fit on all rows first: its largest map gives the Gaussian groups (fit_grouping()),
+  # whose shape and count the replicates take while the groups are undecided (the first
+  # round) and afterwards where those are the answer
   full <- do.call(train, c(list(x, seed = seed),
                           utils::modifyList(args, list(keep_data = keep_data))))
   strategy <- select_strategy(n_all, sample, full$params$algorithm, length(full$dropped))
@@ -354,9 +360,8 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
   gaussian <- if (pending) fit_grouping(full, x, top)
   grouping <- if (!pending) told_grouping(full, x, top, groups, shape)
   kind <- grouping_kind(grouping)
-  same <- if (pending) {
-    if (shape != "connected") same_groups(gaussian)
-  } else if (kind == "gaussian") same_groups(grouping)
+  # (also with shape "connected": a fine ring with under 3 occupied cells keeps them)
+  same <- if (pending) same_groups(gaussian) else if (kind == "gaussian") same_groups(grouping)
   # the replicates' rows, from the seed, leaving the session's generator alone; held out and
   # drawn among the rows the fit trained on (those left out for missing values would be
   # left out again), so that every replicate trains on as many rows and they share one call
