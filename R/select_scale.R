@@ -61,22 +61,26 @@ groups_of_rows <- function(grouping, fit, y, n, threads, to = NULL) {
 }
 
 # What select_size() did at this size of data, for the result and its print(): list(rows,
-# n, sampled, algorithm, dropped, text). dropped: the rows (of the sample) that the fit
-# left out for missing values.
-select_strategy <- function(n, sample, algorithm, dropped = 0L) {
+# n, sampled, algorithm, dropped, scaled, spread_ratio, text). dropped: the rows (of the
+# sample) that the fit left out for missing values; scaled, whether the maps trained on
+# scaled columns (the fit's scaling); spread_ratio, the columns' spread ratio where scale = "auto"
+# measured it (select_scaling(); NA otherwise).
+select_strategy <- function(n, sample, algorithm, dropped = 0L, scaling = NULL, scaled = FALSE) {
   k <- if (is.null(sample)) n else length(sample)
   big <- function(v) format(v, big.mark = ",")
   out <- if (dropped > 0L) {
     sprintf(" (%s left out for missing values: no group)", big(dropped))
   } else ""
+  if (is.null(scaling)) scaling <- list(scale = FALSE, auto = FALSE, ratio = NA_real_)
   list(rows = k, n = n, sampled = !is.null(sample), algorithm = algorithm,
-       dropped = as.integer(dropped),
-       text = if (is.null(sample) && dropped == 0L) {
+       dropped = as.integer(dropped), scaled = scaled,
+       spread_ratio = scaling$ratio,
+       text = paste0(if (is.null(sample) && dropped == 0L) {
          sprintf("all %s rows, %s training", big(n), algorithm)
        } else if (is.null(sample)) {
          sprintf("%s of the %s rows%s, %s training", big(n - dropped), big(n), out, algorithm)
        } else {
          sprintf("a sample of %s of the %s rows%s, %s training; every row then given its group",
                  big(k), big(n), out, algorithm)
-       })
+       }, scaling_words(scaling)))
 }
