@@ -58,14 +58,16 @@ genie_partitions <- function(P, k_max, gini = connected_gini) {
 
 # For each row of x, its nearest row of `ref` (index; the first of equals) and its distance
 # to the m-th nearest row of ref (a row of x that is a row of ref counts itself, at
-# distance 0), both complete and in the same space: a scan in C (src/core/som_nearest.c)
-# over blocks of rows of x of about 2e7 distances each, so that an interrupt is seen
-# between blocks.
-nearest_rows <- function(x, ref, m = 1L) {
+# distance 0), both complete and in the same space; with `neighbours`, also `knn` (n x m),
+# each row's m nearest rows of ref in order of distance (among equals, the first in ref
+# first). A scan in C (src/core/som_nearest.c) over blocks of rows of x of about 2e7
+# distances each, so that an interrupt is seen between blocks.
+nearest_rows <- function(x, ref, m = 1L, neighbours = FALSE) {
   m <- as.integer(min(m, nrow(ref)))
   n <- nrow(x)
   nearest <- integer(n)
   mth <- numeric(n)
+  knn <- if (neighbours) matrix(0L, n, m)
   tref <- t(ref)
   storage.mode(tref) <- "double"
   block <- max(1L, floor(2e7 / nrow(ref)))
@@ -73,11 +75,14 @@ nearest_rows <- function(x, ref, m = 1L) {
     idx <- seq.int(lo, min(n, lo + block - 1L))
     xb <- t(x[idx, , drop = FALSE])
     storage.mode(xb) <- "double"
-    got <- call_core("find the nearest rows", NULL, function() .Call(C_nearest_rows, xb, tref, m))
+    got <- call_core("find the nearest rows", NULL, function() {
+      .Call(C_nearest_rows, xb, tref, m, neighbours)
+    })
     nearest[idx] <- got$nearest
     mth[idx] <- got$mth
+    if (neighbours) knn[idx, ] <- t(got$knn)
   }
-  list(nearest = nearest, mth = sqrt(mth))
+  list(nearest = nearest, mth = sqrt(mth), knn = knn)
 }
 
 # The rows of xs (complete, the maps' space; `groups`, each one's group) that belong to no

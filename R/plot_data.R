@@ -290,7 +290,8 @@ fit_groups_view <- function(x, data, max_points, call) {
 # stability (its 95% interval over pairs of replicates), per number of groups the criterion
 # that chose them: the best BIC over the shapes, for groups of any shape the share of rows
 # on a border (whose two nearest prototypes lie in different groups, in %), for groups apart
-# the narrowest gap (apart_profile()); `panel` names
+# the narrowest gap (apart_profile()), for groups parted by sparse rows the dense rows'
+# neighbours across (dense_grouping(), in %); `panel` names
 # each; `mark` is where the answer stands; `ylab`, `shorter` (the third panel's title said
 # shorter) and `key` say what the points are.
 selection_data <- function(x) {
@@ -298,16 +299,20 @@ selection_data <- function(x) {
   g <- x$grouping
   connected <- identical(g$kind, "connected")
   apart <- !is.null(g$apart)
+  dense <- !is.null(g$dense)
   sc <- g$scores
   best <- if (apart) {
     gaps <- stats::setNames(g$apart$gaps, seq_along(g$apart$gaps))
     gaps[!is.na(gaps)]
   } else if (connected) {
     stats::setNames(100 * g$crossing, seq_along(g$crossing))
+  } else if (dense) {
+    stats::setNames(100 * g$dense$crossing, seq_along(g$dense$crossing))
   } else if (is.null(sc)) c(`1` = NA_real_) else vapply(split(sc$criterion, sc$groups), max, 0)
   panels <- c("held-out error (+- 1 SE)", "stability (95% of replicate pairs)",
               if (apart) "narrowest gap per number of groups" else
                 if (connected) "border rows per number of groups" else
+                  if (dense) "dense neighbours across per number of groups" else
                   "criterion per number of groups")
   long <- rbind(
     data.frame(panel = panels[1], x = cr$size, y = cr$heldout_qe,
@@ -330,12 +335,15 @@ selection_data <- function(x) {
                           sprintf("%d group%s", x$groups, if (x$groups == 1) "" else "s")))
   list(long = long, marks = marks, panels = panels,
        ylab = if (apart) "gap / 99% link within" else
-         if (connected) "rows on a border (%)" else "BIC of the classification",
+         if (connected) "rows on a border (%)" else
+           if (dense) "dense neighbours across (%)" else "BIC of the classification",
        shorter = if (apart) c("narrowest gap", "gap") else
-         if (connected) c("border rows", "borders") else c("criterion per groups", "criterion"),
+         if (connected) c("border rows", "borders") else
+           if (dense) c("neighbours across", "across") else c("criterion per groups", "criterion"),
        key = if (apart) "mean over replicates (groups: narrowest gap)" else
          if (connected) "mean over replicates (groups: rows on a border)" else
-           "mean over replicates (criterion: best shape)",
+           if (dense) "mean over replicates (groups: dense neighbours across)" else
+             "mean over replicates (criterion: best shape)",
        none = if (is.na(x$recommended)) {
          if (identical(x$groups, 1L)) "no group structure: no size recommended" else "no size recommended"
        })

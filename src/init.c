@@ -21,7 +21,7 @@ static const R_CallMethodDef call_methods[] = {
     {"C_family_of", (DL_FUNC)&C_family_of, 2},
     {"C_agglomerate", (DL_FUNC)&C_agglomerate, 5},
     {"C_mixture_em", (DL_FUNC)&C_mixture_em, 4},
-    {"C_nearest_rows", (DL_FUNC)&C_nearest_rows, 3},
+    {"C_nearest_rows", (DL_FUNC)&C_nearest_rows, 4},
     {"C_mst_rows", (DL_FUNC)&C_mst_rows, 1},
     {"C_genie", (DL_FUNC)&C_genie, 5},
     {"C_ocl_devices", (DL_FUNC)&C_ocl_devices, 0},

@@ -27,7 +27,7 @@ SEXP C_memory_plan(SEXP family, SEXP backend);
 SEXP C_family_of(SEXP data, SEXP problem);
 SEXP C_agglomerate(SEXP n, SEXP s, SEXP q, SEXP c, SEXP family);
 SEXP C_mixture_em(SEXP x, SEXP labels, SEXP columns, SEXP family);
-SEXP C_nearest_rows(SEXP x, SEXP ref, SEXP m);
+SEXP C_nearest_rows(SEXP x, SEXP ref, SEXP m, SEXP neighbours);
 SEXP C_mst_rows(SEXP x);
 SEXP C_genie(SEXP from, SEXP to, SEXP p, SEXP k_max, SEXP gini);
 SEXP C_constants(void);

@@ -134,27 +134,33 @@ SEXP C_mixture_em(SEXP x, SEXP labels, SEXP columns, SEXP family)
     return fitted ? out : R_NilValue;
 }
 
-/* Points x (d x n, a point per column) against ref (d x r), m: list(nearest (1-based),
- * mth (the m-th smallest squared distance)) per point (som_nearest()). */
-SEXP C_nearest_rows(SEXP x, SEXP ref, SEXP m)
+/* Points x (d x n, a point per column) against ref (d x r), m, neighbours (TRUE: the m
+ * nearest too): list(nearest (1-based), mth (the m-th smallest squared distance), knn (an
+ * m x n integer matrix of the m nearest, 1-based, or NULL)) per point (som_nearest()). */
+SEXP C_nearest_rows(SEXP x, SEXP ref, SEXP m, SEXP neighbours)
 {
-    const char *names[] = {"nearest", "mth", ""};
-    int n, r, d, mm;
+    const char *names[] = {"nearest", "mth", "knn", ""};
+    int n, r, d, mm, want;
     SEXP out;
     if (TYPEOF(x) != REALSXP || TYPEOF(ref) != REALSXP || !Rf_isMatrix(x) || !Rf_isMatrix(ref) ||
-        Rf_nrows(x) != Rf_nrows(ref) || TYPEOF(m) != INTSXP || LENGTH(m) != 1)
+        Rf_nrows(x) != Rf_nrows(ref) || TYPEOF(m) != INTSXP || LENGTH(m) != 1 ||
+        TYPEOF(neighbours) != LGLSXP || LENGTH(neighbours) != 1)
         Rf_error("somgpu: internal error: nearest rows need double points of one dimension and m");
     d = Rf_nrows(x);
     n = Rf_ncols(x);
     r = Rf_ncols(ref);
     mm = INTEGER(m)[0];
+    want = LOGICAL(neighbours)[0] == TRUE;
     if (r < 1 || mm < 1 || mm > r)
         Rf_error("somgpu: internal error: m must be between 1 and the reference points");
     out = PROTECT(Rf_mkNamed(VECSXP, names));
     SET_VECTOR_ELT(out, 0, Rf_allocVector(INTSXP, n));
     SET_VECTOR_ELT(out, 1, Rf_allocVector(REALSXP, n));
+    if (want) SET_VECTOR_ELT(out, 2, Rf_allocMatrix(INTSXP, mm, n));
     som_nearest(REAL(x), n, REAL(ref), r, d, mm, INTEGER(VECTOR_ELT(out, 0)),
-                REAL(VECTOR_ELT(out, 1)), (double *)R_alloc((size_t)mm, sizeof(double)));
+                REAL(VECTOR_ELT(out, 1)), (double *)R_alloc((size_t)mm, sizeof(double)),
+                want ? INTEGER(VECTOR_ELT(out, 2)) : NULL,
+                want ? (int *)R_alloc((size_t)mm, sizeof(int)) : NULL);
     UNPROTECT(1);
     return out;
 }

@@ -60,6 +60,38 @@ test_that("nearest_rows() gives the nearest row and the m-th nearest distance", 
                    somgpu:::nearest_rows(pts, grid, 16L)$mth)
 })
 
+test_that("nearest_rows(neighbours = TRUE) gives the m nearest rows in order, ties by index", {
+  x <- withr::with_seed(1, matrix(rnorm(60), 20))
+  ref <- withr::with_seed(2, matrix(rnorm(90), 30))
+  d <- as.matrix(stats::dist(rbind(x, ref)))[1:20, 21:50]
+  # order() is stable: among equal distances the lower index first
+  want <- function(d, m) {
+    matrix(unlist(lapply(seq_len(nrow(d)), function(i) order(d[i, ])[seq_len(m)])),
+           ncol = m, byrow = TRUE)
+  }
+  for (m in c(1L, 3L, 10L, 30L)) {
+    got <- somgpu:::nearest_rows(x, ref, m, neighbours = TRUE)
+    expect_identical(got$knn, want(d, m))
+    expect_identical(got$knn[, 1], got$nearest)
+    expect_null(somgpu:::nearest_rows(x, ref, m)$knn)
+  }
+  grid <- as.matrix(expand.grid(0:3, 0:3)) # equal distances everywhere
+  pts <- withr::with_seed(3, matrix(sample(0:6, 40, TRUE) / 2, 20))
+  dg <- as.matrix(stats::dist(rbind(pts, grid)))[1:20, 21:36]
+  for (m in c(2L, 5L, 16L)) {
+    expect_identical(somgpu:::nearest_rows(pts, grid, m, neighbours = TRUE)$knn, want(dg, m))
+  }
+  # a row among the references: itself first (distance 0), then its neighbours
+  own <- somgpu:::nearest_rows(ref, ref, 4L, neighbours = TRUE)$knn
+  expect_identical(own[, 1], 1:30)
+  # blocks of rows (2e7 distances each) agree with one block
+  big <- withr::with_seed(4, matrix(runif(2 * 3000), ncol = 2))
+  ref2 <- big[1:7000 %% 3000 + 1, ]
+  whole <- somgpu:::nearest_rows(big, ref2, 5L, neighbours = TRUE)
+  expect_identical(whole$knn[2995:3000, ],
+                   somgpu:::nearest_rows(big[2995:3000, ], ref2, 5L, neighbours = TRUE)$knn)
+})
+
 test_that("the spanning tree and Genie's merges in C are the R they replaced, ties and all", {
   cases <- list(
     withr::with_seed(1, matrix(rnorm(600), 200)),          # 200 x 3, no ties
