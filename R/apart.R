@@ -30,6 +30,21 @@
 # are").
 apart_rule <- c(quantile = 0.99, times = 2, pieces = 4, alone = 1.5)
 
+# The gap a cut must pass: `times` (`alone` where the Gaussian groups are one and the rows
+# have at least 2 columns), and in one column at least 1 + log(n) / log(1 / (1 - quantile)).
+# There a row's links are the spacings, nearly exponential in data without groups: their
+# quantile q is log(1 / (1 - q)) times their mean, and the widest of n, which a cut may
+# take, log(n) + a Gumbel variable; so the ratio grows with n, and a fixed 2 is passed by
+# chance on large sets (uniform rows: 4% of sets of 100 rows, 12% of 3,000, 32% of 10,000,
+# bench/bench_apart_null.R --one-column). Gumbel's 99% point is near log(100), hence the 1:
+# the chance no longer grows with n (4%, 4%, 2%, 0% and 0% of uniform sets of 100 to 10,000
+# rows; the quantile, read from n spacings, is itself uncertain on small sets).
+apart_times <- function(gaussian_groups, columns, n) {
+  times <- apart_rule[[if (gaussian_groups < 2L && columns >= 2L) "alone" else "times"]]
+  if (columns > 1L) return(times)
+  max(times, 1 + log(n) / log(1 / (1 - apart_rule[["quantile"]])))
+}
+
 # The rows xs (complete, the maps' space) joined by Genie's linkage into 1..k_max groups:
 # list(cuts, the partitions (NULL where the linkage stops short); gaps, each one's
 # narrowest gap over the apart_rule quantile of the tree's edges within its groups (NA for
@@ -64,9 +79,7 @@ apart_grouping <- function(fit, x, cluster, current, k_max, shape) {
   if (n < 3L || n > select_rows_auto) return(current)
   prof <- apart_profile(rows$x, min(k_max, n)) # the tree: the rule's cost, asked last
   least <- group_min_rows(n)
-  # in one column a row's links are spacings, whose widest reach 1.9 times their 99%
-  # quantile in data without groups: there the usual gap
-  times <- apart_rule[[if (G < 2L && ncol(rows$x) >= 2L) "alone" else "times"]]
+  times <- apart_times(G, ncol(rows$x), n)
   apart <- which(prof$gaps > times & vapply(prof$cuts, function(l) {
     !is.null(l) && min(tabulate(l)) >= least
   }, TRUE))

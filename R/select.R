@@ -107,7 +107,10 @@
 #'   all, and with at least 2 columns a ratio above 1.5 suffices: data drawn without
 #'   groups (uniform, Gaussian, t and exponential rows, 30 to 3,000 rows in 2 to 10
 #'   columns) showed none above 0.94; in one column (links are spacings) they reached
-#'   1.87, and 2 is asked there (`bench/bench_apart_null.R`). The result's
+#'   1.87, and the widest of n spacings grows as log(n), so there 2 is asked up to 100
+#'   rows and `1 + log(n) / log(100)` beyond (2.5 at 1,000 rows, 3 at 10,000: uniform rows
+#'   passed 2 in 12% of sets of 3,000 rows and 32% of 10,000, the new threshold in none;
+#'   `bench/bench_apart_null.R --one-column`). The result's
 #'   `grouping$kind` is then `"rows"`, `grouping$apart` holds each k's narrowest gap
 #'   (`gaps`), the Gaussian groups' number (`pieces`), and the kind and number of the
 #'   groups replaced (`found`, `replaced`); new rows join their nearest grouped row's group, and

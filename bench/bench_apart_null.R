@@ -12,15 +12,56 @@
 # of columns, the rule's constants beside them, how often each method names more than one
 # group.
 #
-#   Rscript bench/bench_apart_null.R [sets] [--mclust]   (default 100 sets; seed 1)
+# With --one-column: uniform rows in one column (the worst case for the gap: spacings of
+# equal mean), `sets` draws (default 40) at each of 100, 300, 1,000, 3,000 and 10,000 rows;
+# per number of rows how often the widest gap passes 2 and the rule's one-column threshold
+# (apart_times(): 1 + log(n) / log(100)), and how often select_size() takes groups apart.
+#
+#   Rscript bench/bench_apart_null.R [sets] [--mclust] [--one-column]
+#     (default 100 sets, or 40 per number of rows with --one-column; seed 1)
 args <- commandArgs(trailingOnly = TRUE)
 script <- sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))
 here <- if (length(script)) dirname(script) else "bench"
 source(file.path(here, "helpers.R"))
 ns <- asNamespace("somgpu")
 with_mclust <- "--mclust" %in% args
-args <- setdiff(args, "--mclust")
-sets <- if (length(args)) as.integer(args[1]) else 100L
+one_column <- "--one-column" %in% args
+args <- setdiff(args, c("--mclust", "--one-column"))
+sets <- if (length(args)) as.integer(args[1]) else if (one_column) 40L else 100L
+# the widest narrowest gap over the cuts of Genie's linkage into 2..12 groups whose every
+# group holds group_min_rows() (the only ones the rule can take), and its number of groups;
+# NA where none
+widest_gap <- function(x) {
+  prof <- ns$apart_profile(x, 12L)
+  least <- ns$group_min_rows(nrow(x))
+  ok <- vapply(prof$cuts, function(l) !is.null(l) && min(tabulate(l)) >= least, TRUE)
+  g <- ifelse(ok, prof$gaps, NA_real_)
+  if (all(is.na(g))) c(gap = NA_real_, k = NA_real_) else c(gap = max(g, na.rm = TRUE), k = which.max(g))
+}
+if (one_column) {
+  cat(machine_line(), "\n")
+  set.seed(1)
+  out <- do.call(rbind, lapply(c(100L, 300L, 1000L, 3000L, 10000L), function(n) {
+    one <- do.call(rbind, lapply(seq_len(sets), function(i) {
+      x <- stats::runif(n)
+      x <- matrix((x - mean(x)) / stats::sd(x), n)
+      sel <- suppressMessages(somgpu::select_size(x, sizes = 2:12, bootstrap = 4, seed = 1,
+                                                   threads = 2, progress = FALSE))
+      data.frame(gap = widest_gap(x)[["gap"]], groups = sel$groups,
+                 apart = identical(sel$grouping$kind, "rows"))
+    }))
+    # (a build before apart_times() asked 2 at any n)
+    threshold <- if (exists("apart_times", ns)) ns$apart_times(1L, 1L, n) else ns$apart_rule[["times"]]
+    data.frame(rows = n, sets = sets, median_gap = round(stats::median(one$gap), 2),
+               widest_gap = round(max(one$gap), 2), over_2 = mean(one$gap > 2),
+               threshold = round(threshold, 2), over_threshold = mean(one$gap > threshold),
+               select_size_apart = sum(one$apart), select_size_groups = sum(one$groups > 1L))
+  }))
+  cat("\nuniform rows in one column: the widest gap a cut could take, against 2 and the rule's",
+      "threshold; select_size()'s groups apart and answers with more than one group (of any kind)\n")
+  print(out, row.names = FALSE)
+  quit(save = "no")
+}
 if (with_mclust) { # attached: Mclust() evaluates mclustBIC() in the caller's frame
   if (!requireNamespace("mclust", quietly = TRUE)) stop("--mclust needs the package mclust")
   suppressPackageStartupMessages(library(mclust))
@@ -38,11 +79,8 @@ for (i in seq_len(sets)) {
               t5 = matrix(stats::rt(n * m, 5), n),
               exponential = matrix(stats::rexp(n * m), n))
   x <- scale(x, scale = FALSE) / stats::sd(x)
-  prof <- ns$apart_profile(x, 12L)
-  least <- ns$group_min_rows(n)
-  ok <- vapply(prof$cuts, function(l) !is.null(l) && min(tabulate(l)) >= least, TRUE)
-  g <- ifelse(ok, prof$gaps, NA_real_)
-  widest <- if (all(is.na(g))) NA_real_ else max(g, na.rm = TRUE)
+  wg <- widest_gap(x)
+  widest <- wg[["gap"]]
   t0 <- proc.time()[["elapsed"]]
   sel <- suppressMessages(somgpu::select_size(x, sizes = 2:12, bootstrap = 4, seed = 1,
                                                threads = 2, progress = FALSE))
@@ -58,7 +96,7 @@ for (i in seq_len(sets)) {
   }
   rows[[i]] <- data.frame(set = i, rows = n, columns = m, kind = kind,
                           widest_gap = round(widest, 3),
-                          at_k = if (is.na(widest)) NA_integer_ else which.max(g),
+                          at_k = as.integer(wg[["k"]]),
                           groups = sel$groups,
                           found = if (is.null(sel$grouping$kind)) "gaussian" else sel$grouping$kind,
                           seconds = round(t_sel, 2),

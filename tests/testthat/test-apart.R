@@ -114,6 +114,27 @@ test_that("with no Gaussian structure a narrower gap suffices, but none is found
   fit <- train(matrix(z), nmin = 2, nmax = 6, seed = 1, progress = FALSE)
   one <- list(groups = 1L, scores = NULL)
   expect_identical(take(one, matrix(z)), one)
+  # in one column the gap asked grows with the rows (the widest of n spacings grows as
+  # log(n)): 2 up to 100 rows, 2.5 at 1,000, 3 at 10,000; 1.5 never
+  times <- function(n, G = 1L) somgpu:::apart_times(G, 1L, n)
+  expect_identical(c(times(30), times(100), times(100, 3L)), c(2, 2, 2))
+  expect_equal(c(times(1000), times(10000), times(10000, 5L)), c(2.5, 3, 3))
+  expect_identical(somgpu:::apart_times(1L, 2L, 10000), rule[["alone"]])
+  expect_identical(somgpu:::apart_times(3L, 2L, 10000), rule[["times"]])
+  # 3,000 rows in two clumps: a gap 2.3 times the spacings' 99% quantile (passes 2, not
+  # the 2.74 asked of 3,000 rows) is kept one group; 4.4 times is taken
+  clumps <- function(d) matrix(withr::with_seed(2, c(runif(1500), runif(1500) + 1 + d)))
+  narrow <- clumps(0.006)
+  expect_gt(somgpu:::apart_profile(narrow, 3L)$gaps[2], 2)
+  expect_lt(somgpu:::apart_profile(narrow, 3L)$gaps[2], times(3000))
+  fit <- train(narrow, nmin = 2, nmax = 6, seed = 1, progress = FALSE)
+  expect_identical(take(one, narrow), one)
+  wide <- clumps(0.012)
+  expect_gt(somgpu:::apart_profile(wide, 3L)$gaps[2], times(3000))
+  fit <- train(wide, nmin = 2, nmax = 6, seed = 1, progress = FALSE)
+  got <- take(one, wide)
+  expect_identical(got$groups, 2L)
+  expect_identical(somgpu:::ari(got$partition, rep(1:2, each = 1500), 2L, 2L), 1)
   # a gap in range whose groups are too small for group_min_rows(): kept
   w <- withr::with_seed(3, rbind(matrix(runif(1000), ncol = 2), cbind(runif(4) + 1.05, runif(4))))
   fit <- train(w, nmin = 2, nmax = 6, seed = 1, progress = FALSE)
