@@ -287,33 +287,15 @@ fit_groups_view <- function(x, data, max_points, call) {
 }
 
 # A selection's figures in one long table: per size the held-out error (+- 1 SE) and the
-# stability (its 95% interval over pairs of replicates), per number of groups the criterion
-# that chose them: the best BIC over the shapes, for groups of any shape the share of rows
-# on a border (whose two nearest prototypes lie in different groups, in %), for groups apart
-# the narrowest gap (apart_profile()), for groups parted by sparse rows the dense rows'
-# neighbours across (dense_grouping(), in %); `panel` names
-# each; `mark` is where the answer stands; `ylab`, `shorter` (the third panel's title said
-# shorter) and `key` say what the points are.
+# stability (its 95% interval over pairs of replicates), per number of groups what chose
+# the groups (criterion_panel()); `panel` names each; `mark` is where the answer stands;
+# `ylab`, `shorter` (the third panel's title said shorter) and `key` say what the points
+# are.
 selection_data <- function(x) {
   cr <- x$criteria
-  g <- x$grouping
-  connected <- identical(g$kind, "connected")
-  apart <- !is.null(g$apart)
-  dense <- !is.null(g$dense)
-  sc <- g$scores
-  best <- if (apart) {
-    gaps <- stats::setNames(g$apart$gaps, seq_along(g$apart$gaps))
-    gaps[!is.na(gaps)]
-  } else if (connected) {
-    stats::setNames(100 * g$crossing, seq_along(g$crossing))
-  } else if (dense) {
-    stats::setNames(100 * g$dense$crossing, seq_along(g$dense$crossing))
-  } else if (is.null(sc)) c(`1` = NA_real_) else vapply(split(sc$criterion, sc$groups), max, 0)
-  panels <- c("held-out error (+- 1 SE)", "stability (95% of replicate pairs)",
-              if (apart) "narrowest gap per number of groups" else
-                if (connected) "border rows per number of groups" else
-                  if (dense) "dense neighbours across per number of groups" else
-                  "criterion per number of groups")
+  third <- criterion_panel(x$grouping)
+  panels <- c("held-out error (+- 1 SE)", "stability (95% of replicate pairs)", third$title)
+  best <- third$values
   long <- rbind(
     data.frame(panel = panels[1], x = cr$size, y = cr$heldout_qe,
                lo = cr$heldout_qe - cr$heldout_qe_se, hi = cr$heldout_qe + cr$heldout_qe_se),
@@ -333,20 +315,45 @@ selection_data <- function(x) {
                         sprintf("recommended N = %d", x$recommended), 2),
                         if (is.na(x$groups)) "" else
                           sprintf("%d group%s", x$groups, if (x$groups == 1) "" else "s")))
-  list(long = long, marks = marks, panels = panels,
-       ylab = if (apart) "gap / 99% link within" else
-         if (connected) "rows on a border (%)" else
-           if (dense) "dense neighbours across (%)" else "BIC of the classification",
-       shorter = if (apart) c("narrowest gap", "gap") else
-         if (connected) c("border rows", "borders") else
-           if (dense) c("neighbours across", "across") else c("criterion per groups", "criterion"),
-       key = if (apart) "mean over replicates (groups: narrowest gap)" else
-         if (connected) "mean over replicates (groups: rows on a border)" else
-           if (dense) "mean over replicates (groups: dense neighbours across)" else
-             "mean over replicates (criterion: best shape)",
+  list(long = long, marks = marks, panels = panels, ylab = third$ylab, shorter = third$shorter,
+       key = third$key,
        none = if (is.na(x$recommended)) {
          if (identical(x$groups, 1L)) "no group structure: no size recommended" else "no size recommended"
        })
+}
+
+# The third panel of a selection's figures, per number of groups what chose its groups
+# (`grouping`): for groups apart the narrowest gap (apart_profile()); told the number, the
+# rows' linkage's narrowest gap (told_rows(), where computed); for groups of any shape the
+# share of rows on a border (whose two nearest prototypes lie in different groups, in %);
+# for groups parted by sparse rows the dense rows' neighbours across (dense_grouping(), in
+# %); else the best BIC over the shapes. list(values, named by number of groups; title,
+# ylab, shorter, key).
+criterion_panel <- function(g) {
+  named <- function(v) stats::setNames(v, seq_along(v))
+  gap <- function(v, ylab) {
+    list(values = named(v)[!is.na(v)], title = "narrowest gap per number of groups",
+         ylab = ylab, shorter = c("narrowest gap", "gap"),
+         key = "mean over replicates (groups: narrowest gap)")
+  }
+  if (!is.null(g$apart)) return(gap(g$apart$gaps, "gap / 99% link within"))
+  if (!is.null(g$told$gaps)) return(gap(g$told$gaps, "gap / 90% link"))
+  if (identical(g$kind, "connected")) {
+    return(list(values = named(100 * g$crossing), title = "border rows per number of groups",
+                ylab = "rows on a border (%)", shorter = c("border rows", "borders"),
+                key = "mean over replicates (groups: rows on a border)"))
+  }
+  if (!is.null(g$dense)) {
+    return(list(values = named(100 * g$dense$crossing),
+                title = "dense neighbours across per number of groups",
+                ylab = "dense neighbours across (%)", shorter = c("neighbours across", "across"),
+                key = "mean over replicates (groups: dense neighbours across)"))
+  }
+  sc <- g$scores
+  list(values = if (is.null(sc)) c(`1` = NA_real_) else vapply(split(sc$criterion, sc$groups), max, 0),
+       title = "criterion per number of groups", ylab = "BIC of the classification",
+       shorter = c("criterion per groups", "criterion"),
+       key = "mean over replicates (criterion: best shape)")
 }
 
 # "1-2", "2-3", ..., "N-1": the pairs of adjacent neurons round a ring of `size`.

@@ -164,7 +164,8 @@
 #'   further ring. With `shape = "auto"` the connected groups are taken when every cut
 #'   they make is a gap in the data: the shortest edge of the tree between two of their
 #'   groups longer than the 90% quantile of the tree's edge lengths (`told_gap`; the
-#'   reason gives the ratio). Otherwise their cuts run where no gap separates the groups
+#'   reason gives the ratio, and `plot()` that of each cut into 2..k + 1 groups:
+#'   `grouping$told$gaps`). Otherwise their cuts run where no gap separates the groups
 #'   (overlapping Gaussian groups, where a linkage splits off a few outlying rows instead)
 #'   and the Gaussian groups are taken. The crossing share of "Groups of any shape" chose
 #'   worse here (0.77 against 0.84 of mean ARI on those 47 sets). `shape = "gaussian"` or

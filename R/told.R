@@ -22,22 +22,23 @@ told_gap <- c(quantile = 0.9, times = 1)
 # fit_grouping() does (the Gaussian one, with `told`), or one of kind "rows": the
 # connected groups, each new row in the group of its nearest grouped row (`ref`, the
 # grouped rows in the space the maps trained in, and `ref_group`). `told`: list(k, gap:
-# the connected groups' lightest cut over the quantile, NA when not computed; chosen).
+# the connected groups' lightest cut over the quantile, NA when not computed; gaps, that of
+# every cut into 1..k + 1 groups (NULL when not computed); chosen).
 told_grouping <- function(fit, x, cluster, k, shape) {
   gauss <- if (shape != "connected") fit_grouping(fit, x, cluster, G = k)
   if (!is.null(gauss) && gauss$groups != k) gauss <- NULL # EM lost a group
   rows <- grouping_rows(fit, x, max(fit$params$sizes), cluster)
   if (!length(rows$rows)) return(NULL)
-  conn <- if (shape != "gaussian" || is.null(gauss)) told_rows(rows$x, k)
+  conn <- if (shape != "gaussian" || is.null(gauss)) told_rows(rows$x, k, every = TRUE)
   take <- !is.null(conn) && (is.null(gauss) || shape == "connected" ||
                                (is.finite(conn$gap) && conn$gap > told_gap[["times"]]))
   if (!take) {
     gauss$told <- list(k = k, gap = if (is.null(conn)) NA_real_ else conn$gap,
-                       chosen = "gaussian")
+                       gaps = conn$gaps, chosen = "gaussian")
     return(gauss)
   }
   rows_grouping(fit, x, rows, conn$labels, if (!is.null(gauss)) gauss$scores,
-                told = list(k = k, gap = conn$gap, chosen = "connected"))
+                told = list(k = k, gap = conn$gap, gaps = conn$gaps, chosen = "connected"))
 }
 
 # A grouping of kind "rows" (told_grouping()'s connected groups, apart_grouping()'s groups
@@ -68,15 +69,18 @@ rows_grouping <- function(fit, x, rows, labels, scores, ...) {
 
 # Genie's linkage on the rows xs (complete, the maps' space) cut into k groups: list(labels,
 # gap: the lightest edge of the minimum spanning tree between two groups over the tree's
-# told_gap quantile of edge lengths).
-told_rows <- function(xs, k) {
+# told_gap quantile of edge lengths; with `every`, gaps: that of each cut into 1..k + 1
+# groups, NA for one: the figure shows the gap that the next cut would leave too).
+told_rows <- function(xs, k, every = FALSE) {
   n <- nrow(xs)
   if (n < k) return(NULL)
-  if (k == 1L) return(list(labels = rep(1L, n), gap = NA_real_))
+  if (k == 1L) return(list(labels = rep(1L, n), gap = NA_real_, gaps = if (every) NA_real_))
   mst <- mst_rows(xs)
-  labels <- genie_merge(mst, n, k)[[k]]
+  cuts <- genie_merge(mst, n, if (every) min(k + 1L, n) else k)
   q <- stats::quantile(mst$weight, told_gap[["quantile"]], names = FALSE)
-  list(labels = labels, gap = narrowest_gap(mst, tree_cut(mst, labels), q))
+  gap_of <- function(l) if (is.null(l) || max(l) < 2L) NA_real_ else narrowest_gap(mst, tree_cut(mst, l), q)
+  gaps <- if (every) vapply(cuts, gap_of, 0) else c(rep(NA_real_, k - 1L), gap_of(cuts[[k]]))
+  list(labels = cuts[[k]], gap = gaps[k], gaps = if (every) gaps)
 }
 
 # Each group's bootstrap stability for connected groups told their number (kind "rows"):

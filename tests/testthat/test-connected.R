@@ -140,6 +140,20 @@ test_that("told k, select_size() gives k groups: connected on rings, Gaussian on
   expect_identical(sel$grouping$kind, "rows")
   expect_identical(sel$grouping$told$chosen, "connected")
   expect_gt(sel$grouping$told$gap, 1)
+  # the figure's gaps: every cut into 1..k + 1 groups, the told one's as the rule read it;
+  # asking them leaves the cut into k as it was
+  gaps <- sel$grouping$told$gaps
+  expect_length(gaps, 3L)
+  expect_true(is.na(gaps[1]))
+  expect_identical(gaps[2], sel$grouping$told$gap)
+  expect_lt(gaps[3], gaps[2]) # a third group cuts a ring: a narrower gap
+  xs <- unname(as.matrix(y))
+  expect_identical(somgpu:::told_rows(xs, 2L, every = TRUE)$labels, somgpu:::told_rows(xs, 2L)$labels)
+  expect_null(somgpu:::told_rows(xs, 2L)$gaps)
+  third <- somgpu:::selection_data(sel)$long
+  third <- third[third$panel == "narrowest gap per number of groups", ]
+  expect_identical(third$x, 2:3)
+  expect_identical(third$y, gaps[2:3])
   expect_identical(somgpu:::ari(sel$partition, attr(y, "groups"), 2L, 2L), 1)
   expect_match(sel$reason, "Told 2 groups")
   expect_identical(sel$recommended, 2L)
@@ -159,6 +173,8 @@ test_that("told k, select_size() gives k groups: connected on rings, Gaussian on
     expect_identical(predict(s, b), s$partition)
     expect_null(s$grouping$kind)
     expect_identical(s$grouping$told$chosen, "gaussian")
+    expect_length(s$grouping$told$gaps, k + 1L)
+    expect_lte(s$grouping$told$gaps[k], 1) # no gap: the Gaussian groups taken
   }
   expect_identical(vapply(told, `[[`, 1L, "groups"), 3:4)
   expect_gte(somgpu:::ari(told[[1]]$partition, attr(b, "groups"), 3L, 3L), 0.75)
@@ -169,7 +185,7 @@ test_that("told k, select_size() gives k groups: connected on rings, Gaussian on
   expect_identical(sc$groups, 3L)
   grDevices::pdf(NULL)
   on.exit(grDevices::dev.off(), add = TRUE)
-  expect_warning(plot(sc), NA) # no criterion to draw: an empty panel, no warning
+  expect_warning(plot(sc), NA)
   expect_warning(plot(told[[2]]), NA)
 })
 
