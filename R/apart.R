@@ -35,10 +35,11 @@ apart_rule <- c(quantile = 0.99, times = 2, pieces = 4, alone = 1.5)
 # There a row's links are the spacings, nearly exponential in data without groups: their
 # quantile q is log(1 / (1 - q)) times their mean, and the widest of n, which a cut may
 # take, log(n) + a Gumbel variable; so the ratio grows with n, and a fixed 2 is passed by
-# chance on large sets (uniform rows: 4% of sets of 100 rows, 12% of 3,000, 32% of 10,000,
-# bench/bench_apart_null.R --one-column). Gumbel's 99% point is near log(100), hence the 1:
-# the chance no longer grows with n (4%, 4%, 2%, 0% and 0% of uniform sets of 100 to 10,000
-# rows; the quantile, read from n spacings, is itself uncertain on small sets).
+# chance on large sets (uniform rows: 5% of sets of 100 rows, 25% of 3,000, 67.5% of
+# 10,000; bench/bench_apart_null.R --one-column). Gumbel's 99% point is near log(100),
+# hence the 1: the chance no longer grows with n (5%, 0%, 0%, 0% and 0% of uniform sets of
+# 100 to 10,000 rows; the quantile, read from n spacings, is itself uncertain on small
+# sets).
 apart_times <- function(gaussian_groups, columns, n) {
   times <- apart_rule[[if (gaussian_groups < 2L && columns >= 2L) "alone" else "times"]]
   if (columns > 1L) return(times)

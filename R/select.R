@@ -109,7 +109,7 @@
 #'   columns) showed none above 0.94; in one column (links are spacings) they reached
 #'   1.87, and the widest of n spacings grows as log(n), so there 2 is asked up to 100
 #'   rows and `1 + log(n) / log(100)` beyond (2.5 at 1,000 rows, 3 at 10,000: uniform rows
-#'   passed 2 in 12% of sets of 3,000 rows and 32% of 10,000, the new threshold in none;
+#'   passed 2 in 25% of sets of 3,000 rows and 67.5% of 10,000, the new threshold in none;
 #'   `bench/bench_apart_null.R --one-column`). The result's
 #'   `grouping$kind` is then `"rows"`, `grouping$apart` holds each k's narrowest gap
 #'   (`gaps`), the Gaussian groups' number (`pieces`), and the kind and number of the
