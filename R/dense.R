@@ -25,8 +25,7 @@ dense_rule <- c(neighbours = 10, core = 0.9, cross = 0.001, gaussian = 0.01)
 # The share of neighbour pairs of the dense rows that lie in different groups: labels, each
 # row's group; knn (n x m), each row's nearest rows; core, which rows are dense.
 neighbour_crossing <- function(labels, knn, core) {
-  if (!any(core)) return(0)
-  mean(labels[knn[core, , drop = FALSE]] != labels[core])
+  crossing_share(labels, rep(which(core), ncol(knn)), knn[core, , drop = FALSE])
 }
 
 # Each row's m nearest other rows of xs (n x m; a row with more than m copies of itself
@@ -46,11 +45,14 @@ dense_neighbours <- function(xs, m) {
 # current Gaussian groups (2 or more) whose steadiness over the replicates reps (their rows
 # work) is under connected_switch[["steady"]], and at most select_rows_auto rows, Genie's
 # linkage on the rows cut into 1..k_max + 1 groups, the number where the dense rows'
-# neighbour crossing breaks; taken by dense_rule (rows_grouping(), kind "rows", with
+# neighbour crossing breaks, each group at least group_min_rows() (as for the groups
+# apart: a cut through sparse rows costs no crossing, and may set a few rows apart);
+# taken by dense_rule (rows_grouping(), kind "rows", with
 # `dense`: list(crossing, per number of groups; gaussian_crossing, gaussian_steadiness,
 # gaussian_groups)); else `current`.
 dense_grouping <- function(fit, x, cluster, current, reps, work, k_max, shape) {
-  if (shape != "auto" || grouping_kind(current) != "gaussian" || current$groups < 2L) {
+  if (shape != "auto" || is.null(current) || grouping_kind(current) != "gaussian" ||
+      current$groups < 2L) {
     return(current)
   }
   steadiness <- current$gaussian_steadiness
@@ -65,11 +67,12 @@ dense_grouping <- function(fit, x, cluster, current, reps, work, k_max, shape) {
   nb <- dense_neighbours(rows$x, m)
   g_cross <- neighbour_crossing(current$partition[rows$rows], nb$knn, nb$core)
   if (g_cross <= dense_rule[["gaussian"]]) return(current) # the tree, asked only now
-  cuts <- genie_merge(mst_rows(rows$x), n, min(k_max + 1L, n))
-  cuts <- cuts[!vapply(cuts, is.null, TRUE)]
+  cuts <- genie_partitions(rows$x, k_max + 1L)
+  cuts <- cuts[!vapply(cuts, is.null, TRUE)] # (only the last: where the linkage stops)
   crossing <- vapply(cuts, neighbour_crossing, 0, nb$knn, nb$core)
   K <- connected_breaks(crossing)
   if (K < 2L || crossing[K] >= dense_rule[["cross"]]) return(current)
+  if (min(tabulate(cuts[[K]])) < group_min_rows(n)) return(current)
   rows_grouping(fit, x, rows, cuts[[K]], current$scores,
                 dense = list(crossing = crossing, gaussian_crossing = g_cross,
                              gaussian_steadiness = steadiness, gaussian_groups = current$groups))

@@ -89,10 +89,16 @@ scale_weights <- function(w, scaling) {
 # column: seconds on a wide one).
 by_column <- function(v, x) rep(as.double(v)[seq_len(ncol(x))], each = nrow(x))
 
-# scale = TRUE: each column's centre and spread, over its observed values, as base R's
-# scale() computes them (in C, as colMeans() and sqrt(sum(v^2) / (length(v) - 1))); a
-# column with no spread is divided by 1. list(center, scale), named by the columns.
-column_scaling <- function(x, call) {
+# A spread this small beside the column's mean is rounding, not data (a column of 0.3
+# computed two ways differs by 1e-17): no spread. Far below any measured spread (a
+# timestamp of 1.7e9 seconds spread over one second is 6e-10 of it).
+spread_noise <- 1000 * .Machine$double.eps
+
+# Each column's centre and spread over its observed values, as base R's scale() computes
+# them (in C, as colMeans() and sqrt(sum(v^2) / (length(v) - 1))): list(center, spread),
+# a spread 0 where the column has none (fewer than two values, one value, or a spread of
+# spread_noise times its mean or less) and NaN centre where it has no value.
+column_spreads <- function(x, call = NULL) {
   center <- column_means(x, call)
   stats <- column_stats(x, center, call)
   spread <- sqrt(stats$ss / pmax(1, stats$count - 1))
@@ -107,7 +113,18 @@ column_scaling <- function(x, call) {
       top * stats::sd(v / top)
     }, 0)
   }
-  spread[!is.finite(spread) | spread == 0] <- 1
+  rounding <- is.finite(center) & spread <= spread_noise * abs(center)
+  spread[!is.finite(spread) | rounding] <- 0
+  list(center = center, spread = spread)
+}
+
+# scale = TRUE: each column's centre and spread (column_spreads()); a column with no spread
+# is divided by 1. list(center, scale), named by the columns.
+column_scaling <- function(x, call) {
+  cs <- column_spreads(x, call)
+  spread <- cs$spread
+  spread[spread == 0] <- 1
+  center <- cs$center
   center[!is.finite(center)] <- 0
   list(center = stats::setNames(as.double(center), colnames(x)),
        scale = stats::setNames(spread, colnames(x)))

@@ -135,7 +135,8 @@
 #'   round of replicates is under 0.95 (as in "Groups of any shape"), the rows are joined
 #'   by Genie's linkage (as for the groups apart) into 1 to `max(sizes) + 1` groups, and the
 #'   dense rows count their neighbours: each row's 10 nearest rows, the dense rows those
-#'   whose 10th nearest row is nearer than for 90% of the rows. The share of dense rows'
+#'   whose 10th nearest row is no farther than for 90% of the rows (the densest 90%; each
+#'   group at least 1% of the rows, and 5, as for the groups apart). The share of dense rows'
 #'   neighbours in another group stays near 0 while the cuts run through sparse rows and
 #'   jumps once a cut runs through a dense group; the number of groups is where it jumps
 #'   most, as for the connected groups. These groups replace the Gaussian ones when their
@@ -250,12 +251,13 @@
 #'   column whose spread is a thousand times another's decides them alone. With
 #'   `scale = "auto"` (the default) the columns are standardized (centred, divided by
 #'   their standard deviations, as [train()]'s `scale = TRUE`) when their standard
-#'   deviations (columns without spread left out) differ more than 10-fold, an order of
+#'   deviations (columns without spread, or whose spread is rounding beside their mean,
+#'   left out; `var_weights` not counted) differ more than 10-fold, an order of
 #'   magnitude, as columns measured in different units do, and always for a data frame
 #'   with categorical columns (their weight assumes standardized numeric columns);
 #'   otherwise the data keep their units, in which the groups' geometry is the data's own.
 #'   `strategy$scaled` and `strategy$spread_ratio` say what was done, and `print()` says
-#'   it. On the field's benchmark suite the sets in one unit (its 2- and 3-column sets)
+#'   so where "auto" standardized. On the field's benchmark suite the sets in one unit (its 2- and 3-column sets)
 #'   stay within 7.3-fold and those in mixed units reach 52 to 213,920-fold; standardizing
 #'   every set instead changed the geometric ones as another seed would, losing as often
 #'   as winning (`bench/README.md`, "Columns in different units"). `scale = FALSE` keeps
@@ -342,7 +344,10 @@
 #'   their worker was lost (`replicate`, `attempt`, `reason`; see [train()], "Parallel
 #'   computing with future"); `fit`, the fit on all rows (on the sample, when the rows were
 #'   sampled: a [train()] result); `strategy` (`rows`, the rows trained on; `n`; `sampled`;
-#'   `algorithm`; `dropped`, the rows of those left out for missing values; `text`); `groups_file` (the path the groups went to, or `NULL`); `seed`,
+#'   `algorithm`; `dropped`, the rows of those left out for missing values; `scaled`,
+#'   whether the columns were standardized; `spread_ratio`, their spreads' ratio where
+#'   `scale = "auto"` read it, else `NA`; `text`); `groups_file` (the path the groups went
+#'   to, or `NULL`); `seed`,
 #'   `bootstrap` (the replicates run), `holdout`, `sigma0`, `elapsed` (seconds).
 #' @seealso [train()], [summary.somgpu()], [tidy.somgpu_selection()]
 #' @examples

@@ -17,11 +17,12 @@
 select_spread_ratio <- 10
 
 # The columns' spread ratio: the largest standard deviation over the smallest positive one
-# (observed values; columns without spread, or with fewer than two values, left out); 1
-# with fewer than two such columns.
+# (column_spreads(): observed values; columns without spread, or whose spread is rounding,
+# left out); 1 with fewer than two such columns. The columns' var_weights do not count: a
+# column weighted 0 still counts here.
 spread_ratio <- function(x) {
-  s <- apply(x, 2L, stats::sd, na.rm = TRUE)
-  s <- s[is.finite(s) & s > 0]
+  s <- column_spreads(x)$spread
+  s <- s[s > 0]
   if (length(s) < 2L) return(1)
   max(s) / min(s)
 }
@@ -33,9 +34,7 @@ spread_ratio <- function(x) {
 select_scaling <- function(scale, x, encoding, call) {
   if (!identical(scale, "auto")) {
     if (!isTRUE(scale) && !isFALSE(scale) && !(is.list(scale) && !is.data.frame(scale))) {
-      abort_input(sprintf(paste(
-        "`scale` must be \"auto\", TRUE, FALSE or a list with `center` and `scale` (one value",
-        "per column), not %s."), describe(scale)), call)
+      abort_scale(scale, call, auto = TRUE)
     }
     return(list(scale = scale, auto = FALSE, ratio = NA_real_))
   }

@@ -314,9 +314,14 @@ check_scale <- function(scale, x, call) {
     spread <- column_values(scale$scale, "scale$scale", x, call, positive = TRUE)
     return(list(center = center, scale = spread))
   }
+  abort_scale(scale, call)
+}
+
+# The error for a `scale` that is none of its forms (select_size()'s takes "auto" too).
+abort_scale <- function(scale, call, auto = FALSE) {
   abort_input(sprintf(
-    "`scale` must be TRUE, FALSE or a list with `center` and `scale` (one value per column), not %s.",
-    describe(scale)), call)
+    "`scale` must be %sTRUE, FALSE or a list with `center` and `scale` (one value per column), not %s.",
+    if (auto) "\"auto\", " else "", describe(scale)), call)
 }
 
 # var_weights: NULL (every column 1), or one non-negative weight per column, by name or in

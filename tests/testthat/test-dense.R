@@ -15,7 +15,7 @@ noisy_moons <- function(seed, n = 300, noise = 0.1) {
 
 test_that("the dense rows' neighbours and their crossing match a brute-force count", {
   x <- withr::with_seed(1, rbind(matrix(rnorm(80, sd = 0.3), 40), matrix(runif(20, -3, 3), 10)))
-  x <- rbind(x, x[1, ], x[1, ]) # a row with two copies
+  x <- rbind(x, x[1, ], x[1, ], x[2, ], x[2, ], x[2, ], x[2, ], x[2, ]) # copies: 2 and 5 (> m)
   n <- nrow(x)
   m <- 4L
   nb <- somgpu:::dense_neighbours(x, m)
@@ -50,9 +50,11 @@ test_that("noisy moons: the rows' groups parted by sparse rows replace the Gauss
   gauss <- select_size(d$y, sizes = 2:10, seed = 1, threads = 2, progress = FALSE,
                        shape = "gaussian")
   expect_gt(gauss$groups, 2L)
-  # new rows join their nearest grouped row's group
-  expect_identical(predict(sel, d$y[c(1, 301, 450), ], threads = 2),
-                   sel$partition[c(1, 301, 450)])
+  # new rows join their nearest grouped row's group (found by brute force)
+  new <- d$y[c(1, 301, 450, 610), ] + withr::with_seed(9, matrix(rnorm(8, sd = 0.05), 4))
+  grouped <- which(!is.na(sel$partition))
+  nearest <- apply(new, 1, function(r) grouped[which.min(colSums((t(d$y[grouped, ]) - r)^2))])
+  expect_identical(predict(sel, new, threads = 2), sel$partition[nearest])
 })
 
 test_that("the rule asks only for unsteady Gaussian groups with shape = \"auto\"", {
@@ -66,6 +68,11 @@ test_that("the rule asks only for unsteady Gaussian groups with shape = \"auto\"
   got <- somgpu:::dense_grouping(fit, d$y, top, unsteady, NULL, NULL, 10L, "auto")
   expect_identical(got$kind, "rows")
   expect_identical(got$groups, 2L)
+  # no grouping, or one group: nothing to part
+  expect_null(somgpu:::dense_grouping(fit, d$y, top, NULL, NULL, NULL, 10L, "auto"))
+  one <- unsteady
+  one$groups <- 1L
+  expect_identical(somgpu:::dense_grouping(fit, d$y, top, one, NULL, NULL, 10L, "auto"), one)
   steady <- g
   steady$gaussian_steadiness <- 0.96
   expect_identical(somgpu:::dense_grouping(fit, d$y, top, steady, NULL, NULL, 10L, "auto"),

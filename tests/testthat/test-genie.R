@@ -88,6 +88,12 @@ test_that("nearest_rows(neighbours = TRUE) gives the m nearest rows in order, ti
   big <- withr::with_seed(4, matrix(runif(2 * 3000), ncol = 2))
   ref2 <- big[1:7000 %% 3000 + 1, ]
   whole <- somgpu:::nearest_rows(big, ref2, 5L, neighbours = TRUE)
+  rows <- 2850:2865 # across the first block's end (2e7 / 7,000 rows)
+  brute <- t(vapply(rows, function(i) {
+    d2 <- colSums((t(ref2) - big[i, ])^2)
+    order(d2)[1:5] # equals (each row is in ref2 two or three times) by index
+  }, integer(5)))
+  expect_identical(whole$knn[rows, ], brute)
   expect_identical(whole$knn[2995:3000, ],
                    somgpu:::nearest_rows(big[2995:3000, ], ref2, 5L, neighbours = TRUE)$knn)
 })

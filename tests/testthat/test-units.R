@@ -22,6 +22,25 @@ test_that("the spread ratio is the largest column sd over the smallest positive 
   expect_identical(somgpu:::spread_ratio(x[, "a", drop = FALSE]), 1)
 })
 
+test_that("a column that varies by rounding alone has no spread; huge values keep theirs", {
+  # 0.3 computed two ways (0.1 * 3 and 0.3 differ by 5.6e-17): rounding, not a spread
+  x <- withr::with_seed(1, cbind(a = rnorm(50), b = rnorm(50, sd = 2),
+                                 c = c(rep(0.3, 49), 0.1 * 3)))
+  expect_gt(stats::sd(x[, "c"]), 0)
+  expect_equal(somgpu:::spread_ratio(x), stats::sd(x[, "b"]) / stats::sd(x[, "a"]))
+  sc <- somgpu:::column_scaling(x, NULL)
+  expect_identical(unname(sc$scale[["c"]]), 1) # divided by 1, not blown up
+  expect_equal(unname(sc$scale[c("a", "b")]), unname(apply(x[, 1:2], 2, stats::sd)))
+  expect_false(select_size(x, sizes = 2:3, bootstrap = 2, seed = 1, threads = 2,
+                           progress = FALSE)$strategy$scaled)
+  # a tiny spread around 0 is data, and a column near 1e200 keeps its spread (its squares
+  # overflow): the ratio of the two, by hand
+  y <- cbind(u = c(-1, 1, -1, 1) * 1e-20, v = c(1, 2, 3, 4))
+  expect_equal(somgpu:::spread_ratio(y), sqrt(5 / 3) / (sqrt(4 / 3) * 1e-20))
+  z <- cbind(big = c(1, 2, 3, 4) * 1e200, one = c(1, 2, 3, 4))
+  expect_equal(somgpu:::spread_ratio(z), 1e200)
+})
+
 test_that("scale = \"auto\" standardizes columns in different units and finds their groups", {
   y <- mixed_units()
   truth <- rep(1:2, each = 100)
