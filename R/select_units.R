@@ -16,7 +16,8 @@
 # sets in mixed units gained.
 select_spread_ratio <- 10
 
-# The columns' spread ratio: the largest standard deviation over the smallest positive one
+# The columns' spread ratio (x: rows as select_size() prepared them, a double matrix or a
+# file): the largest standard deviation over the smallest positive one
 # (column_spreads(): observed values; columns without spread, or whose spread is rounding,
 # left out); 1 with fewer than two such columns. The columns' var_weights do not count: a
 # column weighted 0 still counts here.
