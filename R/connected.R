@@ -58,10 +58,7 @@ connected_switch_taken <- function(g_cross, G, c_cross, K) {
 # The Gaussian groups' stability over the replicates reps (their rows: work), weighted by
 # the groups' rows (NA where no replicate measured one), as connected_switch reads it.
 gaussian_steadiness <- function(gaussian, reps, work) {
-  tab <- group_stability(gaussian, reps, work)
-  ok <- !is.na(tab$stability)
-  if (!any(ok)) return(NA_real_)
-  sum(tab$rows[ok] * tab$stability[ok]) / sum(tab$rows[ok])
+  weighted_stability(group_stability(gaussian, reps, work))
 }
 
 # The groups of any shape on the rows x (the fit's training rows, data units), beside the

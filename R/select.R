@@ -325,7 +325,10 @@
 #'   over the replicates), `stability`, `stability_lo`, `stability_hi`, `occupied`
 #'   (neurons with rows in `fit`), `davies_bouldin`, `calinski_harabasz`); `groups`, the
 #'   number of groups in the data (1: none; k when told `groups = k`); `recommended`, a size or `NA`; `reason`, what
-#'   was found, in words; `partition`, each row's group (`NA` for rows left out, and with
+#'   was found, in words (ending, where the groups' stability weighted by their rows is
+#'   under 0.75, where fpc::clusterboot's groups read as stable, with a word that they may
+#'   be pieces of rows holding no such groups: a Gaussian mixture cuts a flat density
+#'   into pieces); `partition`, each row's group (`NA` for rows left out, and with
 #'   `noise = TRUE` for rows in no group); `noise`, with `noise = TRUE`, the rows in no
 #'   group (else `NULL`);
 #'   `group_table`, a data frame with a row per group (`group`, `rows`, `stability`,
@@ -464,6 +467,7 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
   if (!is.null(table)) attr(table, "jaccard") <- NULL
   found <- selection_criteria(reps, full, x)
   pick <- recommend_size(grouping, found$criteria$size)
+  pick$reason <- paste0(pick$reason, weak_groups_words(table))
   # rows that belong to no group (with noise = TRUE): NA in the partition, out of the table
   if (noise && !is.null(grouping)) {
     grouping <- noise_grouping(grouping, full, x, dots$threads)

@@ -169,6 +169,28 @@ stability_table <- function(G, partition, jaccard) {
 # The stability readings' bands (stability_table()).
 reading_bands <- c(0.6, 0.75, 0.85)
 
+# A group table's stability weighted by the groups' rows (NA where no replicate measured
+# one).
+weighted_stability <- function(table) {
+  ok <- !is.na(table$stability)
+  if (!any(ok)) return(NA_real_)
+  sum(table$rows[ok] * table$stability[ok]) / sum(table$rows[ok])
+}
+
+# What the reason adds where the groups of `table` (stability_table()'s; 2 or more) are
+# weak over the replicates: their stability weighted by rows under the band where groups
+# read "stable" (fpc::clusterboot's 0.75). A Gaussian mixture cuts a flat or skewed
+# density without groups into pieces (uniform rows in one column: 7 groups, stabilities
+# 0.54 to 0.76), as mclust does; the table says so, and the reason then says it too.
+weak_groups_words <- function(table) {
+  if (is.null(table) || nrow(table) < 2L) return("")
+  s <- weighted_stability(table)
+  if (is.na(s) || s >= reading_bands[2]) return("")
+  sprintf(paste(" Their bootstrap stability is low (%.2f weighted by rows, under the %.2f where",
+                "groups read as stable): they may be pieces of rows that hold no such groups; see",
+                "`group_table`."), s, reading_bands[2])
+}
+
 # Whether more replicates would leave every group's reading as it is: each group's mean
 # Jaccard plus and minus two standard errors (over the replicates measured) in one band of
 # reading_bands. No groups, nothing to settle.

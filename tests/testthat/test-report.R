@@ -194,3 +194,28 @@ test_that("a selection's reports: as_kohonen at its recommended size, augment sa
                class = "somgpu_input_error")
   expect_identical(as.integer(generics::augment(sel, y)$.group), sel$partition)
 })
+
+test_that("the reason says where the groups are weak over the replicates", {
+  tab <- function(rows, stability) data.frame(group = seq_along(rows), rows = rows, stability = stability)
+  # weighted by rows: (10 * 0.9 + 30 * 0.5) / 40 = 0.6, under "stable"'s 0.75
+  expect_match(somgpu:::weak_groups_words(tab(c(10, 30), c(0.9, 0.5))),
+               "^ Their bootstrap stability is low \\(0.60 weighted by rows, under the 0.75")
+  expect_identical(somgpu:::weak_groups_words(tab(c(10, 30), c(0.9, 0.7))), "") # 0.75
+  expect_identical(somgpu:::weak_groups_words(tab(c(10, 30), c(NA, 0.8))), "")
+  expect_match(somgpu:::weak_groups_words(tab(c(10, 30), c(NA, 0.5))), "\\(0.50 weighted")
+  expect_identical(somgpu:::weak_groups_words(tab(40, 0.2)), "") # one group: none to doubt
+  expect_identical(somgpu:::weak_groups_words(tab(c(10, 30), c(NA, NA))), "")
+  expect_identical(somgpu:::weak_groups_words(NULL), "")
+  # rows drawn without groups (uniform in a square): Gaussian pieces, weak, and said so
+  u <- withr::with_seed(1, matrix(runif(3000), ncol = 2))
+  sel <- select_size(u, sizes = 2:10, bootstrap = 10, seed = 1, threads = 2, progress = FALSE)
+  expect_gt(sel$groups, 1L)
+  t <- sel$group_table
+  expect_lt(sum(t$rows * t$stability) / sum(t$rows), 0.75)
+  expect_match(sel$reason, "stability is low .* they may be pieces of rows that hold no such groups")
+  # two clear blobs: stable groups, no such words
+  b <- withr::with_seed(2, rbind(matrix(rnorm(400), 200), matrix(rnorm(400, 6), 200)))
+  sb <- select_size(b, sizes = 2:6, bootstrap = 10, seed = 1, threads = 2, progress = FALSE)
+  expect_identical(sb$groups, 2L)
+  expect_no_match(sb$reason, "stability is low")
+})
