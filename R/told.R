@@ -79,8 +79,8 @@ told_rows <- function(xs, k, every = FALSE) {
   cuts <- genie_merge(mst, n, if (every) min(k + 1L, n) else k)
   q <- stats::quantile(mst$weight, told_gap[["quantile"]], names = FALSE)
   gap_of <- function(l) if (is.null(l) || max(l) < 2L) NA_real_ else narrowest_gap(mst, tree_cut(mst, l), q)
-  gaps <- if (every) vapply(cuts, gap_of, 0) else c(rep(NA_real_, k - 1L), gap_of(cuts[[k]]))
-  list(labels = cuts[[k]], gap = gaps[k], gaps = if (every) gaps)
+  gaps <- if (every) vapply(cuts, gap_of, 0)
+  list(labels = cuts[[k]], gap = if (every) gaps[k] else gap_of(cuts[[k]]), gaps = gaps)
 }
 
 # Each group's bootstrap stability for connected groups told their number (kind "rows"):
