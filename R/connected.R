@@ -108,16 +108,22 @@ connected_grouping <- function(x, gaussian, args, seed, k_max, shape, reps, work
     steadiness <- gaussian_steadiness(gaussian, reps, work)
     take <- !isTRUE(steadiness >= connected_switch[["steady"]])
   }
-  if (!take) {
-    gaussian$crossing <- crossing
-    gaussian$gaussian_crossing <- g_cross
-    gaussian$gaussian_steadiness <- steadiness
-    return(gaussian)
-  }
   labels <- cuts[[K]]
   neurons <- rep(NA_integer_, N)
   neurons[occ] <- labels
   partition <- neurons[d$cluster]
+  gap <- NA_real_
+  if (take && shape == "auto") { # the rows' tree: asked last, it costs n^2
+    gap <- connected_gap(fine, x, d$cluster, partition)
+    take <- !isTRUE(gap <= told_gap[["times"]])
+  }
+  if (!take) {
+    gaussian$crossing <- crossing
+    gaussian$gaussian_crossing <- g_cross
+    gaussian$gaussian_steadiness <- steadiness
+    gaussian$connected_gap <- gap
+    return(gaussian)
+  }
   xs <- training_space(fine, x)$x
   ok <- !is.na(partition)
   means <- rowsum(replace(xs[ok, , drop = FALSE], is.na(xs[ok, , drop = FALSE]), 0),
@@ -129,8 +135,30 @@ connected_grouping <- function(x, gaussian, args, seed, k_max, shape, reps, work
        size = N, fine = fine, neurons = neurons, partition = partition,
        rows = sum(ok), occupied = length(occ), cells = length(occ),
        crossing = crossing, gaussian_crossing = g_cross, gaussian_steadiness = steadiness,
+       connected_gap = gap,
        gaussian_groups = if (!is.null(gaussian)) gaussian$groups else NA_integer_,
        first = first, second = second, cuts = cuts)
+}
+
+# The connected groups' narrowest cut in the rows' own minimum spanning tree (the rows x of
+# the fine ring `fine`, its winners `cluster`, in the space it trained in; their groups
+# `partition`): the lightest tree edge between two groups over the told_gap quantile of the
+# tree's edges, as told_grouping() reads it; NA beyond select_rows_auto rows (the tree
+# costs n^2), with one group, or where every column takes few values (discrete_columns():
+# rows on a grid of a few values, as scores from 1 to 10, are linked by the grid's steps
+# and no cut can show a gap wider than one). Where it is not above told_gap[["times"]], the fine ring's
+# groups part rows that no gap parts (its prototypes' connectivity broke where the rows do
+# not: a blob beside touching ones, rows in many columns), and the Gaussian groups stay.
+connected_gap <- function(fine, x, cluster, partition) {
+  rows <- grouping_rows(fine, x, max(fine$params$sizes), cluster)
+  labels <- partition[rows$rows]
+  ok <- !is.na(labels)
+  n <- sum(ok)
+  if (n > select_rows_auto || n < 3L || length(unique(labels[ok])) < 2L) return(NA_real_)
+  xs <- rows$x[ok, , drop = FALSE]
+  if (all(discrete_columns(sweep(xs, 2L, colMeans(xs))))) return(NA_real_) # a grid: below
+  mst <- mst_rows(xs)
+  narrowest_gap(mst, tree_cut(mst, labels[ok]), told_quantile(mst))
 }
 
 # The fit whose map a grouping's groups live on: the connected groups' fine ring, or the

@@ -90,6 +90,44 @@ agglomerate_cells <- function(moments, family, n, prior, down_to = 1L) {
   })
 }
 
+# A group whose rows all tie in a column that takes few values (a binary, clipped or
+# rounded column's point mass) has a likelihood that grows without bound under a shape
+# that gives each group its own variance there (VVV, VVI; under VII, whose one variance is
+# the columns' mean, when the group's rows are one point): no group, as mclust gives such
+# a fit no BIC. A candidate with such a group (its variance there under group_degenerate[[
+# "variance"]] times the data's: a spread under a thousandth of the data's) is no candidate
+# for that shape. A column takes few values when at least group_degenerate[["tied"]] of
+# the rows tie with another (within group_degenerate[["tie"]] of the data's spread: a value
+# rounded, or with noise far below the data's scale); a group lying flat in a column that
+# varies elsewhere (a disc in a plane beside a ball, the suite's mk4) is a group. The
+# shapes that share one covariance are left as they are: there the point masses' variance
+# is pooled over all rows, the same for every partition that keeps them apart, and asking
+# it of them too lost the suite's ecoli (ARI 0.73 -> 0: no candidate was left).
+group_degenerate <- c(variance = 1e-6, tied = 0.9, tie = 1e-5)
+
+# Which of the columns of xc (the Gaussian columns, centred) take few values
+# (group_degenerate).
+discrete_columns <- function(xc) {
+  tol <- group_degenerate[["tie"]] * sqrt(mean(xc^2))
+  vapply(seq_len(ncol(xc)), function(j) {
+    v <- sort(xc[, j])
+    close <- diff(v) <= tol
+    mean(c(close, FALSE) | c(FALSE, close)) >= group_degenerate[["tied"]]
+  }, TRUE)
+}
+
+# Whether the partition of the rows xc into `groups` is degenerate under `family`
+# (group_degenerate); total: the columns' variances; discrete: discrete_columns(xc).
+degenerate_partition <- function(xc, groups, family, total, discrete) {
+  spherical <- substr(family, 2L, 3L) == "II"
+  if (family_shared(family) || !ncol(xc) || (!spherical && !any(discrete))) return(FALSE)
+  n <- rowsum(rep(1, length(groups)), groups)[, 1L]
+  v <- rowsum(xc^2, groups) / n - (rowsum(xc, groups) / n)^2
+  v <- v[n >= 2L, , drop = FALSE]
+  if (spherical) return(any(rowMeans(v) < group_degenerate[["variance"]] * mean(total)))
+  any(sweep(v[, discrete, drop = FALSE], 2L, group_degenerate[["variance"]] * total[discrete], "<"))
+}
+
 # The groups of one map: rows x (training space, complete) with their winners `cluster` on
 # the map's N neurons. Every family's agglomeration gives candidates (partitions whose
 # groups all hold group_min_rows(n) rows); the best by partition_criterion() wins, or, with
@@ -113,6 +151,10 @@ map_grouping <- function(x, cluster, N, family = NULL, G = NULL, blocks = NULL) 
   for (j in aside) moments[[j]]$n <- 0
   used <- !(cluster %in% aside)
   n <- sum(used)
+  xc <- x[used, if (is.null(prior$gauss)) seq_len(d) else prior$gauss, drop = FALSE]
+  xc <- sweep(xc, 2L, colMeans(xc))
+  total <- colMeans(xc^2)
+  discrete <- discrete_columns(xc)
   scores <- list()
   best <- NULL
   for (fam in if (is.null(family)) mixture_families_for(prior) else family) {
@@ -120,6 +162,7 @@ map_grouping <- function(x, cluster, N, family = NULL, G = NULL, blocks = NULL) 
     for (p in agglomerate_cells(moments, fam, n, prior, if (is.null(G)) 1L else G)) {
       K <- length(p$rows)
       crit <- partition_criterion(p$loglik, fam, K, d, n, prior)
+      if (K > 1L && degenerate_partition(xc, p$labels[cluster[used]], fam, total, discrete)) next
       if (!is.null(G)) { # the family's partition into G groups (of every family: the best)
         if (K != G) next
         scores[[length(scores) + 1L]] <- data.frame(family = fam, groups = K, criterion = crit)

@@ -15,6 +15,9 @@
 # and checked on its larger sets and the real labelled ones (bench/bench_select_real.R).
 told_gap <- c(quantile = 0.9, times = 1)
 
+# The told_gap quantile of a minimum spanning tree's edge lengths (genie.R's mst).
+told_quantile <- function(mst) stats::quantile(mst$weight, told_gap[["quantile"]], names = FALSE)
+
 # The groups of the rows x (data units; the fit's training rows) told their number k, on
 # the fit's largest map (its winners `cluster`): the Gaussian candidate (fit_grouping()
 # with G = k, the covariance shape of highest criterion) and the connected one
@@ -77,7 +80,7 @@ told_rows <- function(xs, k, every = FALSE) {
   if (k == 1L) return(list(labels = rep(1L, n), gap = NA_real_, gaps = if (every) NA_real_))
   mst <- mst_rows(xs)
   cuts <- genie_merge(mst, n, if (every) min(k + 1L, n) else k)
-  q <- stats::quantile(mst$weight, told_gap[["quantile"]], names = FALSE)
+  q <- told_quantile(mst)
   gap_of <- function(l) if (is.null(l) || max(l) < 2L) NA_real_ else narrowest_gap(mst, tree_cut(mst, l), q)
   gaps <- if (every) vapply(cuts, gap_of, 0)
   list(labels = cuts[[k]], gap = if (every) gaps[k] else gap_of(cuts[[k]]), gaps = gaps)

@@ -113,6 +113,40 @@ ref_em <- function(x, labels, shape, psi, nu) {
   ref_params(x, z, shape, psi, nu)
 }
 
+# Three overlapping Gaussian groups in two columns and a binary column (8 rows of 180 at
+# 1) that has nothing to do with them: a point mass the shapes with a variance per group
+# would make a group of (ecoli's `lip` column in the field's suite).
+lip_blobs <- function(seed) {
+  withr::with_seed(seed, {
+    g <- rep(1:3, each = 60)
+    structure(cbind(c(0, 3, 0)[g] + rnorm(180), c(0, 0, 3)[g] + rnorm(180),
+                    replace(rep(0, 180), sample(180, 8), 1)), groups = g)
+  })
+}
+
+# Whether a partition's groups are degenerate under `shape` (?select_size, "Groups"): under
+# a shape with a covariance per group, in a column where 90% of the rows or more have
+# another row within 1e-5 of the data's spread (the root mean square of the centred
+# values), a group's variance under 1e-6 of the column's; under the spherical one, the
+# mean of a group's columns' variances under 1e-6 of theirs.
+ref_degenerate <- function(x, labels, shape) {
+  if (!ncol(x)) return(FALSE)
+  xc <- sweep(x, 2, colMeans(x))
+  tol <- 1e-5 * sqrt(mean(xc^2))
+  total <- colMeans(xc^2)
+  tied <- vapply(seq_len(ncol(x)), function(j) {
+    mean(vapply(seq_len(nrow(x)), function(i) any(abs(xc[-i, j] - xc[i, j]) <= tol), TRUE)) >= 0.9
+  }, TRUE)
+  groups <- split(seq_len(nrow(x)), labels)
+  vars <- t(vapply(groups, function(r) {
+    apply(xc[r, , drop = FALSE], 2, function(v) mean((v - mean(v))^2))
+  }, numeric(ncol(x))))
+  if (substr(shape, 1, 1) == "E") return(FALSE) # a shared covariance: not asked
+  vars <- vars[lengths(groups) >= 2, , drop = FALSE]
+  if (substr(shape, 2, 3) == "II") return(any(rowMeans(vars) < 1e-6 * mean(total)))
+  any(vars[, tied, drop = FALSE] < rep(1e-6 * total[tied], each = nrow(vars)))
+}
+
 ref_grouping <- function(x, cl, N, blocks = NULL) {
   all_x <- x
   n <- nrow(x)
@@ -134,6 +168,7 @@ ref_grouping <- function(x, cl, N, blocks = NULL) {
   x <- x[!cl %in% aside, , drop = FALSE]
   cl <- cl[!cl %in% aside]
   n <- nrow(x)
+  xg_kept <- if (is.null(cat)) x else x[, cat$gauss, drop = FALSE]
   scores <- NULL
   best <- NULL
   for (shape in if (d) ref_shapes else "VVV") {
@@ -143,7 +178,7 @@ ref_grouping <- function(x, cl, N, blocks = NULL) {
       ll <- ref_loglik(x, labels, shape, psi, nu, cat)
       G <- length(groups)
       crit <- 2 * ll - (ref_nparams(shape, G, d) + G * cat_params) * log(n)
-      if (G == 1 || min(tabulate(labels, G)) >= least) {
+      if (G == 1 || (min(tabulate(labels, G)) >= least && !ref_degenerate(xg_kept, labels, shape))) {
         scores <- rbind(scores, data.frame(family = shape, groups = G, criterion = crit))
         if (is.null(best) || crit > best$criterion + 1e-9 * abs(best$criterion)) {
           best <- list(family = shape, groups = G, criterion = crit, labels = labels)

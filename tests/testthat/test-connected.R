@@ -57,6 +57,70 @@ test_that("steady Gaussian groups stay where the crossing shares would switch", 
   taken <- somgpu:::connected_grouping(x, gaussian, args, 1, 12L, "auto", moved, work)
   expect_identical(taken$kind, "connected")
   expect_lt(taken$gaussian_steadiness, 0.95)
+  expect_gt(taken$connected_gap, 1) # the rings' cut is a gap in the rows' tree
+})
+
+# The lightest edge of the rows' minimum spanning tree between two groups (by the cut
+# property: the closest pair of rows across the groups) over the tree's 90% quantile of
+# edge lengths, the tree by Prim's algorithm on all pairwise distances.
+ref_two_group_gap <- function(x, labels) {
+  D <- as.matrix(stats::dist(x))
+  n <- nrow(x)
+  inside <- c(TRUE, rep(FALSE, n - 1))
+  best <- D[1, ]
+  edges <- numeric(0)
+  for (step in seq_len(n - 1)) {
+    j <- which(!inside)[which.min(best[!inside])]
+    edges <- c(edges, best[j])
+    inside[j] <- TRUE
+    best <- pmin(best, D[j, ])
+  }
+  min(D[labels == 1, labels == 2]) / stats::quantile(edges, 0.9, names = FALSE)
+}
+
+test_that("the connected groups' cut is measured in the rows' own tree", {
+  x <- withr::with_seed(5, rbind(matrix(rnorm(300), ncol = 2), matrix(rnorm(300), ncol = 2) + 7))
+  fit <- train(x, sizes = 30L, seed = 1, sigma0 = "auto", backend = "cpu", threads = 2L,
+               progress = FALSE)
+  cl <- fit$clusters[[1L]]
+  apart <- rep(1:2, each = 150) # two blobs: a gap
+  expect_equal(somgpu:::connected_gap(fit, x, cl, apart), ref_two_group_gap(x, apart))
+  expect_gt(somgpu:::connected_gap(fit, x, cl, apart), 3)
+  halves <- ifelse(x[, 1] < mean(x[, 1]) & seq_len(300) <= 150, 1L, 2L) # a blob cut: none
+  expect_equal(somgpu:::connected_gap(fit, x, cl, halves), ref_two_group_gap(x, halves))
+  expect_identical(somgpu:::connected_gap(fit, x, cl, rep(1L, 300)), NA_real_)
+  # rows on a grid of a few values (scores from 1 to 10): not asked
+  grid <- withr::with_seed(6, matrix(sample(1:10, 600, TRUE), ncol = 2))
+  fit <- train(grid, sizes = 30L, seed = 1, sigma0 = "auto", backend = "cpu", threads = 2L,
+               progress = FALSE)
+  expect_identical(somgpu:::connected_gap(fit, grid, fit$clusters[[1L]], rep(1:2, each = 150)),
+                   NA_real_)
+  expect_false(is.na(somgpu:::connected_gap(fit, grid + withr::with_seed(7, runif(600, -0.3, 0.3)),
+                                            fit$clusters[[1L]], rep(1:2, each = 150))))
+})
+
+test_that("connected groups that no gap parts do not replace the Gaussian groups", {
+  # touching blobs, the switch made to ask nothing and replicates that never find the
+  # Gaussian groups again: only the rows' tree keeps them
+  ns <- asNamespace("somgpu")
+  old <- ns$connected_switch
+  on.exit(assignInNamespace("connected_switch", old, ns))
+  assignInNamespace("connected_switch", c(times = 0, plus = -1, boundary_times = 0,
+                                          boundary_plus = -1, steady = 2), ns)
+  g <- rep(1:3, each = 120)
+  y <- withr::with_seed(8, cbind(c(0, 4, 8)[g], 0) + matrix(rnorm(720), ncol = 2))
+  args <- list(sizes = 2:10, iter_max = 40, threads = 2L)
+  fit <- do.call(train, c(list(y, seed = 1, progress = FALSE), args))
+  gaussian <- somgpu:::fit_grouping(fit, y, fit$clusters$N10)
+  expect_gte(gaussian$groups, 2L)
+  work <- rep(list(list(train = seq_len(nrow(y)))), 2)
+  moved <- lapply(1:2, function(b) list(groups = (gaussian$partition + b - 1L) %% gaussian$groups + 1L))
+  kept <- somgpu:::connected_grouping(y, gaussian, args, 1, 10L, "auto", moved, work)
+  expect_null(kept$kind)
+  expect_lte(kept$connected_gap, 1)
+  # "connected" asks no gap
+  forced <- somgpu:::connected_grouping(y, gaussian, args, 1, 10L, "connected", moved, work)
+  expect_identical(forced$kind, "connected")
 })
 
 test_that("two rings give 2 groups, every row in its ring; the Gaussian rule cuts them", {

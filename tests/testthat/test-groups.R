@@ -89,3 +89,35 @@ test_that("EM with six columns and six groups gives the reference's mixture", {
   prior <- somgpu:::mixture_prior(x, 0.1)
   for (fam in c("VVV", "EEE", "VII")) expect_em_reference(x, start, fam, prior)
 })
+
+test_that("a column takes few values when nine rows in ten tie with another", {
+  few <- somgpu:::discrete_columns
+  x <- withr::with_seed(1, cbind(rnorm(200), rbinom(200, 1, 0.05), round(rnorm(200), 1),
+                                 c(rnorm(100), rep(0, 100))))
+  xc <- sweep(x, 2, colMeans(x))
+  # continuous; binary; rounded to a tenth (200 rows on some 50 values); a flat half: a
+  # group lying in a plane beside one that varies in the column
+  expect_identical(few(xc), c(FALSE, TRUE, TRUE, FALSE))
+  # noise far below the data's scale leaves ties ties (the suite's 1e-6 of the spread)
+  jitter <- withr::with_seed(2, rnorm(length(xc), sd = 1e-7))
+  expect_identical(few(xc + jitter), c(FALSE, TRUE, TRUE, FALSE))
+})
+
+test_that("a group that is a binary column's point mass is no candidate", {
+  y <- lip_blobs(1)
+  fit <- train(y, sizes = 8L, restarts = 2, seed = 1, sigma0 = "auto", backend = "cpu")
+  got <- somgpu:::map_grouping(unname(y), fit$clusters[[1L]], 8L)
+  expect_identical(got$groups, 3L)
+  expect_gte(somgpu:::ari(got$labels, attr(y, "groups"), 3L, 3L), 0.7)
+  # no candidate scored has a group whose rows all share the binary column's value under a
+  # shape with a variance per group; without the rule, one is chosen
+  lip <- y[, 3]
+  expect_false(any(tapply(lip, got$labels, stats::var) == 0) && !somgpu:::family_shared(got$family))
+  ns <- asNamespace("somgpu")
+  old <- ns$group_degenerate
+  on.exit(assignInNamespace("group_degenerate", old, ns))
+  assignInNamespace("group_degenerate", replace(old, "variance", 0), ns)
+  without <- somgpu:::map_grouping(unname(y), fit$clusters[[1L]], 8L)
+  expect_false(somgpu:::family_shared(without$family))
+  expect_true(any(tapply(lip, without$labels, function(v) length(unique(v))) == 1L))
+})

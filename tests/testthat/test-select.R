@@ -102,13 +102,14 @@ test_that("one column with two modes: two groups, each mode one", {
 })
 
 test_that("the groups of a map follow the documented rule (a slow reference)", {
-  for (case in 1:4) {
+  for (case in 1:5) {
     y <- switch(case,
                 random_blobs(3, m = 2, seed = 41),
                 simplex_blobs(4, sep = 5, n_per = 30, seed = 42)[, 1:3],
                 withr::with_seed(43, matrix(runif(400), ncol = 2)),
-                as.matrix(scale(iris[1:4])))
-    N <- c(6L, 7L, 5L, 8L)[case]
+                as.matrix(scale(iris[1:4])),
+                lip_blobs(1)) # a binary column: its point masses no group of their own
+    N <- c(6L, 7L, 5L, 8L, 8L)[case]
     fit <- train(y, sizes = N, restarts = 2, seed = case, sigma0 = "auto", backend = "cpu")
     cl <- fit$clusters[[1L]]
     got <- somgpu:::map_grouping(unname(y), cl, N)
