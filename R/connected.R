@@ -161,12 +161,6 @@ connected_gap <- function(fine, x, cluster, partition) {
   narrowest_gap(mst, tree_cut(mst, labels[ok]), told_quantile(mst))
 }
 
-# The fit whose map a grouping's groups live on: the connected groups' fine ring, or the
-# fit of the Gaussian groups' largest map.
-grouping_fit <- function(grouping, fit) {
-  if (identical(grouping$kind, "connected")) grouping$fine else fit
-}
-
 # Each connected group's bootstrap stability: per replicate (work, its rows of x), the
 # number of groups decided again from its rows' crossing shares on the same prototypes,
 # the group's best Jaccard similarity with the replicate's groups over its rows; the

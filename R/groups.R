@@ -252,3 +252,9 @@ predict_groups <- function(grouping, fit, x, cluster) {
 
 # A grouping's kind: "gaussian" (fit_grouping()'s, without one), "connected" or "rows".
 grouping_kind <- function(grouping) if (is.null(grouping$kind)) "gaussian" else grouping$kind
+
+# The fit whose map a grouping's groups live on: the connected groups' fine ring, or the
+# fit of the Gaussian groups' largest map.
+grouping_fit <- function(grouping, fit) {
+  if (identical(grouping$kind, "connected")) grouping$fine else fit
+}

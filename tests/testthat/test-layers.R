@@ -15,7 +15,8 @@ r_layers <- c(
   # prediction and the groups a map holds
   "predict.R", "groups.R",
   # selection and the methods that report
-  "print.R", "select_report.R", "connected.R", "told.R", "noise.R", "select_units.R", "select_scale.R", "apart.R", "dense.R", "select_replicates.R", "select.R", "summary.R", "tidy.R",
+  "print.R", "select_report.R", "told.R", "noise.R", "select_units.R", "select_scale.R",
+  "connected.R", "apart.R", "dense.R", "select_replicates.R", "select_args.R", "select.R", "summary.R", "tidy.R",
   "kohonen.R",
   # figures
   "plot_data.R", "plot_layout.R", "plot.R", "autoplot.R",
