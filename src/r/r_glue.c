@@ -26,7 +26,7 @@ SEXP C_train(SEXP data, SEXP problem, SEXP backend, SEXP progress)
     glue_ud ud;
     SEXP weights, trace, keep, out;
     double **w;
-    int i, rc;
+    int rc;
 
     r_data rd;
     const int views = !Rf_isNull(r_opt(problem, "view")); /* data: a list of views */
