@@ -16,7 +16,18 @@
 # Per set: the k each names, the adjusted Rand index (ARI) of its partition with the
 # classes (over the rows it gives a group), the seconds; then the means.
 #
-#   Rscript bench/bench_mixed.R [--methods=a,b] [--lib=PATH] [set ...]
+# With --floor, then per set the least training select_size()'s answer rests on, beside
+# FAMD + HCPC (each the least of 3 runs): the fit's family alone (train(), sizes 2:20,
+# restarts 4, as select_size() trains it before any replicate), and the largest ring alone
+# (its 4 restarts: the map whose cells the groups are made of), with the family's training
+# rate in GFlop/s (4 flops per neuron, column and row step: the winner search's difference
+# and square-add, the update's difference and multiply-add), and what the family would take
+# at the machine's double-precision peak (fma_peak.c: fused multiply-adds in registers,
+# compiled with R's C compiler, -O3 -march=native -fopenmp, 2 threads; the step's two
+# multiply-adds do its 4 flops there, so that peak bounds the training's rate: generous,
+# loads and stores ignored).
+#
+#   Rscript bench/bench_mixed.R [--methods=a,b] [--floor] [--lib=PATH] [set ...]
 #     (default: every method and set; named: those, in order; --lib: the build to load)
 script <- sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))
 source(file.path(if (length(script)) dirname(script) else "bench", "args.R"))
@@ -140,6 +151,8 @@ methods <- list(
     list(k = v$k_opt, groups = groups)
   })
 methods <- Filter(Negate(is.null), methods)
+famd <- methods[["FAMD+HCPC"]]
+floor <- "--floor" %in% args
 only <- sub("^--methods=", "", grep("^--methods=", args, value = TRUE))
 if (length(only)) methods <- methods[strsplit(only, ",")[[1]]] # e.g. --methods=k-prototypes
 args <- grep("^--", args, value = TRUE, invert = TRUE)
@@ -191,3 +204,41 @@ print(data.frame(method = m,
                  exact_k = vapply(m, function(nm) sum(tab[[paste("k", nm)]] == tab$k, na.rm = TRUE), 0),
                  seconds = vapply(m, function(nm) sum(tab[[paste("s", nm)]]), 0),
                  row.names = NULL), row.names = FALSE)
+
+if (floor) {
+  least <- function(f) min(vapply(1:3, function(i) system.time(f())[["elapsed"]], 0))
+  fl <- lapply(suite, function(d) {
+    x <- d$x
+    family <- function() train(x, nmin = 2L, nmax = kmax, restarts = 4L, scale = TRUE,
+                               seed = 1L, threads = threads)
+    fit <- family()
+    steps <- (fit$params$n - length(fit$dropped)) * (fit$params$iter_max - 1) *
+      sum(2:kmax) * 4 * fit$params$m
+    t_family <- least(family)
+    data.frame(data = d$name, columns = fit$params$m,
+               s_family = t_family,
+               s_largest_ring = least(function() train(x, nmin = kmax, nmax = kmax, restarts = 4L,
+                                                       scale = TRUE, seed = 1L, threads = threads)),
+               s_FAMD_HCPC = least(function() famd(x)),
+               GFlops_family = round(4 * steps / t_family / 1e9, 1))
+  })
+  fl <- do.call(rbind, fl)
+  # the ceiling: fma_peak.c, compiled here
+  cc <- system2(file.path(R.home("bin"), "R"), c("CMD", "config", "CC"), stdout = TRUE)
+  exe <- file.path(tempdir(), "fma_peak")
+  built <- system(sprintf("%s -O3 -march=native -fopenmp %s -o %s", cc,
+                          shQuote(file.path(here, "fma_peak.c")), exe)) == 0
+  ceiling <- if (built) {
+    rate <- vapply(1:3, function(i) {
+      out <- system2(exe, "300000000", stdout = TRUE, env = sprintf("OMP_NUM_THREADS=%d", threads))
+      as.numeric(strsplit(out, " ")[[1]][1])
+    }, 0)
+    max(rate)
+  } else NA
+  cat("\nthe least training behind select_size()'s answer (seconds, least of 3) beside FAMD + HCPC's\n")
+  print(fl, row.names = FALSE, digits = 3)
+  cat(sprintf("all sets: the family %.2f s (%.1f GFlop), at the machine's peak of %.1f GFlop/s (fma_peak.c, %d threads) %.2f s; the largest ring alone %.2f s; FAMD + HCPC %.2f s\n",
+              sum(fl$s_family), sum(fl$s_family * fl$GFlops_family), ceiling, threads,
+              sum(fl$s_family * fl$GFlops_family) / ceiling, sum(fl$s_largest_ring),
+              sum(fl$s_FAMD_HCPC)))
+}
