@@ -256,5 +256,5 @@ grouping_kind <- function(grouping) if (is.null(grouping$kind)) "gaussian" else 
 # The fit whose map a grouping's groups live on: the connected groups' fine ring, or the
 # fit of the Gaussian groups' largest map.
 grouping_fit <- function(grouping, fit) {
-  if (identical(grouping$kind, "connected")) grouping$fine else fit
+  if (grouping_kind(grouping) == "connected") grouping$fine else fit
 }

@@ -27,7 +27,7 @@ noise_grouping <- function(grouping, fit, x, threads = NULL) {
   }, 0)
   out <- !is.na(g) & core > limit[g]
   grouping$partition[rows$rows[out]] <- NA_integer_
-  grouping$noise <- list(ref = if (identical(grouping$kind, "rows")) NULL else rows$x,
+  grouping$noise <- list(ref = if (grouping_kind(grouping) == "rows") NULL else rows$x,
                          m = m, limit = limit, rows = sum(out))
   grouping
 }

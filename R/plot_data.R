@@ -244,7 +244,7 @@ groups_data <- function(x, grouping, groups_at, counts, rows, max_points, table 
   cd$groups <- G
   # the title: where the groups were found (the rows themselves for kind "rows", the ring
   # then drawn only to show the data's shape)
-  cd$title <- sprintf(if (identical(grouping$kind, "rows")) "%d group%s of the rows, the ring of %d" else
+  cd$title <- sprintf(if (grouping_kind(grouping) == "rows") "%d group%s of the rows, the ring of %d" else
     "%d group%s, found on the ring of %d", G, if (G == 1) "" else "s", grouping$size)
   cd
 }
@@ -338,7 +338,7 @@ criterion_panel <- function(g) {
   }
   if (!is.null(g$apart)) return(gap(g$apart$gaps, "gap / 99% link within"))
   if (!is.null(g$told$gaps)) return(gap(g$told$gaps, "gap / 90% link"))
-  if (identical(g$kind, "connected")) {
+  if (grouping_kind(g) == "connected") {
     return(list(values = named(100 * g$crossing), title = "border rows per number of groups",
                 ylab = "rows on a border (%)", shorter = c("border rows", "borders"),
                 key = "mean over replicates (groups: rows on a border)"))

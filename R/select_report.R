@@ -88,7 +88,7 @@ recommend_size <- function(grouping, sizes, maps = "") {
     sprintf("The data hold %s parted by sparse rows: the rows joined by Genie's linkage, where the share of the dense rows' neighbours in another group breaks (%s%%, against %.1f%% for the %d Gaussian groups, unsteady over the replicates: stability %.2f)",
             plural(g, "group"), format(signif(100 * dn$crossing[g], 2)), 100 * dn$gaussian_crossing,
             dn$gaussian_groups, dn$gaussian_steadiness)
-  } else if (identical(grouping$kind, "connected")) {
+  } else if (grouping_kind(grouping) == "connected") {
     sprintf("The data hold %s of any shape: the prototypes of a ring of %d neurons joined by their connectivity (Genie's linkage), where the share of rows whose two nearest prototypes lie in different groups breaks (%.1f%%, against %.1f%% for the Gaussian groups)",
             plural(g, "group"), grouping$size, 100 * grouping$crossing[g],
             100 * grouping$gaussian_crossing)
