@@ -20,9 +20,9 @@
 # FAMD + HCPC (each the least of 3 runs): the fit's family alone (train(), sizes 2:20,
 # restarts 4, as select_size() trains it before any replicate), and the largest ring alone
 # (its 4 restarts: the map whose cells the groups are made of), with the family's training
-# rate in GFlop/s (4 flops per neuron, column and row step: the winner search's difference
-# and square-add, the update's difference and multiply-add), and what the family would take
-# at the machine's double-precision peak (fma_peak.c: fused multiply-adds in registers,
+# rate in GFlop/s (4 flops per neuron, observed value and row step: the winner search's
+# difference and square-add, the update's difference and multiply-add), and what the
+# family would take at the machine's double-precision peak (fma_peak.c: fused multiply-adds in registers,
 # compiled with R's C compiler, -O3 -march=native -fopenmp, 2 threads; the step's two
 # multiply-adds do its 4 flops there, so that peak bounds the training's rate: generous,
 # loads and stores ignored).
@@ -211,9 +211,13 @@ if (floor) {
     x <- d$x
     family <- function() train(x, nmin = 2L, nmax = kmax, restarts = 4L, scale = TRUE,
                                seed = 1L, threads = threads)
-    fit <- family()
-    steps <- (fit$params$n - length(fit$dropped)) * (fit$params$iter_max - 1) *
-      sum(2:kmax) * 4 * fit$params$m
+    fit <- train(x, nmin = 2L, nmax = kmax, restarts = 4L, scale = TRUE, seed = 1L,
+                 threads = threads, keep_data = TRUE)
+    # the steps: each kept row's observed encoded values (a missing one is skipped by the
+    # search and the update) on every neuron of every restart, every pass
+    kept <- setdiff(seq_len(fit$params$n), fit$dropped)
+    steps <- sum(!is.na(fit$data[kept, , drop = FALSE])) * (fit$params$iter_max - 1) *
+      sum(2:kmax) * 4
     t_family <- least(family)
     data.frame(data = d$name, columns = fit$params$m,
                s_family = t_family,
