@@ -22,10 +22,10 @@
 # (its 4 restarts: the map whose cells the groups are made of), with the family's training
 # rate in GFlop/s (4 flops per neuron, observed value and row step: the winner search's
 # difference and square-add, the update's difference and multiply-add), and what the
-# family would take at the machine's double-precision peak (fma_peak.c: fused multiply-adds in registers,
-# compiled with R's C compiler, -O3 -march=native -fopenmp, 2 threads; the step's two
-# multiply-adds do its 4 flops there, so that peak bounds the training's rate: generous,
-# loads and stores ignored).
+# family would take at the machine's double-precision peak (fma_peak.c: fused
+# multiply-adds in registers, compiled with R's C compiler, -O3 -march=native -fopenmp, 2
+# threads; the step's two multiply-adds do its 4 flops there, so that peak bounds the
+# training's rate: generous, loads and stores ignored).
 #
 #   Rscript bench/bench_mixed.R [--methods=a,b] [--floor] [--lib=PATH] [set ...]
 #     (default: every method and set; named: those, in order; --lib: the build to load)
@@ -152,7 +152,7 @@ methods <- list(
   })
 methods <- Filter(Negate(is.null), methods)
 famd <- methods[["FAMD+HCPC"]]
-floor <- "--floor" %in% args
+floor_asked <- "--floor" %in% args
 only <- sub("^--methods=", "", grep("^--methods=", args, value = TRUE))
 if (length(only)) methods <- methods[strsplit(only, ",")[[1]]] # e.g. --methods=k-prototypes
 args <- grep("^--", args, value = TRUE, invert = TRUE)
@@ -205,25 +205,26 @@ print(data.frame(method = m,
                  seconds = vapply(m, function(nm) sum(tab[[paste("s", nm)]]), 0),
                  row.names = NULL), row.names = FALSE)
 
-if (floor) {
+if (floor_asked) {
   least <- function(f) min(vapply(1:3, function(i) system.time(f())[["elapsed"]], 0))
   fl <- lapply(suite, function(d) {
     x <- d$x
-    family <- function() train(x, nmin = 2L, nmax = kmax, restarts = 4L, scale = TRUE,
-                               seed = 1L, threads = threads)
-    fit <- train(x, nmin = 2L, nmax = kmax, restarts = 4L, scale = TRUE, seed = 1L,
-                 threads = threads, keep_data = TRUE)
+    rings <- function(nmin, keep = FALSE) {
+      train(x, nmin = nmin, nmax = kmax, restarts = 4L, scale = TRUE, seed = 1L,
+            threads = threads, keep_data = keep)
+    }
+    fit <- rings(2L, keep = TRUE)
     # the steps: each kept row's observed encoded values (a missing one is skipped by the
-    # search and the update) on every neuron of every restart, every pass
+    # search and the update) on every neuron of every size and restart (4), every pass
     kept <- setdiff(seq_len(fit$params$n), fit$dropped)
     steps <- sum(!is.na(fit$data[kept, , drop = FALSE])) * (fit$params$iter_max - 1) *
       sum(2:kmax) * 4
-    t_family <- least(family)
+    t_family <- least(function() rings(2L))
     data.frame(data = d$name, columns = fit$params$m,
                s_family = t_family,
-               s_largest_ring = least(function() train(x, nmin = kmax, nmax = kmax, restarts = 4L,
-                                                       scale = TRUE, seed = 1L, threads = threads)),
+               s_largest_ring = least(function() rings(kmax)),
                s_FAMD_HCPC = least(function() famd(x)),
+               GFlop = 4 * steps / 1e9,
                GFlops_family = round(4 * steps / t_family / 1e9, 1))
   })
   fl <- do.call(rbind, fl)
@@ -232,7 +233,7 @@ if (floor) {
   exe <- file.path(tempdir(), "fma_peak")
   built <- system(sprintf("%s -O3 -march=native -fopenmp %s -o %s", cc,
                           shQuote(file.path(here, "fma_peak.c")), exe)) == 0
-  ceiling <- if (built) {
+  peak <- if (built) {
     rate <- vapply(1:3, function(i) {
       out <- system2(exe, "300000000", stdout = TRUE, env = sprintf("OMP_NUM_THREADS=%d", threads))
       as.numeric(strsplit(out, " ")[[1]][1])
@@ -240,9 +241,8 @@ if (floor) {
     max(rate)
   } else NA
   cat("\nthe least training behind select_size()'s answer (seconds, least of 3) beside FAMD + HCPC's\n")
-  print(fl, row.names = FALSE, digits = 3)
+  print(fl[names(fl) != "GFlop"], row.names = FALSE, digits = 3)
   cat(sprintf("all sets: the family %.2f s (%.1f GFlop), at the machine's peak of %.1f GFlop/s (fma_peak.c, %d threads) %.2f s; the largest ring alone %.2f s; FAMD + HCPC %.2f s\n",
-              sum(fl$s_family), sum(fl$s_family * fl$GFlops_family), ceiling, threads,
-              sum(fl$s_family * fl$GFlops_family) / ceiling, sum(fl$s_largest_ring),
-              sum(fl$s_FAMD_HCPC)))
+              sum(fl$s_family), sum(fl$GFlop), peak, threads, sum(fl$GFlop) / peak,
+              sum(fl$s_largest_ring), sum(fl$s_FAMD_HCPC)))
 }
