@@ -18,8 +18,9 @@
 #
 # With --floor, then per set the least training select_size()'s answer rests on, beside
 # FAMD + HCPC (each the least of 3 runs): the fit's family alone (train(), sizes 2:20,
-# restarts 4, as select_size() trains it before any replicate), and the largest ring alone
-# (its 4 restarts: the map whose cells the groups are made of), with the family's training
+# restarts 4, sigma0 "auto", as select_size() trains it before any replicate), and the
+# largest ring alone (its 4 restarts: the map whose cells the groups are made of), with
+# the family's training
 # rate in GFlop/s (4 flops per neuron, observed value and row step: the winner search's
 # difference and square-add, the update's difference and multiply-add), and what the
 # family would take at the machine's double-precision peak (fma_peak.c: fused
@@ -210,8 +211,8 @@ if (floor_asked) {
   fl <- lapply(suite, function(d) {
     x <- d$x
     rings <- function(nmin, keep = FALSE) {
-      train(x, nmin = nmin, nmax = kmax, restarts = 4L, scale = TRUE, seed = 1L,
-            threads = threads, keep_data = keep)
+      train(x, nmin = nmin, nmax = kmax, restarts = 4L, sigma0 = "auto", scale = TRUE,
+            seed = 1L, threads = threads, keep_data = keep)
     }
     fit <- rings(2L, keep = TRUE)
     # the steps: each kept row's observed encoded values (a missing one is skipped by the
