@@ -20,13 +20,12 @@
 # FAMD + HCPC (each the least of 3 runs): the fit's family alone (train(), sizes 2:20,
 # restarts 4, sigma0 "auto", as select_size() trains it before any replicate), and the
 # largest ring alone (its 4 restarts: the map whose cells the groups are made of), with
-# the family's training
-# rate in GFlop/s (4 flops per neuron, observed value and row step: the winner search's
-# difference and square-add, the update's difference and multiply-add), and what the
-# family would take at the machine's double-precision peak (fma_peak.c: fused
-# multiply-adds in registers, compiled with R's C compiler, -O3 -march=native -fopenmp, 2
-# threads; the step's two multiply-adds do its 4 flops there, so that peak bounds the
-# training's rate: generous, loads and stores ignored).
+# the family's training rate in GFlop/s (4 flops per neuron, observed value and row step:
+# the winner search's difference and square-add, the update's difference and
+# multiply-add), and what the family would take at the machine's double-precision peak
+# (fma_peak.c: fused multiply-adds in registers, compiled with R's C compiler, -O3
+# -march=native -fopenmp, 2 threads; the step's two multiply-adds do its 4 flops there,
+# so that peak bounds the training's rate: generous, loads and stores ignored).
 #
 #   Rscript bench/bench_mixed.R [--methods=a,b] [--floor] [--lib=PATH] [set ...]
 #     (default: every method and set; named: those, in order; --lib: the build to load)
