@@ -44,7 +44,7 @@ auto_backend <- function(table, args, call, work = NULL) {
 # The backend whose devices train()'s `device` selects.
 device_backend <- function(table) names(table)[vapply(table, function(e) e$devices, logical(1))][1L]
 
-# What "auto" weighs: the CPU backend's estimated seconds for a family (family_shape()) on
+# What "auto" weighs: the CPU backend's estimated seconds for a family (family_dims()) on
 # `threads` threads (the compiled code's work units, as it cuts its slices, at
 # SOM_CPU_UNITS_PER_SECOND per thread), and the number of maps.
 auto_work <- function(family, threads) {

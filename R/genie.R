@@ -4,10 +4,6 @@
 # it (Gagolewski, Bartoszuk and Cena 2016), and each point's distances to its nearest
 # points of another set, a block at a time.
 
-# Genie's Gini threshold (Gagolewski, Bartoszuk and Cena 2016; genieclust's default and the
-# benchmark suite's reference).
-connected_gini <- 0.3
-
 # The Euclidean minimum spanning tree of the rows of X (complete), by Prim's algorithm
 # without a distance matrix (each step the distances from the point just joined to those
 # still out: n^2 d / 2 operations, memory of order n): list(from, to, weight), the n - 1
@@ -23,13 +19,14 @@ mst_rows <- function(X) {
 }
 
 # Genie's linkage on a minimum spanning tree (mst_rows()) of p points: its edges joined
-# lightest first, except that while the Gini index of the group sizes exceeds `gini`, the
+# lightest first, except that while the Gini index of the group sizes exceeds `gini` (the
+# constant "genie_gini": Gagolewski, Bartoszuk and Cena 2016, genieclust's default), the
 # lightest edge that touches a smallest group is joined instead. A list, element k
 # (1..k_max) the labels (1..k, numbered by first appearance) of the partition into k
 # groups. The Gini index, sum_{i<j} |s_i - s_j| / ((K - 1) p) over the K groups' sizes s,
 # is kept up to date at each join (O(K)), so the whole linkage costs O(p^2). In C
 # (src/core/som_genie.c); the R it replaced is genie_reference() in helper-genie.R.
-genie_merge <- function(mst, p, k_max, gini = connected_gini) {
+genie_merge <- function(mst, p, k_max, gini = tuned("genie_gini")) {
   k_max <- min(k_max, p)
   labels <- call_core("join the groups by Genie's linkage", NULL, function() {
     .Call(C_genie, as.integer(mst$from), as.integer(mst$to), as.integer(p),
@@ -51,7 +48,7 @@ narrowest_gap <- function(mst, cut, q) {
 
 # The partitions of the rows of P into 1..k_max groups by Genie's linkage (genie_merge() on
 # their minimum spanning tree).
-genie_partitions <- function(P, k_max, gini = connected_gini) {
+genie_partitions <- function(P, k_max, gini = tuned("genie_gini")) {
   if (nrow(P) == 1L) return(list(1L))
   genie_merge(mst_rows(P), nrow(P), k_max, gini)
 }

@@ -1,14 +1,14 @@
-# Memory planning: a call's shape (family_shape()), the compiled code's plan of every buffer
+# Memory planning: a call's dimensions (family_dims()), the compiled code's plan of every buffer
 # it will allocate (C_memory_plan) and the refusal of a call the machine cannot hold,
 # before anything is allocated.
 
-# The shape of a family for the memory plan (C_memory_plan): rows, columns, maps, neurons;
+# The dimensions of a family for the memory plan (C_memory_plan): rows, columns, maps, neurons;
 # general: the data need the general distance (variable weights, missing values). This is
 # the family before its maps exist (sizes as their count, sum and largest, so that a call
 # for more maps than memory or an R list holds is refused before anything is built, counts
 # beyond an integer included); once they exist C computes the same shape from the problem
 # (som_family_of() in src/core/som_plan.c), which test-memory.R checks against this one.
-family_shape <- function(sizes, n, m, restarts, iter_max, trace, algorithm, batch_block,
+family_dims <- function(sizes, n, m, restarts, iter_max, trace, algorithm, batch_block,
                          general, sourced = FALSE, clusters_in_r = TRUE, schedules = 1L) {
   list(n = as.double(n), m = m, nmaps = sizes$count * restarts,
        restarts = restarts, size_sum = sizes$sum * restarts, size_max = sizes$max,

@@ -1,56 +1,57 @@
-# Gaussian groups for the grouping rule (groups.R): six covariance shapes, a group's
+# Gaussian groups for the grouping rule (groups.R): six covariance models, a group's
 # log-likelihood from its moments (count, sum, cross-products), the classification
 # log-likelihood of a partition and its criterion, and EM over the rows. With categorical
 # columns (a data frame's, as indicator columns: encode.R), the Gaussian part is taken over
 # the numeric columns and each group adds a latent-class term: its levels' shares per
 # categorical column (a multinomial), whose parameters the criterion counts.
 
-# The covariance shapes, by mclust's names: the first letter says whether each group has
+# The covariance models, by mclust's names: the first letter says whether each group has
 # its own volume and shape (V) or all share one (E), the last whether the covariance is
 # full (V, E), diagonal (I on the axes: "VVI", "EEI") or spherical ("VII", "EII").
-mixture_families <- c("VVV", "EEE", "VVI", "EEI", "VII", "EII")
-family_words <- c(VVV = "a full covariance each", EEE = "one shared full covariance",
+mixture_models <- c("VVV", "EEE", "VVI", "EEI", "VII", "EII")
+model_words <- c(VVV = "a full covariance each", EEE = "one shared full covariance",
                   VVI = "a diagonal covariance each", EEI = "one shared diagonal covariance",
                   VII = "a spherical covariance each", EII = "one shared spherical covariance")
-family_shared <- function(family) substr(family, 1L, 1L) == "E"
+model_shared <- function(model) substr(model, 1L, 1L) == "E"
 
 # G groups of a mixture (par: its parameters) in words: "3 Gaussian groups with a full
 # covariance each"; with categorical columns, each group's levels' shares said too, or for
 # categorical columns only, "3 latent classes".
-mixture_words <- function(family, G, par) {
+mixture_words <- function(model, G, par) {
   groups <- function(what) sprintf("%d %s%s", G, what, if (G == 1) "" else if (grepl("s$", what)) "es" else "s")
-  if (is.null(par$blocks)) return(sprintf("%s with %s", groups("Gaussian group"), family_words[[family]]))
+  if (is.null(par$blocks)) return(sprintf("%s with %s", groups("Gaussian group"), model_words[[model]]))
   k <- length(par$blocks)
   cols <- sprintf("%d categorical column%s", k, if (k == 1L) "" else "s")
   if (!length(par$gauss)) return(sprintf("%s (each group its levels' shares in the %s)", groups("latent class"), cols))
   sprintf("%s with %s and their levels' shares in the %s", groups("Gaussian group"),
-          family_words[[family]], cols)
+          model_words[[model]], cols)
 }
 
 # Free parameters of G groups in d columns: G - 1 proportions, G means, the covariances.
-family_params <- function(family, G, d) {
-  cov <- switch(substr(family, 2L, 3L), VV = , EE = d * (d + 1) / 2, VI = , EI = d, II = 1)
-  (G - 1) + G * d + (if (family_shared(family)) 1 else G) * cov
+model_params <- function(model, G, d) {
+  cov <- switch(substr(model, 2L, 3L), VV = , EE = d * (d + 1) / 2, VI = , EI = d, II = 1)
+  (G - 1) + G * d + (if (model_shared(model)) 1 else G) * cov
 }
 
-# The family and prior as the compiled code reads them (src/core/som_groups.h).
-family_spec <- function(family, prior) {
-  out <- list(shape = switch(substr(family, 2L, 3L), VV = , EE = "full", VI = , EI = "diag",
+# The model and prior as the compiled code reads them (src/core/som_groups.h).
+model_spec <- function(model, prior) {
+  out <- list(form = switch(substr(model, 2L, 3L), VV = , EE = "full", VI = , EI = "diag",
                              II = "sphere"),
-              shared = family_shared(family), psi = prior$psi, nu = as.double(prior$nu))
+              shared = model_shared(model), psi = prior$psi, nu = as.double(prior$nu))
   if (is.null(prior$blocks)) return(out)
   c(out, list(levels = vapply(prior$blocks, function(b) length(b$cols), 1L),
               alpha = as.double(unlist(lapply(prior$blocks, `[[`, "alpha")))))
 }
 
 # The prior that keeps every covariance estimate positive definite however few rows a group
-# has: `nu` pseudo-rows with scatter `psi`, a share of the data's covariance (see
-# group_prior_share); an estimate is (W + psi) / (n + nu). With `blocks` (categorical
-# columns, encoding_blocks(): each one's indicator columns `cols` of x and their `height`),
-# the Gaussian part is over the other columns (`gauss`), and each block gets one pseudo-row
-# spread over its levels as the rows spread (`alpha`: the levels' shares), so that a level
-# a group lacks keeps a small probability; `at`, its levels' places in the moments' counts
-# (`counted`, every block's columns in order, and `heights`, each one's block's height).
+# has: `nu` pseudo-rows with scatter `psi`, a share of the data's covariance (the constant
+# "prior_share", R/tuning.R); an estimate is (W + psi) / (n + nu). With `blocks`
+# (categorical columns, encoding_blocks(): each one's indicator columns `cols` of x and
+# their `height`), the Gaussian part is over the other columns (`gauss`), and each block
+# gets one pseudo-row spread over its levels as the rows spread (`alpha`: the levels'
+# shares), so that a level a group lacks keeps a small probability; `at`, its levels'
+# places in the moments' counts (`counted`, every block's columns in order, and `heights`,
+# each one's block's height).
 mixture_prior <- function(x, share, blocks = NULL) {
   gauss <- setdiff(seq_len(ncol(x)), unlist(lapply(blocks, `[[`, "cols")))
   if (!is.null(blocks)) x_all <- x
@@ -75,10 +76,10 @@ mixture_prior <- function(x, share, blocks = NULL) {
   out
 }
 
-# The covariance shapes worth trying under a prior: all of them, or with no Gaussian column
+# The covariance models worth trying under a prior: all of them, or with no Gaussian column
 # (every column categorical) one, whose Gaussian part is empty.
-mixture_families_for <- function(prior) {
-  if (!is.null(prior$blocks) && !length(prior$gauss)) mixture_families[1L] else mixture_families
+mixture_models_for <- function(prior) {
+  if (!is.null(prior$blocks) && !length(prior$gauss)) mixture_models[1L] else mixture_models
 }
 
 # A group's moments from its rows xr: rows n, column sums s and cross-products q of the
@@ -97,10 +98,10 @@ categorical_params <- function(prior) {
   sum(vapply(prior$blocks, function(b) length(b$cols) - 1, 0))
 }
 
-# The family's covariance estimate from a scatter matrix W of n rows (about their mean).
-family_cov <- function(family, W, n, prior) {
+# The model's covariance estimate from a scatter matrix W of n rows (about their mean).
+model_cov <- function(model, W, n, prior) {
   d <- nrow(W)
-  switch(substr(family, 2L, 3L),
+  switch(substr(model, 2L, 3L),
          VV = , EE = (W + prior$psi) / (n + prior$nu),
          VI = , EI = diag((diag(W) + diag(prior$psi)) / (n + prior$nu), d),
          II = diag((sum(diag(W)) + sum(diag(prior$psi))) / ((n + prior$nu) * d), d))
@@ -111,17 +112,17 @@ family_cov <- function(family, W, n, prior) {
 # groups that overlap, as the ICL does: splitting one Gaussian cloud in two never pays.
 # With categorical columns (prior$blocks), d is the Gaussian columns' count and each group
 # adds its levels' shares' parameters.
-partition_criterion <- function(loglik, family, G, d, n, prior = NULL) {
+partition_criterion <- function(loglik, model, G, d, n, prior = NULL) {
   if (!is.null(prior$blocks)) {
-    return(2 * loglik - (family_params(family, G, length(prior$gauss)) +
+    return(2 * loglik - (model_params(model, G, length(prior$gauss)) +
                            G * categorical_params(prior)) * log(n))
   }
-  2 * loglik - family_params(family, G, d) * log(n)
+  2 * loglik - model_params(model, G, d) * log(n)
 }
 
 # The mixture's parameters from rows x and their weights z (n x G): proportions, means,
-# covariances of the family.
-mixture_mstep <- function(x, z, family, prior) {
+# covariances of the model.
+mixture_mstep <- function(x, z, model, prior) {
   n <- nrow(x)
   ng <- colSums(z)
   mu <- crossprod(z, x) / ng
@@ -129,10 +130,10 @@ mixture_mstep <- function(x, z, family, prior) {
   xg <- if (mixed) x[, prior$gauss, drop = FALSE] else x
   mg <- if (mixed) mu[, prior$gauss, drop = FALSE] else mu
   W <- lapply(seq_along(ng), function(g) crossprod((xg - rep(mg[g, ], each = n)) * sqrt(z[, g])))
-  cov <- if (family_shared(family)) {
-    rep(list(family_cov(family, Reduce(`+`, W), n, prior)), length(ng))
+  cov <- if (model_shared(model)) {
+    rep(list(model_cov(model, Reduce(`+`, W), n, prior)), length(ng))
   } else {
-    lapply(seq_along(ng), function(g) family_cov(family, W[[g]], ng[g], prior))
+    lapply(seq_along(ng), function(g) model_cov(model, W[[g]], ng[g], prior))
   }
   if (!mixed) return(list(pro = ng / n, mean = mu, cov = cov))
   for (b in prior$blocks) { # the levels' shares, with the prior's pseudo-row, as heights
@@ -182,19 +183,19 @@ mixture_classify <- function(x, par) {
   max.col(matrix(mixture_logdens(x, par), nrow(x)), ties.method = "first")
 }
 
-# EM for a mixture of the family started from a partition of the rows (labels 1..G), at
+# EM for a mixture of the model started from a partition of the rows (labels 1..G), at
 # most `iter` steps or until the log-likelihood gains less than 1e-8 of itself: each step
 # the proportions, means and covariances (mixture_mstep()'s), then each row's weights from
 # its log-densities (mixture_logdens()'s). In C (src/core/som_mixture.c). Returns the
 # parameters and each row's group; NULL when a group empties or a covariance degenerates.
-mixture_em <- function(x, labels, family, prior, iter = 50L) {
+mixture_em <- function(x, labels, model, prior, iter = 50L) {
   blocks <- prior$blocks
   gauss <- if (is.null(blocks)) seq_len(ncol(x)) else prior$gauss
   columns <- list(gauss = as.integer(gauss), cols = as.integer(unlist(lapply(blocks, `[[`, "cols"))),
                   height = as.double(vapply(blocks, `[[`, 0, "height")))
   par <- call_core("fit the groups' mixture", NULL, function() {
     .Call(C_mixture_em, x, as.integer(labels), columns,
-          c(family_spec(family, prior), iter = as.integer(iter), tol = 1e-8))
+          c(model_spec(model, prior), iter = as.integer(iter), tol = 1e-8))
   })
   if (is.null(par)) return(NULL)
   d <- length(gauss)

@@ -242,10 +242,11 @@ groups_data <- function(x, grouping, groups_at, counts, rows, max_points, table 
   stab <- if (!is.null(table)) sprintf(", stability %.2f (%s)", table$stability, table$reading)
   cd$labels <- sprintf("group %d: %d rows%s", seq_len(G), counts, if (is.null(stab)) "" else stab)
   cd$groups <- G
-  # the title: where the groups were found (the rows themselves for kind "rows", the ring
-  # then drawn only to show the data's shape)
-  cd$title <- sprintf(if (grouping_kind(grouping) == "rows") "%d group%s of the rows, the ring of %d" else
-    "%d group%s, found on the ring of %d", G, if (G == 1) "" else "s", grouping$size)
+  # the title: where the groups were found (the rows themselves for groups of the rows'
+  # linkage, the ring then drawn only to show the data's shape) and by which rule
+  cd$title <- sprintf(if (grouping$assign == "rows") "%d group%s of the rows (rule %s), the ring of %d" else
+    "%d group%s (rule %s), found on the ring of %d", G, if (G == 1) "" else "s", grouping$rule,
+    grouping$size)
   cd
 }
 
@@ -322,29 +323,40 @@ selection_data <- function(x) {
        })
 }
 
-# The third panel of a selection's figures, per number of groups what chose its groups
-# (`grouping`): for groups apart the narrowest gap (apart_profile()); told the number, the
-# rows' linkage's narrowest gap (told_rows(), where computed); for groups of any shape the
-# share of rows on a border (whose two nearest prototypes lie in different groups, in %);
-# for groups parted by sparse rows the dense rows' neighbours across (dense_grouping(), in
-# %); else the best BIC over the shapes. list(values, named by number of groups; title,
-# ylab, shorter, key).
+# The third panel of a selection's figures, per number of groups what the rule that found
+# the groups (grouping$rule) measured: for groups apart the narrowest gap (apart_profile());
+# told the number, the rows' linkage's narrowest gap (linkage_cut(), where computed); for
+# groups of any shape the share of rows on a border (whose two nearest prototypes lie in
+# different groups, in %); for groups parted by sparse rows the dense rows' neighbours
+# across (in %); else the best BIC over the models. list(values, named by number of
+# groups; title, with the rule's name, ylab, shorter, key).
 criterion_panel <- function(g) {
+  out <- rule_panel(g)
+  if (!is.null(g)) out$title <- sprintf("rule %s: %s", g$rule, out$title)
+  out
+}
+
+rule_panel <- function(g) {
   named <- function(v) stats::setNames(v, seq_along(v))
   gap <- function(v, ylab) {
     list(values = named(v)[!is.na(v)], title = "narrowest gap per number of groups",
          ylab = ylab, shorter = c("narrowest gap", "gap"),
          key = "mean over replicates (groups: narrowest gap)")
   }
-  if (!is.null(g$apart)) return(gap(g$apart$gaps, "gap / 99% link within"))
-  if (!is.null(g$told$gaps)) return(gap(g$told$gaps, "gap / 90% link"))
-  if (grouping_kind(g) == "connected") {
-    return(list(values = named(100 * g$crossing), title = "border rows per number of groups",
+  dt <- g$detail
+  if (identical(g$rule, "apart")) {
+    return(gap(dt$gaps, sprintf("gap / %s%% link within", format(100 * tuned("apart_quantile")))))
+  }
+  if (identical(g$rule, "told") && !is.null(dt$gaps)) {
+    return(gap(dt$gaps, sprintf("gap / %s%% link", format(100 * tuned("gap_quantile")))))
+  }
+  if (identical(g$rule, "connected")) {
+    return(list(values = named(100 * dt$crossing), title = "border rows per number of groups",
                 ylab = "rows on a border (%)", shorter = c("border rows", "borders"),
                 key = "mean over replicates (groups: rows on a border)"))
   }
-  if (!is.null(g$dense)) {
-    return(list(values = named(100 * g$dense$crossing),
+  if (identical(g$rule, "sparse")) {
+    return(list(values = named(100 * dt$crossing),
                 title = "dense neighbours across per number of groups",
                 ylab = "dense neighbours across (%)", shorter = c("neighbours across", "across"),
                 key = "mean over replicates (groups: dense neighbours across)"))
@@ -353,7 +365,7 @@ criterion_panel <- function(g) {
   list(values = if (is.null(sc)) c(`1` = NA_real_) else vapply(split(sc$criterion, sc$groups), max, 0),
        title = "criterion per number of groups", ylab = "BIC of the classification",
        shorter = c("criterion per groups", "criterion"),
-       key = "mean over replicates (criterion: best shape)")
+       key = "mean over replicates (criterion: best model)")
 }
 
 # "1-2", "2-3", ..., "N-1": the pairs of adjacent neurons round a ring of `size`.

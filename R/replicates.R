@@ -71,11 +71,11 @@ train_views <- function(setups, progress) {
   if (!is.null(p$init_w)) p$init_w <- do.call(c, lapply(setups, function(s) s$problem$init_w))
   p$view <- rep(seq_len(nv) - 1L, each = k)
   p$seeds <- vapply(setups, function(s) s$problem$seed, numeric(1))
-  shape <- s1$shape
-  shape$nmaps <- shape$nmaps * nv
-  shape$size_sum <- shape$size_sum * nv
-  shape$views <- nv
-  check_memory(shape, s1$spec, s1$call)
+  dims <- s1$dims
+  dims$nmaps <- dims$nmaps * nv
+  dims$size_sum <- dims$size_sum * nv
+  dims$views <- nv
+  check_memory(dims, s1$spec, s1$call)
   out <- train_on_backend(lapply(setups, `[[`, "xt"), p, s1$be, s1$spec,
                           progress || s1$progress, s1$call)
   record <- backend_record(s1$be, s1$threads, out$kernels)

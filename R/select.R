@@ -388,6 +388,7 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
                         shape = "auto", groups = NULL, noise = FALSE, scale = "auto") {
   call <- compact_call(sys.call(), "select_size")
   started <- proc.time()[["elapsed"]]
+  matched <- match.call()
   file <- is_file_data(y)
   data <- encoded_data(y, call) # a data frame's categorical columns (encode.R)
   data$x <- encoded_matrix(data$x, data$encoding) # its rows train as the frame's would
@@ -401,9 +402,10 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
   sigma0 <- check_sigma0(sigma0, length(sizes), call)
   seed <- check_seed(seed, call)
   groups_file <- check_clusters_file(groups_file, file, call, "groups_file", "the groups")
-  shape <- check_choice(shape, "shape", c("auto", "gaussian", "connected"), call)
-  # categorical columns: their levels part the rows by gaps that border no group
-  if (shape == "auto" && !is.null(data$encoding)) shape <- "gaussian"
+  shape_asked <- check_choice(shape, "shape", c("auto", "gaussian", "connected"), call)
+  # categorical columns: their levels part the rows by gaps that border no group (the
+  # rules that need shape "auto" record it in `decisions`)
+  shape <- if (shape_asked == "auto" && !is.null(data$encoding)) "gaussian" else shape_asked
   if (!is.null(groups)) groups <- check_groups(groups, max(sizes), call)
   noise <- check_flag(noise, "noise", call)
   # at scale, the rule on a sample of the rows (R/select_scale.R), trained in batch unless
@@ -412,7 +414,9 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
   x <- if (!is.null(sample)) rows_at(data$x, sample) else
     if (file) rows_at(data$x, seq_len(n_all)) else data$x
   n <- nrow(x)
-  if ((!is.null(sample) || n >= select_batch_rows) && is.null(dots$algorithm)) dots$algorithm <- "batch"
+  # from "batch_rows" rows, batch training: a pass costs the rows once, not once per
+  # neuron update, and at these sizes its groups are as good (R/tuning.R)
+  if ((!is.null(sample) || n >= tuned("batch_rows")) && is.null(dots$algorithm)) dots$algorithm <- "batch"
   # columns in different units standardized (R/select_units.R)
   scaling <- select_scaling(scale, x, data$encoding, call)
   dots$scale <- scaling$scale
@@ -428,22 +432,21 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
   args <- c(list(sizes = sizes, restarts = restarts, sigma0 = sigma0, keep_data = FALSE,
                  progress = FALSE), dots)
   # the fit on all rows first: its largest map gives the Gaussian groups (fit_grouping()),
-  # whose shape and count the replicates take while the groups are undecided (the first
-  # round) and afterwards where those are the answer
+  # whose model and count the first round of replicates looks for too
   full <- do.call(train, c(list(x, seed = seed),
                           utils::modifyList(args, list(keep_data = keep_data))))
   strategy <- select_strategy(n_all, sample, full$params$algorithm, length(full$dropped),
                               scaling, !is.null(full$scaling))
   top <- full$clusters[[paste0("N", max(sizes))]]
-  # the groups: told their number, the Gaussian or the connected groups of the rows
-  # (R/told.R), now; else chosen after the first round of replicates, which find the
-  # Gaussian groups of the largest map too (pending_grouping())
-  pending <- is.null(groups)
-  gaussian <- if (pending) fit_grouping(full, x, top)
-  grouping <- if (!pending) told_grouping(full, x, top, groups, shape)
-  kind <- grouping_kind(grouping)
-  # (also with shape "connected": a fine ring with under 3 occupied cells keeps them)
-  same <- if (pending) same_groups(gaussian) else if (kind == "gaussian") same_groups(grouping)
+  settings <- list(shape = shape, shape_asked = shape_asked, k_max = max(sizes), told = groups,
+                   noise = noise, seed = seed, args = args)
+  gaussian <- if (is.null(groups)) fit_grouping(full, x, top)
+  inputs_of <- function(reps, work) new_rule_inputs(x, full, top, gaussian, reps, work, settings)
+  # the rules (R/rules.R): told the number of groups, now (the replicates then look for
+  # those groups); else after the first round of replicates, which the rules ask how steady
+  # the Gaussian groups are
+  decided <- if (!is.null(groups)) run_rules(inputs_of(NULL, NULL))
+  same <- if (is.null(decided)) replicate_spec(gaussian) else replicate_spec(decided$grouping)
   # the replicates' rows, from the seed, leaving the session's generator alone; held out and
   # drawn among the rows the fit trained on (those left out for missing values would be
   # left out again), so that every replicate trains on as many rows and they share one call
@@ -456,7 +459,7 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
     out <- if (n_out > 0L) sort(usable[sample.int(length(usable), n_out)]) else integer(0)
     inside <- setdiff(usable, out)
     list(b = b, train = inside[sample.int(length(inside), length(inside), replace = TRUE)],
-         out = out, seed = (seed + b) %% int_max, same = same)
+         out = out, seed = (seed + b) %% int_max, same = same, keep_fit = is.null(decided))
   }))
   # the replicates in rounds, until the groups' stability readings settle (readings_settled())
   rargs <- replicate_args(args, full, parallel)
@@ -470,30 +473,28 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
       reruns <- rbind(reruns, ran$reruns)
     }
     done <- seq_along(reps)
-    if (pending) {
-      grouping <- pending_grouping(full, x, top, gaussian, reps, work[done], args, seed,
-                                   max(sizes), shape)
-      kind <- grouping_kind(grouping)
-      pending <- FALSE
-      # later replicates find the Gaussian groups only when those are the answer
-      if (kind != "gaussian") work <- lapply(work, function(w) { w$same <- NULL; w })
+    if (is.null(decided)) {
+      decided <- run_rules(inputs_of(reps, work[done]))
+      # the replicates look for the answer's Gaussian groups on their own maps (none for
+      # groups that are no mixture): the first round's found again where they differ
+      spec <- replicate_spec(decided$grouping)
+      reps <- regroup_replicates(reps, work[done], x, spec, !identical(spec, same))
+      work <- lapply(work, function(w) { w$same <- spec; w$keep_fit <- FALSE; w })
     }
-    table <- if (!is.null(grouping)) switch(kind,
-      connected = connected_stability(grouping, work[done]),
-      rows = told_stability(grouping, work[done]),
-      group_stability(grouping, reps, work[done]))
+    grouping <- decided$grouping
+    table <- if (!is.null(grouping)) grouping_stability(grouping, reps, work[done])
     if (readings_settled(table)) break
   }
   if (!is.null(table)) attr(table, "jaccard") <- NULL
   found <- selection_criteria(reps, full, x)
-  pick <- recommend_size(grouping, found$criteria$size)
-  pick$reason <- paste0(pick$reason, weak_groups_words(table))
   # rows that belong to no group (with noise = TRUE): NA in the partition, out of the table
-  if (noise && !is.null(grouping)) {
-    grouping <- noise_grouping(grouping, full, x, dots$threads)
-    table$rows <- tabulate(grouping$partition, grouping$groups)
-    noise_count <- grouping$noise$rows
-  }
+  decided <- run_noise(inputs_of(reps, work[done]), decided)
+  grouping <- decided$grouping
+  pick <- recommend_size(grouping, found$criteria$size, decisions = decided$decisions,
+                         dropped_all = length(full$dropped) == n)
+  pick$reason <- paste0(pick$reason, weak_groups_words(table))
+  noise_count <- if (!is.null(grouping$noise)) grouping$noise$rows
+  if (!is.null(noise_count)) table$rows <- tabulate(grouping$partition, grouping$groups)
   partition <- if (!is.null(grouping)) grouping$partition
   if (!is.null(grouping) && (!is.null(sample) || !is.null(groups_file))) {
     # every row (to the groups file when asked), and each group's rows among them
@@ -504,38 +505,15 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
     table$rows <- every$rows
     noise_count <- every$noise
   }
-  structure(list(criteria = found$criteria, groups = pick$groups, recommended = pick$size,
-                 reason = pick$reason, partition = partition, strategy = strategy,
-                 groups_file = if (!is.null(grouping)) groups_file,
-                 group_table = table,
-                 noise = if (noise && !is.null(grouping)) noise_count,
-                 grouping = if (!is.null(grouping)) {
-                   grouping[setdiff(names(grouping), c("partition", "first", "second", "cuts"))]
-                 },
-                 replicates = found$replicates, reruns = reruns, fit = full, seed = seed,
-                 bootstrap = length(reps), holdout = holdout, sigma0 = sigma0,
-                 elapsed = proc.time()[["elapsed"]] - started),
-            class = "somgpu_selection")
-}
-
-# The groups select_size() chooses itself (not told their number), from the fit's largest
-# map's Gaussian groups (fit_grouping(); NULL without one) and the first round of
-# replicates (reps, on their rows work, which found those groups too): groups of any
-# shape, a finer ring's prototypes joined by their connectivity, taken over the Gaussian
-# groups where those cut through dense data and are not steady over the replicates
-# (R/connected.R); then the rows' groups apart, where gaps part the rows and the groups so
-# far tile them (R/apart.R); last, where Gaussian groups remain and are not steady, the
-# rows' groups parted by sparse rows (R/dense.R).
-pending_grouping <- function(full, x, top, gaussian, reps, work, args, seed, k_max, shape) {
-  so_far <- connected_grouping(x, gaussian, args, seed, k_max, shape, reps, work)
-  so_far <- apart_grouping(full, x, top, so_far, k_max, shape)
-  dense_grouping(full, x, top, so_far, reps, work, k_max, shape)
-}
-
-# What a replicate needs to find Gaussian groups as `grouping` has them: its family and
-# number (NULL without a grouping).
-same_groups <- function(grouping) {
-  if (!is.null(grouping)) list(family = grouping$family, G = grouping$groups)
+  new_selection(call = matched, criteria = found$criteria, groups = pick$groups,
+                recommended = pick$size, reason = pick$reason, partition = partition,
+                group_table = table, noise_rows = if (noise && !is.null(grouping)) noise_count,
+                grouping = grouping, decisions = decided$decisions, strategy = strategy,
+                groups_file = if (!is.null(grouping)) groups_file,
+                replicates = found$replicates, reruns = reruns, fit = full,
+                shape = shape, scale = scaling$scale, noise = noise, seed = seed,
+                bootstrap = length(reps), holdout = holdout, sigma0 = sigma0,
+                elapsed = proc.time()[["elapsed"]] - started)
 }
 
 #' Groups of new rows

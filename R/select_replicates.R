@@ -11,12 +11,8 @@ replicate_rounds <- function(bootstrap) {
 
 # The replicates measure how stable each size's clusters and each group are; the answer
 # comes from `fit`. So they train one map per size (not `restarts`) on a shorter schedule
-# than the fit's, with its algorithm and backend: `replicate_passes` passes, or the fit's
-# when fewer.
-# Against the fit's own recipe (4 restarts, 149 online passes) on ten of the suite's sets,
-# the sizes' stability moved by 0.01 to 0.04 on average and the groups' by up to 0.03, for
-# a fifth of the training (bench/README.md, "Where select_size()'s time goes").
-replicate_passes <- 30L
+# than the fit's, with its algorithm and backend: "replicate_passes" passes (R/tuning.R),
+# or the fit's when fewer.
 replicate_args <- function(args, fit, parallel) {
   params <- fit$params
   # in this process, the fit's backend and device, resolved once ("auto" weighs the fit's
@@ -25,7 +21,7 @@ replicate_args <- function(args, fit, parallel) {
     list(backend = fit$backend$name, device = if (fit$backend$name == "opencl") fit$backend$index)
   }
   utils::modifyList(args, c(list(restarts = 1L, algorithm = params$algorithm,
-                                 iter_max = min(params$iter_max, replicate_passes + 1L)), be))
+                                 iter_max = min(params$iter_max, tuned("replicate_passes") + 1L)), be))
 }
 
 # Every replicate (see replicate_fit()), one after the other with a progress bar, or on the
@@ -79,9 +75,10 @@ replicate_worker <- function(work, x, args, threads, progress) {
 
 # One replicate: train on its rows (work$train; `fit`, when given, is that training), then
 # every row of x to its nearest neuron per size: the clusters and the held-out error; and
-# the groups by the full fit's rule (work$same: its shape and number of groups,
-# fit_grouping()) found on the replicate's largest map from its own rows, every row of x
-# then given its group.
+# the groups of the answer (work$same: their covariance model and number,
+# replicate_spec()) found on the replicate's largest map from its own rows
+# (replicate_groups()). With work$keep_fit (the first round, before the rules have
+# chosen), the fit too, to find other groups on its map afterwards.
 replicate_fit <- function(work, x, args, fit = NULL) {
   if (is.null(fit)) {
     fit <- do.call(train, c(list(x[work$train, , drop = FALSE], seed = work$seed), args))
@@ -97,12 +94,29 @@ replicate_fit <- function(work, x, args, fit = NULL) {
     rep(NA_real_, length(sizes))
   }
   clusters <- d$clusters
-  groups <- if (!is.null(work$same)) {
-    top <- clusters[[which.max(sizes)]]
-    g <- fit_grouping(fit, x[work$train, , drop = FALSE], top[work$train],
-                      work$same$family, work$same$G)
-    if (!is.null(g)) predict_groups(g, fit, x, top)
-  }
   list(qe = kept$qe, heldout = held, te = kept$te, explained = kept$explained_var,
-       clusters = clusters, groups = groups)
+       clusters = clusters, groups = replicate_groups(fit, work, x, clusters, work$same),
+       fit = if (isTRUE(work$keep_fit)) fit)
+}
+
+# The Gaussian groups of `spec` (replicate_spec(): model and number; NULL: none) on a
+# replicate's largest map (its fit, its rows work$train of x, every row's winners in
+# `clusters`), found from its own rows: every row of x its group.
+replicate_groups <- function(fit, work, x, clusters, spec) {
+  if (is.null(spec)) return(NULL)
+  top <- clusters[[which.max(fit$params$sizes)]]
+  g <- fit_grouping(fit, x[work$train, , drop = FALSE], top[work$train], spec$model, spec$G)
+  if (!is.null(g)) predict_groups(g, fit, x, top)
+}
+
+# The replicates reps (their rows work, of x), their fits let go, and with `again` their
+# groups found again for `spec` on the maps they kept (work$keep_fit): the rules chose
+# Gaussian groups other than those the first round looked for.
+regroup_replicates <- function(reps, work, x, spec, again) {
+  lapply(seq_along(reps), function(b) {
+    r <- reps[[b]]
+    if (again && !is.null(r$fit)) r$groups <- replicate_groups(r$fit, work[[b]], x, r$clusters, spec)
+    r["fit"] <- list(NULL)
+    r
+  })
 }

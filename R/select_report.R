@@ -49,60 +49,71 @@ selection_criteria <- function(reps, full, x) {
 }
 
 # The number of groups, the recommended size and the reason in words, from a grouping
-# (fit_grouping(); NULL when no map had rows to group) and the sizes compared; `maps`
-# names whose map it was, for the reason.
-recommend_size <- function(grouping, sizes, maps = "") {
+# (NULL when none was found: every row left out, `dropped_all`, or no rule gave groups)
+# and the sizes compared; `maps` names whose map it was, for the reason. The words follow
+# the rule that found the groups (grouping$rule) and its figures (grouping$detail); for
+# no groups, the bimodal rule's decision where it declined (`decisions`).
+recommend_size <- function(grouping, sizes, maps = "", dropped_all = TRUE, decisions = NULL) {
   plural <- function(k, one, many = paste0(one, "s")) sprintf("%d %s", k, if (k == 1) one else many)
   if (is.null(grouping)) {
-    return(list(groups = NA_integer_, size = NA_integer_, reason =
-      "No map has rows to group: every row was left out (see the fit's `dropped`)."))
+    return(list(groups = NA_integer_, size = NA_integer_, reason = if (dropped_all) {
+      "No map has rows to group: every row was left out (see the fit's `dropped`)."
+    } else {
+      "No rule of the pipeline gave groups (see `decisions`)."
+    }))
   }
   g <- grouping$groups
+  dt <- grouping$detail
   on <- sprintf("the cells of the %sN = %d map", maps, grouping$size)
-  if (g == 1L && !is.null(grouping$told)) {
+  told <- !is.na(grouping$told)
+  if (g == 1L && told) {
     return(list(groups = 1L, size = NA_integer_, reason =
       "Told 1 group: every row is in it. A ring of any size summarises the data, no size better than another."))
   }
   if (g == 1L) {
+    dip <- if (!is.null(decisions)) {
+      decisions[decisions$rule == "bimodal" & decisions$outcome == "declined" &
+                  !is.na(decisions$value), , drop = FALSE]
+    }
+    dip <- if (NROW(dip)) sprintf(", and the rows' density does not dip between its two halves (%.1f standard errors, under %s)",
+                                  dip$value[1], format(dip$threshold[1])) else ""
     return(list(groups = 1L, size = NA_integer_, reason = sprintf(
-      "No group structure: one Gaussian cloud fits the rows better than any grouping of %s. A ring of any size summarises the data, no size better than another.",
-      on)))
+      "No group structure: one Gaussian cloud fits the rows better than any grouping of %s%s. A ring of any size summarises the data, no size better than another.",
+      on, dip)))
   }
   size <- if (g %in% sizes) g else if (g > max(sizes)) max(sizes) else min(sizes[sizes > g])
-  told <- grouping$told
-  found <- if (!is.null(told)) {
-    gap <- if (is.na(told$gap)) "" else sprintf(
-      "; the connected groups' narrowest gap is %.2f times the rows' 90%% neighbour link", told$gap)
-    if (told$chosen == "connected") {
+  gap <- if (told && !is.na(dt$gap)) sprintf(
+    "; the rows' linkage's narrowest gap is %.2f times the rows' %s%% neighbour link", dt$gap,
+    format(100 * tuned("gap_quantile"))) else ""
+  found <- switch(grouping$rule,
+    told = if (grouping$assign == "rows") {
       sprintf("Told %s: the rows joined by Genie's linkage, every cut a gap in the data%s",
               plural(g, "group"), gap)
     } else {
       sprintf("Told %s: joined from %s, %s with %s%s", plural(g, "group"), on,
-              plural(g, "Gaussian group"), family_words[[grouping$family]], gap)
-    }
-  } else if (!is.null(grouping$apart)) {
-    sprintf("The data hold %s apart: the rows joined by Genie's linkage, every cut a gap %.1f times or more the longest links (99%%) within the groups (%s)",
-            plural(g, "group"), grouping$apart$gaps[g], apart_words(grouping$apart, g))
-  } else if (!is.null(grouping$dense)) {
-    dn <- grouping$dense
-    sprintf("The data hold %s parted by sparse rows: the rows joined by Genie's linkage, where the share of the dense rows' neighbours in another group breaks (%s%%, against %.1f%% for the %d Gaussian groups, unsteady over the replicates: stability %.2f)",
-            plural(g, "group"), format(signif(100 * dn$crossing[g], 2)), 100 * dn$gaussian_crossing,
-            dn$gaussian_groups, dn$gaussian_steadiness)
-  } else if (grouping_kind(grouping) == "connected") {
-    sprintf("The data hold %s of any shape: the prototypes of a ring of %d neurons joined by their connectivity (Genie's linkage), where the share of rows whose two nearest prototypes lie in different groups breaks (%.1f%%, against %.1f%% for the Gaussian groups)",
-            plural(g, "group"), grouping$size, 100 * grouping$crossing[g],
-            100 * grouping$gaussian_crossing)
-  } else {
+              plural(g, "Gaussian group"), model_words[[grouping$model]], gap)
+    },
+    apart = sprintf("The data hold %s apart: the rows joined by Genie's linkage, every cut a gap %.1f times or more the longest links (%s%%) within the groups (%s)",
+                    plural(g, "group"), dt$gaps[g], format(100 * tuned("apart_quantile")),
+                    apart_words(dt, g)),
+    sparse = sprintf("The data hold %s parted by sparse rows: the rows joined by Genie's linkage, where the share of the dense rows' neighbours in another group breaks (%s%%, against %.1f%% for the %d Gaussian groups, unsteady over the replicates: stability %.2f)",
+                     plural(g, "group"), format(signif(100 * dt$crossing[g], 2)),
+                     100 * dt$gaussian_crossing, dt$gaussian_groups, dt$gaussian_steadiness),
+    connected = sprintf("The data hold %s of any shape: the prototypes of a ring of %d neurons joined by their connectivity (Genie's linkage), where the share of rows whose two nearest prototypes lie in different groups breaks (%.1f%%, against %.1f%% for the Gaussian groups)",
+                        plural(g, "group"), grouping$size, 100 * dt$crossing[g],
+                        100 * dt$gaussian_crossing),
+    bimodal = sprintf("The data hold %s: one Gaussian cloud fits %s better than any grouping, but the rows' density dips between the two halves of %s (%.1f standard errors)",
+                      plural(g, "group"), on, mixture_words(grouping$model, g, grouping$par),
+                      dt$z),
     sprintf("The data hold %s: joined from %s, %s fit best (BIC of the classification)",
-            plural(g, "group"), on, mixture_words(grouping$family, g, grouping$par))
-  }
+            plural(g, "group"), on, mixture_words(grouping$model, g, grouping$par)))
   reason <- if (g == size) {
     sprintf("%s; N = %d has a neuron for each.", found, size)
   } else {
     sprintf("%s; N = %d is the smallest size compared that holds them, with neurons to spare.",
             found, size)
   }
-  if (!is.null(told)) {
+  if (told) {
     # told the number: nothing to add on the map's limits
   } else if (g >= grouping$cells) { # no two cells joined: the map shows no more groups
     reason <- paste(reason, groups_at_limit(grouping, sizes))
@@ -135,48 +146,6 @@ groups_at_limit <- function(grouping, sizes) {
     grouping$size, min(sizes), min(2L * max(sizes), most))
 }
 
-# Each group's bootstrap stability, as fpc::clusterboot reports it: per replicate, the
-# Jaccard similarity of the group with its best match among the replicate's groups (found
-# by the same rule, shape and count, on the replicate's map; replicate_fit()), both
-# restricted to the rows the replicate trained on; the mean over the replicates. A table
-# with a row per group: its rows, stability and the usual reading of it.
-group_stability <- function(grouping, reps, work) {
-  G <- grouping$groups
-  full <- grouping$partition
-  jac <- vapply(seq_along(reps), function(b) {
-    r <- reps[[b]]$groups
-    if (is.null(r)) return(rep(NA_real_, G))
-    rows <- unique(work[[b]]$train)
-    jaccard_best(full[rows], r[rows], G)
-  }, numeric(G))
-  stability_table(G, full, matrix(jac, nrow = G))
-}
-
-# The group table: a row per group of the partition, its rows, stability (the mean of
-# jaccard's row, its Jaccard similarity in each replicate; NaN: none measured, NA) and the
-# usual reading of it, of the stability as printed (two decimals: 0.5996 shows as 0.60 and
-# reads "a pattern"); the matrix kept as the attribute "jaccard" (readings_settled()).
-stability_table <- function(G, partition, jaccard) {
-  stab <- rowMeans(jaccard, na.rm = TRUE)
-  stab[is.nan(stab)] <- NA_real_
-  out <- data.frame(group = seq_len(G), rows = tabulate(partition, G), stability = stab,
-                    reading = as.character(cut(round(stab, 2), c(-Inf, reading_bands, Inf),
-                                               c("doubtful", "a pattern", "stable", "highly stable"),
-                                               right = FALSE)))
-  structure(out, jaccard = jaccard)
-}
-
-# The stability readings' bands (stability_table()).
-reading_bands <- c(0.6, 0.75, 0.85)
-
-# A group table's stability weighted by the groups' rows (NA where no replicate measured
-# one).
-weighted_stability <- function(table) {
-  ok <- !is.na(table$stability)
-  if (!any(ok)) return(NA_real_)
-  sum(table$rows[ok] * table$stability[ok]) / sum(table$rows[ok])
-}
-
 # What the reason adds where the groups of `table` (stability_table()'s; 2 or more) are
 # weak over the replicates: their stability weighted by rows under the band where groups
 # read "stable" (fpc::clusterboot's 0.75). A Gaussian mixture cuts a flat or skewed
@@ -189,36 +158,6 @@ weak_groups_words <- function(table) {
   sprintf(paste(" Their bootstrap stability is low (%.2f weighted by rows, under the %.2f where",
                 "groups read as stable): they may be pieces of rows that hold no such groups; see",
                 "`group_table`."), s, reading_bands[2])
-}
-
-# Whether more replicates would leave every group's reading as it is: each group's mean
-# Jaccard plus and minus two standard errors (over the replicates measured) in one band of
-# reading_bands. No groups, nothing to settle.
-readings_settled <- function(table) {
-  jac <- attr(table, "jaccard")
-  if (is.null(jac)) return(TRUE)
-  all(apply(jac, 1L, function(v) {
-    v <- v[!is.na(v)]
-    if (length(v) < 2L) return(length(v) == 0L)
-    half <- 2 * stats::sd(v) / sqrt(length(v))
-    findInterval(mean(v) - half, reading_bands) == findInterval(mean(v) + half, reading_bands)
-  }))
-}
-
-# For each group 1..G of partition a: its best Jaccard similarity with a group of partition
-# r, over the rows both assign (NA for a group without such rows).
-jaccard_best <- function(a, r, G) {
-  ok <- !is.na(a) & !is.na(r)
-  a <- a[ok]
-  r <- r[ok]
-  K <- max(c(r, 1L))
-  both <- matrix(tabulate((a - 1L) * K + r, G * K), G, byrow = TRUE)
-  na <- tabulate(a, G)
-  nr <- tabulate(r, K)
-  vapply(seq_len(G), function(j) {
-    if (na[j] == 0) return(NA_real_)
-    max(both[j, ] / (na[j] + nr - both[j, ]))
-  }, numeric(1))
 }
 
 # Davies-Bouldin and Calinski-Harabasz indices of a fit's kept maps, on the rows of x (the
@@ -280,6 +219,7 @@ print.somgpu_selection <- function(x, ...) {
   print(tab, row.names = FALSE, right = TRUE)
   if (all(is.na(cr$heldout_qe))) cat("(heldout_qe: no rows held out, holdout = 0)\n")
   cat(wrap_text(sprintf("groups in the data: %s. %s", format(x$groups), x$reason)), sep = "\n")
+  if (!is.null(x$decisions)) cat(wrap_text(decision_story(x$decisions)), sep = "\n")
   cat(sprintf("recommended: %s\n", if (is.na(x$recommended)) "none" else
     sprintf("N = %d", x$recommended)))
   if (!is.null(x$group_table) && nrow(x$group_table) > 1L) {
@@ -288,14 +228,52 @@ print.somgpu_selection <- function(x, ...) {
     gt$stability <- sprintf("%.2f", gt$stability)
     print(gt, row.names = FALSE, right = TRUE)
   }
-  if (!is.null(x$noise)) {
+  if (!is.null(x$noise_rows)) {
     cat(sprintf("in no group (noise = TRUE): %s, NA in `partition`\n",
-                count_text(x$noise, "row")))
+                count_text(x$noise_rows, "row")))
   }
   invisible(x)
 }
 
-# Why the groups apart replaced the groups found first (apart_grouping()): no Gaussian
+# The groups' kind in a few words, from the rule that found them and their model.
+rule_words <- function(rule, model, G) {
+  if (is.na(rule)) return("none")
+  if (G == 1L) return(sprintf("rule %s: no group structure", rule))
+  gaussian <- if (!is.na(model)) sprintf("Gaussian, %s", model)
+  sprintf("rule %s: %s", rule, switch(rule, gaussian = gaussian,
+    told = if (is.null(gaussian)) "the rows' linkage" else gaussian,
+    connected = "of any shape, on a finer ring", apart = "apart, the rows' linkage",
+    sparse = "parted by sparse rows, the rows' linkage",
+    bimodal = sprintf("%s, the density dips between them", gaussian)))
+}
+
+# The decisions in one line: the rule that decided and what each other rule tried said,
+# in the pipeline's order.
+decision_story <- function(decisions) {
+  tried <- decisions[decisions$outcome != "not tried", , drop = FALSE]
+  if (!nrow(tried)) return("No rule was tried (see `decisions`).")
+  part <- sprintf("%s %s%s", tried$rule, tried$outcome, ifelse(
+    is.na(tried$value), "", sprintf(" (%s %s%s)", tried$statistic, figure(tried$value),
+                                    ifelse(is.na(tried$threshold), "",
+                                           paste0(", threshold ", figure(tried$threshold))))))
+  sprintf("rules tried, in order (`decisions`): %s.", paste(part, collapse = "; "))
+}
+
+# The decisions as lines, a rule each: its outcome, reason and the figures it compared.
+decision_lines <- function(decisions) {
+  figures <- ifelse(is.na(decisions$value), "", sprintf(
+    " [%s %s%s%s]", decisions$statistic, figure(decisions$value),
+    ifelse(is.na(decisions$threshold), "", paste0("; threshold ", figure(decisions$threshold))),
+    ifelse(is.na(decisions$constant), "", sprintf(", \"%s\"", decisions$constant))))
+  lead <- sprintf("  %-9s %-9s ", decisions$rule, decisions$outcome)
+  unlist(lapply(seq_along(lead), function(i) {
+    w <- strwrap(paste0(decisions$reason[i], figures[i]),
+                 width = max(30L, getOption("width") - nchar(lead[i])))
+    paste0(c(lead[i], rep(strrep(" ", nchar(lead[i])), length(w) - 1L)), w)
+  }))
+}
+
+# Why the groups apart replaced the groups found first (rule_apart()'s detail): no Gaussian
 # structure, or Gaussian groups that tile them (and the connected groups taken over those,
 # more or fewer than the g groups apart).
 apart_words <- function(apart, g) {

@@ -10,12 +10,6 @@
 select_rows_auto <- 10000L
 select_block_rows <- function() getOption("somgpu.select_block_rows", 25000L)
 
-# From this many rows (of those trained on: every row, or the sample) select_size() trains
-# in batch unless `...` names the algorithm: the batch rule's pass costs the rows once, not
-# once per neuron update, and at these sizes its groups are as good (on the suite's 26 sets
-# of 2,000 to 10,000 rows, mean ARI 0.617 against 0.604 online; bench/README.md).
-select_batch_rows <- 5000L
-
 # The rows select_size() trains on: NULL (all of them), or the sorted row numbers of a
 # sample, drawn from the seed apart from the replicates' draws.
 select_sample <- function(n, sample_rows, seed, call) {

@@ -3,7 +3,7 @@
 # proline, 2,531 times the hue's standard deviation; select_size() found no groups in it,
 # ARI 0, and 3 groups, ARI 0.87, on the standardized columns). With `scale = "auto"` (the
 # default) select_size() standardizes the columns (train()'s scale = TRUE) when their
-# standard deviations differ more than select_spread_ratio-fold, as columns measured in
+# standard deviations differ more than "spread_ratio"-fold (R/tuning.R), as columns measured in
 # different units do, and for a data frame with categorical columns, whose weight assumes
 # standardized numeric columns (train(), "Data frames with categorical columns"); else it
 # keeps the data's units, in which the groups' geometry is the data's own.
@@ -14,8 +14,6 @@
 # the geometric ones as a new seed would, losing as often as winning (a1's 20 blobs in 2
 # groups, wut/stripes 1 -> 0.18; mean ARI over three seeds 0.751 against 0.747), while the
 # sets in mixed units gained.
-select_spread_ratio <- 10
-
 # The columns' spread ratio (x: rows as select_size() prepared them, a double matrix or a
 # file): the largest standard deviation over the smallest positive one
 # (column_spreads(): observed values; columns without spread, or whose spread is rounding,
@@ -41,7 +39,7 @@ select_scaling <- function(scale, x, encoding, call) {
   }
   if (!is.null(encoding)) return(list(scale = TRUE, auto = TRUE, ratio = NA_real_))
   ratio <- spread_ratio(x)
-  list(scale = ratio > select_spread_ratio, auto = TRUE, ratio = ratio)
+  list(scale = ratio > tuned("spread_ratio"), auto = TRUE, ratio = ratio)
 }
 
 # The words print() adds to the strategy for an "auto" decision that standardized.

@@ -15,8 +15,8 @@
 #     basis           the principal components (pca_basis()) for init "pca" or align; NULL
 #     encoding        NULL, or a data frame's categorical columns as indicators (encode.R)
 #   the maps
-#     problem         what C_train reads (new_problem()); shape: its family for memory
-#                     plans (family_shape())
+#     problem         what C_train reads (new_problem()); dims: its family for memory
+#                     plans (family_dims())
 #     sizes, restarts, iter_max, eta0, algorithm, seed, align: as checked
 #     sigma0          as checked ("auto" or numbers); sigma_sizes: the width per size
 #     init            check_init(): list(type, weights)
@@ -29,7 +29,7 @@
 #     progress, progress_supplied (whether the call wrote it), keep_data, clusters_file
 train_setup_fields <- c(
   "call", "x", "xt", "rows", "scaling", "var_weights", "sourced", "basis", "na_max", "encoding",
-  "problem", "shape", "sizes", "restarts", "sigma0", "sigma_sizes", "iter_max", "eta0",
+  "problem", "dims", "sizes", "restarts", "sigma0", "sigma_sizes", "iter_max", "eta0",
   "init", "algorithm", "seed", "align", "parallel", "backend_args", "be", "spec", "threads",
   "worker_threads", "options", "progress", "progress_supplied", "keep_data", "clusters_file")
 

@@ -105,23 +105,25 @@ print.summary.somgpu <- function(x, ...) {
 
 #' Summarise a selection: the groups found, in a few lines
 #'
-#' The answer of [select_size()] without its per-size table: how many groups, of which
-#' shape, how stable each is, which size has a neuron per group, and what the call ran on.
-#' `print()` of the selection shows the criteria per size as well; `generics::glance()`
-#' gives the same facts as one row.
+#' The answer of [select_size()] without its per-size table: how many groups, which rule
+#' found them, how stable each is, which size has a neuron per group, what the call ran on,
+#' and the decision of every rule in the order they were tried (the selection's
+#' `decisions`). `print()` of the selection shows the criteria per size as well;
+#' `generics::glance()` gives the same facts as one row.
 #'
 #' @param object A `somgpu_selection` from [select_size()].
 #' @param x A `summary.somgpu_selection` object.
 #' @param ... Ignored.
 #' @return A list of class `summary.somgpu_selection`: `groups` (the number of groups; 1:
-#'   no group structure), `told` (whether the call gave the number, `groups = k`),
-#'   `shape` (`"gaussian"`, `"connected"` (groups of any shape on a finer ring) or `"rows"`
-#'   (told groups joined on the rows)), `family` (the covariance shape of Gaussian groups,
-#'   such as `"VVV"`, or `"connected"`), `recommended` (a size or `NA`), `reason`,
-#'   `group_table` (as in [select_size()]'s result), `noise` (the rows in no group, with
-#'   `noise = TRUE`, else `NULL`), `rows` (the rows in a group), `n` (the rows of the
-#'   data), `sampled` (whether the groups were found on a sample of the rows), `ran_on` (the
-#'   rows they were found on), `bootstrap` (the replicates run) and `elapsed` (seconds).
+#'   no group structure), `told` (whether the call gave the number, `groups = k`), `rule`
+#'   (the rule that found the groups: `"gaussian"`, `"told"`, `"connected"`, `"apart"`,
+#'   `"sparse"` or `"bimodal"`; see [select_size()], "How the groups are chosen"),
+#'   `model` (the Gaussian groups' covariance model, mclust's name such as `"VVV"`, or
+#'   `NA`), `recommended` (a size or `NA`), `reason`, `decisions` (as in [select_size()]'s
+#'   result), `group_table`, `noise_rows` (the rows in no group, with `noise = TRUE`, else
+#'   `NULL`), `rows` (the rows in a group), `n` (the rows of the data), `sampled` (whether
+#'   the groups were found on a sample of the rows), `ran_on` (the rows they were found
+#'   on), `bootstrap` (the replicates run) and `elapsed` (seconds).
 #' @seealso [select_size()], [tidy.somgpu_selection()]
 #' @examples
 #' set.seed(1)
@@ -134,11 +136,12 @@ summary.somgpu_selection <- function(object, ...) {
   g <- object$grouping
   st <- object$strategy
   structure(list(
-    groups = object$groups, told = !is.null(g$told),
-    shape = if (is.null(g)) NA_character_ else grouping_kind(g),
-    family = if (is.null(g)) NA_character_ else g$family,
+    groups = object$groups, told = !is.null(g) && !is.na(g$told),
+    rule = if (is.null(g)) NA_character_ else g$rule,
+    model = if (is.null(g)) NA_character_ else g$model,
     recommended = object$recommended, reason = object$reason,
-    group_table = object$group_table, noise = object$noise,
+    decisions = object$decisions, group_table = object$group_table,
+    noise_rows = object$noise_rows,
     rows = if (!is.null(object$group_table)) sum(object$group_table$rows) else
       if (is.null(g)) NA_integer_ else as.integer(g$rows),
     n = st$n, sampled = st$sampled, ran_on = if (is.null(g)) NA_integer_ else as.integer(g$rows),
@@ -149,11 +152,8 @@ summary.somgpu_selection <- function(object, ...) {
 #' @rdname summary.somgpu_selection
 #' @export
 print.summary.somgpu_selection <- function(x, ...) {
-  shape <- switch(x$shape, gaussian = sprintf("Gaussian, %s", x$family),
-                  connected = "of any shape, on a finer ring", rows = "joined on the rows",
-                  "none")
   cat(sprintf("%d group%s (%s%s); recommended size: %s\n", x$groups,
-              if (x$groups == 1L) "" else "s", if (x$groups > 1L) shape else "no group structure",
+              if (x$groups == 1L) "" else "s", rule_words(x$rule, x$model, x$groups),
               if (x$told) ", told their number" else "",
               if (is.na(x$recommended)) "none" else sprintf("N = %d", x$recommended)))
   cat(sprintf("%s of %s grouped%s; %d replicates; %.1f s\n",
@@ -167,8 +167,12 @@ print.summary.somgpu_selection <- function(x, ...) {
     gt$stability <- sprintf("%.2f", gt$stability)
     print(gt, row.names = FALSE, right = TRUE)
   }
-  if (!is.null(x$noise)) {
-    cat(sprintf("in no group: %s\n", count_text(x$noise, "row")))
+  if (!is.null(x$noise_rows)) {
+    cat(sprintf("in no group: %s\n", count_text(x$noise_rows, "row")))
+  }
+  if (!is.null(x$decisions)) {
+    cat("how the groups were chosen (`decisions`, in order):\n")
+    cat(decision_lines(x$decisions), sep = "\n")
   }
   invisible(x)
 }

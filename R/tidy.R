@@ -180,8 +180,9 @@ as_table <- function(df) {
 #' @param ... Not used: an argument these methods do not take is an error that names it
 #'   (and the nearest argument they do take).
 #' @return A tibble or data frame (see Description). `glance()` gives one row: `groups`
-#'   (1: no group structure), `recommended` (a size or `NA`), `family` (the groups'
-#'   covariance shape, mclust's name), `criterion` (its BIC of the classification),
+#'   (1: no group structure), `recommended` (a size or `NA`), `rule` (the rule that found
+#'   the groups, as in the selection's `decisions`), `model` (Gaussian groups' covariance
+#'   model, mclust's name, else `NA`), `criterion` (its BIC of the classification),
 #'   `stability` (the groups' mean bootstrap stability), `rows` (the rows the rule ran on),
 #'   `n` (the rows of the data), `sampled`, `bootstrap` and `elapsed` (seconds).
 #' @seealso [select_size()], [tidy.somgpu()], [predict.somgpu_selection()]
@@ -251,7 +252,8 @@ glance.somgpu_selection <- function(x, ...) {
   st <- x$strategy
   as_table(data.frame(
     groups = x$groups, recommended = x$recommended,
-    family = if (is.null(g)) NA_character_ else g$family,
+    rule = if (is.null(g)) NA_character_ else g$rule,
+    model = if (is.null(g)) NA_character_ else g$model,
     criterion = if (is.null(g)) NA_real_ else g$criterion,
     stability = if (is.null(x$group_table) || x$groups < 2L) NA_real_ else
       mean(x$group_table$stability, na.rm = TRUE),

@@ -453,11 +453,11 @@ train_setup <- function(args, supplied, call) {
   sigma0 <- check_sigma0(args$sigma0, size_spec$count, call)
   # refused before the sizes exist: the CPU backend's plan (or, with future workers, what
   # this process keeps)
-  shape <- family_shape(size_spec, n_used, ncol(x), restarts, iter_max, FALSE, algorithm,
+  dims <- family_dims(size_spec, n_used, ncol(x), restarts, iter_max, FALSE, algorithm,
                         batch_block, general, sourced, clusters_in_r = is.null(clusters_file),
                         schedules = if (identical(sigma0, "auto")) size_spec$count else
                           length(unique(sigma0)))
-  check_memory(shape,
+  check_memory(dims,
                backend_spec(list(name = "cpu"), threads, options, NULL, parallel == "none"),
                call)
   progress <- check_flag(args$progress, "progress", call)
@@ -470,7 +470,7 @@ train_setup <- function(args, supplied, call) {
   basis <- if (align || identical(args$init, "pca")) pca_basis(xt)
   init <- check_init(args$init, sizes, xt, call, basis, scaling)
   backend_args <- check_backend_args(args$backend, args$device, args$precision, call)
-  be <- if (parallel == "none") resolve_backend(backend_args, call, auto_work(shape, threads))
+  be <- if (parallel == "none") resolve_backend(backend_args, call, auto_work(dims, threads))
   # the row pipeline, 3: magnitudes the precision can hold
   check_prepared(xt, data, rows, scaling, var_weights, init$weights, backend_args$precision,
                  call)
@@ -478,8 +478,8 @@ train_setup <- function(args, supplied, call) {
   spec <- NULL
   if (parallel == "none") { # the backend's own plan, trace included
     spec <- backend_spec(be, threads, options, call)
-    shape$trace <- trace
-    check_memory(shape, spec, call)
+    dims$trace <- trace
+    check_memory(dims, spec, call)
   }
   problem <- new_problem(sizes, restarts, iter_max, sigma_sizes, eta0, init, seed, algorithm,
                          batch_block, trace, rows$dist,
@@ -487,7 +487,7 @@ train_setup <- function(args, supplied, call) {
   new_train_setup(list(
     call = call, x = x, xt = xt, rows = rows, scaling = scaling, var_weights = var_weights,
     sourced = sourced, basis = basis, na_max = na_max, encoding = data$encoding,
-    problem = problem, shape = shape,
+    problem = problem, dims = dims,
     sizes = sizes, restarts = restarts, sigma0 = sigma0, sigma_sizes = sigma_sizes,
     iter_max = iter_max, eta0 = eta0, init = init, algorithm = algorithm, seed = seed,
     align = align, parallel = parallel, backend_args = backend_args, be = be, spec = spec,

@@ -35,6 +35,15 @@
 #     --preprocess=HOW   framework (default: the framework's "original", as the published
 #                        partitions were made) or centred (no noise; the pooled sd of the
 #                        centred values: the preprocessing of issue 39's figures)
+#     --sensitivity      instead of the methods: select_size() choosing k with each tuned
+#                        constant (selection_constants()) at 0.75 and 1.33 times its value,
+#                        one at a time (bench/suite_sensitivity.R; a fresh process per set,
+#                        the training kept between the variants); printed: per constant the
+#                        mean ARI of each, its change, the sets it moved; those whose change
+#                        moves the mean by more than 0.02. With --cache, per set in
+#                        DIR/sensitivity/ (--reuse takes them)
+#     --seeds=1,2,3      with --sensitivity: the constants as tuned also with these seeds
+#                        (the variants with the first); printed: each seed's mean and theirs
 #
 # The cache: one RDS per method and set, list(battery, set, x (the preprocessed data, as the
 # method saw it), labels (the reference labellings, 0 = noise), ks, k_max, seed, preprocess, method, k,
@@ -132,6 +141,13 @@ run_method <- function(name, data_file) {
 }
 
 cache_file <- function(name, d) file.path(cache, name, d$battery, paste0(d$set, ".rds"))
+
+if ("--sensitivity" %in% args) { # a mode of its own: the tuned constants moved (above)
+  seeds <- as.integer(strsplit(opt("seeds", as.character(seed)), ",")[[1]])
+  limit <- as.numeric(opt("limit", 7200))
+  source(file.path(here, "suite_sensitivity_report.R"))
+  quit(save = "no")
+}
 
 cat(machine_line(), "\n")
 cat(sprintf("suite: %s; %d sets; preprocessing %s; limit %.0f s a method and set; mclust on sets up to %s rows; seed %d\n\n",

@@ -81,14 +81,14 @@ static double trace_solve(const double *L, const double *W, int d, double *Li)
     return tr;
 }
 
-/* The log-likelihood of n rows with scatter W under the family's covariance estimate. */
-static double scatter_loglik(const som_cov_family *f, const double *W, double n, agglo *a)
+/* The log-likelihood of n rows with scatter W under the model's covariance estimate. */
+static double scatter_loglik(const som_cov_model *f, const double *W, double n, agglo *a)
 {
     const int d = f->d;
     const double *psi = f->psi, m = n + f->nu;
     double logdet = 0, tr = 0;
     int k;
-    if (f->shape == SOM_COV_FULL) {
+    if (f->form == SOM_COV_FULL) {
         double *S = a->inv; /* S first, then the inverse of its factor */
         for (k = 0; k < d * d; k++) S[k] = (W[k] + psi[k]) / m;
         if (!som_cholesky(S, d, a->chol)) return -HUGE_VAL;
@@ -96,7 +96,7 @@ static double scatter_loglik(const som_cov_family *f, const double *W, double n,
         tr = trace_solve(a->chol, W, d, a->inv);
         return -0.5 * (n * d * SOM_LOG_2PI + n * 2 * logdet + tr);
     }
-    if (f->shape == SOM_COV_SPHERE) {
+    if (f->form == SOM_COV_SPHERE) {
         double tw = 0, tp = 0, v;
         for (k = 0; k < d; k++) {
             tw += W[k + k * d];
@@ -143,7 +143,7 @@ static void shared_scatter(agglo *a)
  * psi factored once per step, each union's log det and trace follow from v^T A^-1 v and
  * v^T A^-1 psi A^-1 v (the matrix determinant lemma and Sherman-Morrison), O(d^2) a union
  * instead of a factorization. */
-static void lemma_prepare(const som_cov_family *f, agglo *a)
+static void lemma_prepare(const som_cov_model *f, agglo *a)
 {
     const int d = a->d;
     double *A = a->w;
@@ -173,7 +173,7 @@ static void lemma_prepare(const som_cov_family *f, agglo *a)
 }
 
 /* The shared full covariance's log-likelihood with the union's term h v v^T (lemma_prepare()). */
-static double lemma_loglik(const som_cov_family *f, const agglo *a, const double *v, double h)
+static double lemma_loglik(const som_cov_model *f, const agglo *a, const double *v, double h)
 {
     const int d = a->d;
     const double n = f->n, m = n + f->nu;
@@ -190,7 +190,7 @@ static double lemma_loglik(const som_cov_family *f, const agglo *a, const double
 }
 
 /* The latent-class term of rows n with level counts c (0 without categorical columns). */
-static double categorical_loglik(const som_cov_family *f, const double *c, double n)
+static double categorical_loglik(const som_cov_model *f, const double *c, double n)
 {
     double out = 0;
     int b, l, at = 0;
@@ -207,14 +207,14 @@ static double categorical_loglik(const som_cov_family *f, const double *c, doubl
 
 /* The log-likelihood's change when groups i and j join (-Inf when not finite); `rest`:
  * with a shared covariance, the scatter's part of the current log-likelihood. */
-static double gain_of(const som_cov_family *f, agglo *a, int i, int j, double rest)
+static double gain_of(const som_cov_model *f, agglo *a, int i, int j, double rest)
 {
     const int d = a->d;
     const double ni = a->n[i], nj = a->n[j], nm = ni + nj;
     const double mix = nm * log(nm) - ni * log(ni) - nj * log(nj);
     double gain, *W = a->w;
     int r, c;
-    if (f->shared && f->shape == SOM_COV_FULL && a->lemma_ok) {
+    if (f->shared && f->form == SOM_COV_FULL && a->lemma_ok) {
         const double *si = a->s + (size_t)i * d, *sj = a->s + (size_t)j * d;
         for (r = 0; r < d; r++) W[r] = si[r] / ni - sj[r] / nj; /* v, in w's first column */
         gain = mix + lemma_loglik(f, a, W, ni * nj / nm) - rest;
@@ -281,14 +281,14 @@ static void record(const agglo *a, double loglik, som_group_path *path)
     path->steps++;
 }
 
-/* malloc of at least one element (a family without Gaussian columns has d = 0). */
+/* malloc of at least one element (a model without Gaussian columns has d = 0). */
 static void *alloc(size_t count, size_t size)
 {
     return malloc((count ? count : 1) * size);
 }
 
 int som_agglomerate(int N, const double *cn, const double *cs, const double *cq,
-                    const double *cc, const som_cov_family *f, int down_to,
+                    const double *cc, const som_cov_model *f, int down_to,
                     som_group_path *path, som_status *st)
 {
     const int d = f->d, dd = d * d, L = cc ? f->L : 0;
@@ -356,7 +356,7 @@ int som_agglomerate(int N, const double *cn, const double *cs, const double *cq,
         if (f->shared) { /* every pair changes with the shared scatter */
             for (k = 0; k < a.K; k++) rest += a.n[k] * log(a.n[k] / f->n) + a.cat[k];
             rest = loglik - rest;
-            if (f->shape == SOM_COV_FULL) lemma_prepare(f, &a);
+            if (f->form == SOM_COV_FULL) lemma_prepare(f, &a);
             for (i = 0; i + 1 < a.K; i++)
                 for (j = i + 1; j < a.K; j++) a.gain[(size_t)i * N + j] = gain_of(f, &a, i, j, rest);
         } else if (made < 0) {

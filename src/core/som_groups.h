@@ -11,11 +11,11 @@
 
 #include "som_status.h"
 
-typedef enum { SOM_COV_FULL = 0, SOM_COV_DIAG = 1, SOM_COV_SPHERE = 2 } som_cov_shape;
+typedef enum { SOM_COV_FULL = 0, SOM_COV_DIAG = 1, SOM_COV_SPHERE = 2 } som_cov_form;
 
 typedef struct {
     int d;               /* Gaussian columns (0: every column categorical)          */
-    som_cov_shape shape; /* full, diagonal or spherical covariances                 */
+    som_cov_form form;   /* full, diagonal or spherical covariances                 */
     int shared;          /* one covariance for every group                          */
     double n;            /* rows in all (of the cells taking part)                  */
     const double *psi;   /* the prior's scatter, d x d, column-major                */
@@ -26,7 +26,7 @@ typedef struct {
     int nblocks, L;
     const int *levels;
     const double *alpha;
-} som_cov_family;
+} som_cov_model;
 
 /* The path of partitions, one per number of groups from the cells with rows down: step t
  * holds labels[t * N .. t * N + N - 1] (each cell's group 1..K in the order of its
@@ -45,7 +45,7 @@ typedef struct {
  * down to down_to groups (1: all the way) and stops early when no union has a finite
  * log-likelihood. */
 int som_agglomerate(int N, const double *cn, const double *cs, const double *cq,
-                    const double *cc, const som_cov_family *f, int down_to,
+                    const double *cc, const som_cov_model *f, int down_to,
                     som_group_path *path, som_status *st);
 
 /* Where a mixture's columns are among the rows' m columns: the Gaussian ones gauss[0 ..
@@ -58,7 +58,7 @@ typedef struct {
     const double *height;
 } som_mixture_columns;
 
-/* EM for a mixture of G groups of the family f on the rows x (n x m, column-major; the
+/* EM for a mixture of G groups of the covariance model f on the rows x (n x m, column-major; the
  * columns as mc says), started from labels (1..G): at most iter steps, until the
  * log-likelihood gains less than tol of itself, then the parameters once more from the
  * last weights (R/mixture.R's mixture_em()). pro (G), mean (G x m: the Gaussian columns'
@@ -66,7 +66,7 @@ typedef struct {
  * when a group empties (fewer than 1 row of weight) or a covariance is not positive
  * definite. */
 int som_mixture_em(const double *x, int n, const som_mixture_columns *mc, int G,
-                   const int *labels, const som_cov_family *f, int iter, double tol,
+                   const int *labels, const som_cov_model *f, int iter, double tol,
                    double *pro, double *mean, double *cov, int *fitted, som_status *st);
 
 /* Shared by both: the Cholesky factor L (lower, column-major) of the d x d matrix S (0 when

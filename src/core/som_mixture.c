@@ -1,5 +1,5 @@
 /* som_mixture.c: EM for the Gaussian groups of the grouping rule (see som_groups.h), as
- * R/mixture.R wrote it: the M step's proportions, means and covariances of the family
+ * R/mixture.R wrote it: the M step's proportions, means and covariances of the model
  * (the prior's scatter psi and pseudo-rows nu added), the E step's weights from each
  * row's log-density under each group, the log-likelihood's gain as the stopping rule. */
 #include <math.h>
@@ -81,11 +81,11 @@ static void z_scatter(const double *x, int n, const double *z, const int *gauss,
     }
 }
 
-/* The M step from the weights z: proportions, the Gaussian columns' means and the family's
+/* The M step from the weights z: proportions, the Gaussian columns' means and the model's
  * covariances, and each categorical level's probability (with the prior's pseudo-row) times
  * its height, in mean's columns (G x m). */
 static void mstep(const double *x, int n, const som_mixture_columns *mc, int G,
-                  const double *z, const som_cov_family *f, double *pro, double *mean,
+                  const double *z, const som_cov_model *f, double *pro, double *mean,
                   double *cov, double *w, double *sums)
 {
     const int d = f->d, dd = d * d;
@@ -125,9 +125,9 @@ static void mstep(const double *x, int n, const som_mixture_columns *mc, int G,
         const double m = (f->shared ? f->n : ng[g]) + f->nu, *wg = w + (size_t)g * dd;
         double *cg = cov + (size_t)g * dd;
         memset(cg, 0, (size_t)dd * sizeof *cg);
-        if (f->shape == SOM_COV_FULL) {
+        if (f->form == SOM_COV_FULL) {
             for (r = 0; r < dd; r++) cg[r] = (wg[r] + f->psi[r]) / m;
-        } else if (f->shape == SOM_COV_DIAG) {
+        } else if (f->form == SOM_COV_DIAG) {
             for (r = 0; r < d; r++) cg[r + r * d] = (wg[r + r * d] + f->psi[r + r * d]) / m;
         } else {
             double tw = 0, tp = 0;
@@ -199,7 +199,7 @@ static void level_terms(const double *share, int L, const double *lv, int G, dou
  * categorical column's levels: a row's share of a level times its log-probability); the
  * log-likelihood, or -Inf when a covariance is not positive definite. */
 static double estep(const double *x, int n, const som_mixture_columns *mc, int G,
-                    const som_cov_family *f, const double *pro, const double *mean,
+                    const som_cov_model *f, const double *pro, const double *mean,
                     const double *cov, em_work *e)
 {
     const int d = f->d, dd = d * d;
@@ -260,7 +260,7 @@ static double estep(const double *x, int n, const som_mixture_columns *mc, int G
 }
 
 int som_mixture_em(const double *x, int n, const som_mixture_columns *mc, int G,
-                   const int *labels, const som_cov_family *f, int iter, double tol,
+                   const int *labels, const som_cov_model *f, int iter, double tol,
                    double *pro, double *mean, double *cov, int *fitted, som_status *st)
 {
     const int d = f->d;

@@ -9,56 +9,56 @@
 #include "som_genie.h"
 #include "som_nearest.h"
 
-static const char *const shape_names[] = {"full", "diag", "sphere", NULL};
+static const char *const form_names[] = {"full", "diag", "sphere", NULL};
 
-/* The family of list(shape ("full", "diag", "sphere"), shared, psi (d x d), nu, and with
+/* The covariance model of list(form ("full", "diag", "sphere"), shared, psi (d x d), nu, and with
  * categorical columns levels (per block) and alpha (concatenated)) for d Gaussian
  * columns. */
-static void family_of(SEXP family, int d, som_cov_family *f)
+static void model_of(SEXP model, int d, som_cov_model *f)
 {
-    SEXP levels = r_opt(family, "levels");
+    SEXP levels = r_opt(model, "levels");
     int b;
     f->d = d;
-    f->shape = (som_cov_shape)r_choice(family, "shape", shape_names);
-    f->shared = r_flag(family, "shared");
-    f->psi = r_reals(family, "psi", d * d);
-    f->nu = r_real(family, "nu");
+    f->form = (som_cov_form)r_choice(model, "form", form_names);
+    f->shared = r_flag(model, "shared");
+    f->psi = r_reals(model, "psi", d * d);
+    f->nu = r_real(model, "nu");
     f->nblocks = Rf_isNull(levels) ? 0 : LENGTH(levels);
     f->levels = f->nblocks ? INTEGER(levels) : NULL;
     f->L = 0;
     for (b = 0; b < f->nblocks; b++) f->L += f->levels[b];
-    f->alpha = f->nblocks ? r_reals(family, "alpha", f->L) : NULL;
+    f->alpha = f->nblocks ? r_reals(model, "alpha", f->L) : NULL;
     if (f->nblocks && TYPEOF(levels) != INTSXP)
         Rf_error("somgpu: internal error: the categorical blocks' levels must be integers");
 }
 
 /* Cells' rows n (N), sums s (d x N: a column per cell), cross-products q (d x d x N) and
- * levels' counts c (L x N, or NULL); family = family_of()'s list with n and down_to. The
+ * levels' counts c (L x N, or NULL); model = model_of()'s list with n and down_to. The
  * path from a group per cell with rows down: a list, each partition as list(labels (each
  * cell's group, 0 without rows), rows (each group's), loglik). */
-SEXP C_agglomerate(SEXP n, SEXP s, SEXP q, SEXP c, SEXP family)
+SEXP C_agglomerate(SEXP n, SEXP s, SEXP q, SEXP c, SEXP model)
 {
     const char *names[] = {"labels", "rows", "loglik", ""};
     const int N = LENGTH(n);
-    som_cov_family f;
+    som_cov_model f;
     som_group_path path;
     som_status st;
     SEXP out;
     int rc, t, k;
 
-    family_of(family, Rf_nrows(s), &f);
+    model_of(model, Rf_nrows(s), &f);
     if (TYPEOF(n) != REALSXP || TYPEOF(s) != REALSXP || TYPEOF(q) != REALSXP ||
         Rf_ncols(s) != N || XLENGTH(q) != (R_xlen_t)f.d * f.d * N ||
         (!Rf_isNull(c) && (TYPEOF(c) != REALSXP || XLENGTH(c) != (R_xlen_t)f.L * N)) ||
         (Rf_isNull(c) && f.L))
-        Rf_error("somgpu: internal error: the cells' moments must be doubles of one shape");
-    f.n = r_real(family, "n");
+        Rf_error("somgpu: internal error: the cells' moments must be doubles of matching dimensions");
+    f.n = r_real(model, "n");
     path.labels = (int *)R_alloc((size_t)N * N, sizeof(int));
     path.rows = (double *)R_alloc((size_t)N * N, sizeof(double));
     path.loglik = (double *)R_alloc((size_t)N, sizeof(double));
     som_status_init(&st);
     rc = som_agglomerate(N, REAL(n), REAL(s), REAL(q), Rf_isNull(c) ? NULL : REAL(c), &f,
-                         r_int(family, "down_to"), &path, &st);
+                         r_int(model, "down_to"), &path, &st);
     if (rc != SOM_OK) return status_out(&st, R_NilValue);
     out = PROTECT(Rf_allocVector(VECSXP, path.steps));
     for (t = 0; t < path.steps; t++) {
@@ -82,15 +82,15 @@ SEXP C_agglomerate(SEXP n, SEXP s, SEXP q, SEXP c, SEXP family)
 
 /* EM from the rows x (n x m) and their groups labels (1..G): columns = list(gauss, cols,
  * height), 1-based columns of x (Gaussian; the categorical blocks' indicators, and each
- * block's height); family = family_of()'s list with iter and tol. list(pro, mean (G x m),
+ * block's height); model = model_of()'s list with iter and tol. list(pro, mean (G x m),
  * cov (d x d x G)), or NULL when a group emptied or a covariance degenerated. */
-SEXP C_mixture_em(SEXP x, SEXP labels, SEXP columns, SEXP family)
+SEXP C_mixture_em(SEXP x, SEXP labels, SEXP columns, SEXP model)
 {
     const char *names[] = {"pro", "mean", "cov", ""};
     const int n = Rf_nrows(x), m = Rf_ncols(x);
     SEXP gauss = r_elt(columns, "gauss"), cols = r_elt(columns, "cols");
     const int d = LENGTH(gauss);
-    som_cov_family f;
+    som_cov_model f;
     som_mixture_columns mc;
     som_status st;
     SEXP out, dim;
@@ -99,7 +99,7 @@ SEXP C_mixture_em(SEXP x, SEXP labels, SEXP columns, SEXP family)
     if (TYPEOF(x) != REALSXP || TYPEOF(labels) != INTSXP || LENGTH(labels) != n ||
         TYPEOF(gauss) != INTSXP || TYPEOF(cols) != INTSXP)
         Rf_error("somgpu: internal error: EM needs double rows, a group for each, and their columns");
-    family_of(family, d, &f);
+    model_of(model, d, &f);
     if (LENGTH(cols) != f.L)
         Rf_error("somgpu: internal error: EM's categorical columns and levels disagree");
     g0 = (int *)R_alloc((size_t)d + 1, sizeof *g0); /* 0-based columns */
@@ -126,8 +126,8 @@ SEXP C_mixture_em(SEXP x, SEXP labels, SEXP columns, SEXP family)
     INTEGER(dim)[2] = G;
     SET_VECTOR_ELT(out, 2, Rf_allocArray(REALSXP, dim));
     som_status_init(&st);
-    rc = som_mixture_em(REAL(x), n, &mc, G, INTEGER(labels), &f, r_int(family, "iter"),
-                        r_real(family, "tol"), REAL(VECTOR_ELT(out, 0)),
+    rc = som_mixture_em(REAL(x), n, &mc, G, INTEGER(labels), &f, r_int(model, "iter"),
+                        r_real(model, "tol"), REAL(VECTOR_ELT(out, 0)),
                         REAL(VECTOR_ELT(out, 1)), REAL(VECTOR_ELT(out, 2)), &fitted, &st);
     UNPROTECT(2);
     if (rc != SOM_OK) return status_out(&st, R_NilValue);

@@ -282,3 +282,42 @@ ref_agglomerate <- function(moments, shape, n, psi, nu, down_to = 1L) {
   }
   path
 }
+
+# A rule's inputs (R/rule_inputs.R) for the tests that call one rule: the fit's largest
+# map's winners of y; `gaussian` the Gaussian groups, or a stand-in list(groups = G); the
+# settings as select_size() makes them.
+test_rule_inputs <- function(fit, y, k_max, gaussian = NULL, shape = "auto", told = NULL,
+                             reps = NULL, work = NULL, args = list(), seed = 1L, noise = FALSE) {
+  top <- fit$clusters[[paste0("N", max(fit$params$sizes))]]
+  somgpu:::new_rule_inputs(y, fit, top, gaussian, reps, work,
+                           list(shape = shape, shape_asked = shape, k_max = k_max, told = told,
+                                noise = noise, seed = seed, args = args))
+}
+
+# A stand-in for the grouping so far: `G` groups found by `rule`.
+so_far <- function(G, rule = "gaussian") list(rule = rule, groups = G, scores = NULL)
+
+# k groups of n_per rows around the vertices of a regular simplex in 5 dimensions (every
+# two centres `sep` apart), unit spread
+simplex_blobs <- function(k, sep = 8, n_per = 50, seed = 1) {
+  withr::with_seed(seed, {
+    basis <- qr.Q(qr(cbind(1, diag(6)[, 1:5])))[, 2:6] # orthonormal, orthogonal to (1, ..., 1)
+    centres <- (diag(6) %*% basis)[seq_len(k), ] * sep / sqrt(2)
+    centres[rep(seq_len(k), each = n_per), ] + matrix(rnorm(k * n_per * 5), ncol = 5)
+  })
+}
+
+# k groups of unequal sizes around random centres at least min_sep apart, spreads 0.4..1
+random_blobs <- function(k, m = 5, min_sep = 8, seed = 1) {
+  withr::with_seed(seed, {
+    repeat {
+      centres <- matrix(stats::runif(k * m, -8, 8), k)
+      if (min(stats::dist(centres)) >= min_sep) break
+    }
+    ns <- sample(30:120, k, replace = TRUE)
+    sds <- runif(k, 0.4, 1)
+    do.call(rbind, lapply(seq_len(k), function(i) {
+      sweep(matrix(rnorm(ns[i] * m, sd = sds[i]), ns[i]), 2, centres[i, ], "+")
+    }))
+  })
+}

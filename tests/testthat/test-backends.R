@@ -104,7 +104,7 @@ test_that("auto's work estimate grows with rows, passes, sizes and threads", {
   shape <- function(n = 1000, sizes = 2:10, iter_max = 150, restarts = 1) {
     spec <- somgpu:::check_sizes(2, 10, sizes, c(nmin = FALSE, nmax = FALSE, sizes = TRUE),
                                  NULL)
-    somgpu:::family_shape(spec, n, 3L, restarts, iter_max, FALSE, "online", 4096L, FALSE)
+    somgpu:::family_dims(spec, n, 3L, restarts, iter_max, FALSE, "online", 4096L, FALSE)
   }
   w <- function(...) somgpu:::auto_work(shape(...), 1)$seconds
   expect_equal(w(n = 2000), 2 * w(n = 1000))

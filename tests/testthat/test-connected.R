@@ -12,20 +12,26 @@ two_rings <- function(n = 600, seed = 1) {
 }
 
 test_that("the number of groups is where the crossing share breaks", {
-  expect_identical(somgpu:::connected_breaks(c(0, 0, 0.08, 0.1, 0.12)), 2L)
-  expect_identical(somgpu:::connected_breaks(c(0, 0, 0, 0.001, 0.3, 0.31)), 4L)
-  expect_identical(somgpu:::connected_breaks(c(0, 0.5)), 1L) # no k from 2 to compare
+  expect_identical(somgpu:::share_breaks(c(0, 0, 0.08, 0.1, 0.12)), 2L)
+  expect_identical(somgpu:::share_breaks(c(0, 0, 0, 0.001, 0.3, 0.31)), 4L)
+  expect_identical(somgpu:::share_breaks(c(0, 0.5)), 1L) # no k from 2 to compare
   expect_identical(somgpu:::crossing_share(c(1, 1, 2), c(1, 2, 3, NA), c(2, 3, 1, 1)), 2 / 3)
 })
 
 test_that("the switch asks the Gaussian groups to cross more in all and per boundary", {
-  taken <- somgpu:::connected_switch_taken
-  expect_true(taken(0.074, 18L, 0, 2L)) # two rings cut in 18 arcs against 2 whole rings
-  expect_false(taken(0.015, 2L, 0.001, 2L)) # two blobs: both small
+  said <- function(...) somgpu:::connected_crossing_test(...)
+  expect_null(said(0.074, 18L, 0, 2L)) # two rings cut in 18 arcs against 2 whole rings
+  no <- said(0.015, 2L, 0.001, 2L) # two blobs: both small
+  expect_identical(no[c("outcome", "statistic", "constant")],
+                   data.frame(outcome = "declined", statistic = "Gaussian crossing share",
+                              constant = "connected_times"))
+  expect_equal(no$threshold, 20 * 0.001 + 0.01)
   # the suite's a2: 35 Gaussian groups cross 5.7% of the rows, 4 connected ones 0.17%;
   # per boundary 0.17% against 0.06%: the Gaussian groups are kept
-  expect_false(taken(0.0568, 35L, 0.00171, 4L))
-  expect_false(taken(NA_real_, 3L, 0, 2L))
+  no <- said(0.0568, 35L, 0.00171, 4L)
+  expect_identical(no$statistic, "Gaussian crossing share per boundary")
+  expect_equal(c(no$value, no$threshold), c(0.0568 / 34, 2 * 0.00171 / 3 + 0.001))
+  expect_identical(said(NA_real_, 3L, 0, 2L)$outcome, "declined")
 })
 
 test_that("the Gaussian groups' steadiness is their row-weighted stability", {
@@ -35,9 +41,11 @@ test_that("the Gaussian groups' steadiness is their row-weighted stability", {
   reps <- list(list(groups = gaussian$partition), list(groups = c(1L, 1L, 1L, 2L, 2L, 2L)),
                list(groups = NULL))
   work <- rep(list(list(train = 1:6)), 3)
-  expect_equal(somgpu:::gaussian_steadiness(gaussian, reps, work),
-               (4 * (1 + 3 / 4) / 2 + 2 * (1 + 2 / 3) / 2) / 6)
-  expect_identical(somgpu:::gaussian_steadiness(gaussian, reps[3], work[3]), NA_real_)
+  steadiness <- function(reps, work) {
+    somgpu:::gaussian_steadiness(somgpu:::new_rule_inputs(NULL, NULL, NULL, gaussian, reps, work, list()))
+  }
+  expect_equal(steadiness(reps, work), (4 * (1 + 3 / 4) / 2 + 2 * (1 + 2 / 3) / 2) / 6)
+  expect_identical(steadiness(reps[3], work[3]), NA_real_)
 })
 
 test_that("steady Gaussian groups stay where the crossing shares would switch", {
@@ -50,14 +58,23 @@ test_that("steady Gaussian groups stay where the crossing shares would switch", 
   work <- rep(list(list(train = seq_len(nrow(x)))), 2)
   # replicates that find the arcs again (steadiness 1) keep them; arcs that move do not
   again <- rep(list(list(groups = gaussian$partition)), 2)
-  kept <- somgpu:::connected_grouping(x, gaussian, args, 1, 12L, "auto", again, work)
-  expect_null(kept$kind)
-  expect_identical(kept$gaussian_steadiness, 1)
+  rule <- function(reps) {
+    somgpu:::rule_connected(test_rule_inputs(fit, x, 12L, gaussian, reps = reps, work = work,
+                                             args = args), gaussian)
+  }
+  kept <- rule(again)
+  expect_null(kept$grouping)
+  expect_identical(kept$decision[c("outcome", "statistic", "value", "threshold", "constant")],
+                   data.frame(outcome = "declined", statistic = "Gaussian steadiness", value = 1,
+                              threshold = 0.95, constant = "steady"))
   moved <- lapply(1:2, function(b) list(groups = (gaussian$partition + b - 1L) %% 2L + 1L))
-  taken <- somgpu:::connected_grouping(x, gaussian, args, 1, 12L, "auto", moved, work)
-  expect_identical(taken$kind, "connected")
-  expect_lt(taken$gaussian_steadiness, 0.95)
-  expect_gt(taken$connected_gap, 1) # the rings' cut is a gap in the rows' tree
+  taken <- rule(moved)
+  expect_identical(taken$grouping$rule, "connected")
+  expect_identical(taken$grouping$assign, "neurons")
+  # the last test passed: the rings' cut is a gap in the rows' tree
+  expect_identical(taken$decision$outcome, "accepted")
+  expect_identical(taken$decision$statistic, "narrowest gap / link quantile")
+  expect_gt(taken$decision$value, 1)
 })
 
 # The lightest edge of the rows' minimum spanning tree between two groups (by the cut
@@ -102,11 +119,9 @@ test_that("the connected groups' cut is measured in the rows' own tree", {
 test_that("connected groups that no gap parts do not replace the Gaussian groups", {
   # touching blobs, the switch made to ask nothing and replicates that never find the
   # Gaussian groups again: only the rows' tree keeps them
-  ns <- asNamespace("somgpu")
-  old <- ns$connected_switch
-  on.exit(assignInNamespace("connected_switch", old, ns))
-  assignInNamespace("connected_switch", c(times = 0, plus = -1, boundary_times = 0,
-                                          boundary_plus = -1, steady = 2), ns)
+  withr::local_options(somgpu.tuning = list(connected_times = 0, connected_plus = -1,
+                                            connected_boundary_times = 0,
+                                            connected_boundary_plus = -1, steady = 2))
   g <- rep(1:3, each = 120)
   y <- withr::with_seed(8, cbind(c(0, 4, 8)[g], 0) + matrix(rnorm(720), ncol = 2))
   args <- list(sizes = 2:10, iter_max = 40, threads = 2L)
@@ -115,18 +130,24 @@ test_that("connected groups that no gap parts do not replace the Gaussian groups
   expect_gte(gaussian$groups, 2L)
   work <- rep(list(list(train = seq_len(nrow(y)))), 2)
   moved <- lapply(1:2, function(b) list(groups = (gaussian$partition + b - 1L) %% gaussian$groups + 1L))
-  kept <- somgpu:::connected_grouping(y, gaussian, args, 1, 10L, "auto", moved, work)
-  expect_null(kept$kind)
-  expect_lte(kept$connected_gap, 1)
+  rule <- function(shape) {
+    somgpu:::rule_connected(test_rule_inputs(fit, y, 10L, gaussian, shape, reps = moved,
+                                             work = work, args = args), gaussian)
+  }
+  kept <- rule("auto")
+  expect_null(kept$grouping)
+  expect_identical(kept$decision$statistic, "narrowest gap / link quantile")
+  expect_lte(kept$decision$value, 1)
   # "connected" asks no gap
-  forced <- somgpu:::connected_grouping(y, gaussian, args, 1, 10L, "connected", moved, work)
-  expect_identical(forced$kind, "connected")
+  forced <- rule("connected")
+  expect_identical(forced$grouping$rule, "connected")
+  expect_identical(forced$decision$outcome, "accepted")
 })
 
 test_that("two rings give 2 groups, every row in its ring; the Gaussian rule cuts them", {
   y <- two_rings()
   sel <- select_size(y, bootstrap = 4, seed = 1, progress = FALSE)
-  expect_identical(sel$grouping$kind, "connected")
+  expect_identical(sel$grouping$rule, "connected")
   expect_identical(sel$groups, 2L)
   expect_identical(sel$recommended, 2L)
   expect_identical(somgpu:::ari(sel$partition, attr(y, "groups"), 2L, 2L), 1)
@@ -134,10 +155,13 @@ test_that("two rings give 2 groups, every row in its ring; the Gaussian rule cut
   expect_identical(predict(sel, y), sel$partition)
   expect_true(all(sel$group_table$stability > 0.85))
   # the first round of replicates found the Gaussian arcs too: they shift, not steady
-  expect_lt(sel$grouping$gaussian_steadiness, 0.95)
+  d <- sel$decisions
+  expect_identical(d$outcome[d$rule == "connected"], "accepted")
+  expect_lt(sel$grouping$detail$gaussian_steadiness, 0.95)
   gauss <- select_size(y, bootstrap = 4, seed = 1, progress = FALSE, shape = "gaussian")
   expect_gt(gauss$groups, 4L)
-  expect_null(gauss$grouping$kind)
+  expect_identical(gauss$grouping$rule, "gaussian")
+  expect_identical(gauss$decisions$outcome[gauss$decisions$rule == "connected"], "not tried")
 })
 
 test_that("a chain of two linked rings gives 2 groups", {
@@ -162,7 +186,7 @@ test_that("Gaussian blobs keep the Gaussian groups and their count", {
     y <- withr::with_seed(k + 10, centres[g, ] + matrix(rnorm(length(g) * 4), ncol = 4))
     sel <- select_size(y, bootstrap = 4, seed = 1, progress = FALSE)
     expect_identical(sel$groups, k)
-    expect_null(sel$grouping$kind)
+    expect_identical(sel$grouping$rule, "gaussian")
     expect_gte(somgpu:::ari(sel$partition, g, k, k), 0.95)
   }
   # no group structure stays none: the connected rule is not asked
@@ -175,13 +199,15 @@ test_that("shape is checked, and \"connected\" forces the connected groups", {
                class = "somgpu_input_error")
   sel <- select_size(iris[1:4], sizes = 2:6, bootstrap = 3, seed = 1, progress = FALSE,
                      shape = "connected", scale = TRUE)
-  expect_identical(sel$grouping$kind, "connected")
+  expect_identical(sel$grouping$rule, "connected")
   expect_length(sel$partition, 150L)
   expect_false(anyNA(sel$partition))
-  # the connected groups carry the Gaussian groups' number (apart_grouping() compares it)
+  # the connected groups carry the Gaussian groups' number (rule apart compares it)
   gauss <- select_size(iris[1:4], sizes = 2:6, bootstrap = 3, seed = 1, progress = FALSE,
                        shape = "gaussian", scale = TRUE)
-  expect_identical(sel$grouping$gaussian_groups, gauss$groups)
+  expect_identical(sel$grouping$detail$gaussian_groups, gauss$groups)
+  expect_identical(sel$decisions$outcome[sel$decisions$rule == "connected"], "accepted")
+  expect_identical(sel$decisions$reason[sel$decisions$rule == "apart"], "shape = \"connected\"")
 })
 
 # Genie's linkage on the rows, the groups told their number, the rows in no group (R/genie.R,
@@ -201,21 +227,23 @@ test_that("told k, select_size() gives k groups: connected on rings, Gaussian on
   sel <- select_size(y, sizes = 2:8, bootstrap = 3, iter_max = 40, seed = 1,
                      progress = FALSE, groups = 2)
   expect_identical(sel$groups, 2L)
-  expect_identical(sel$grouping$kind, "rows")
-  expect_identical(sel$grouping$told$chosen, "connected")
-  expect_gt(sel$grouping$told$gap, 1)
+  expect_identical(sel$grouping$rule, "told")
+  expect_identical(sel$grouping$assign, "rows")
+  expect_identical(sel$grouping$told, 2L)
+  expect_gt(sel$grouping$detail$gap, 1)
+  expect_identical(sel$decisions$value[sel$decisions$rule == "told"], sel$grouping$detail$gap)
   # the figure's gaps: every cut into 1..k + 1 groups, the told one's as the rule read it;
   # asking them leaves the cut into k as it was
-  gaps <- sel$grouping$told$gaps
+  gaps <- sel$grouping$detail$gaps
   expect_length(gaps, 3L)
   expect_true(is.na(gaps[1]))
-  expect_identical(gaps[2], sel$grouping$told$gap)
+  expect_identical(gaps[2], sel$grouping$detail$gap)
   expect_lt(gaps[3], gaps[2]) # a third group cuts a ring: a narrower gap
   xs <- unname(as.matrix(y))
-  expect_identical(somgpu:::told_rows(xs, 2L, every = TRUE)$labels, somgpu:::told_rows(xs, 2L)$labels)
-  expect_null(somgpu:::told_rows(xs, 2L)$gaps)
+  expect_identical(somgpu:::linkage_cut(xs, 2L, every = TRUE)$labels, somgpu:::linkage_cut(xs, 2L)$labels)
+  expect_null(somgpu:::linkage_cut(xs, 2L)$gaps)
   third <- somgpu:::selection_data(sel)$long
-  third <- third[third$panel == "narrowest gap per number of groups", ]
+  third <- third[third$panel == "rule told: narrowest gap per number of groups", ]
   expect_identical(third$x, 2:3)
   expect_identical(third$y, gaps[2:3])
   expect_identical(somgpu:::ari(sel$partition, attr(y, "groups"), 2L, 2L), 1)
@@ -235,17 +263,17 @@ test_that("told k, select_size() gives k groups: connected on rings, Gaussian on
     expect_identical(nrow(s$group_table), k)
     expect_identical(length(unique(s$partition)), k)
     expect_identical(predict(s, b), s$partition)
-    expect_null(s$grouping$kind)
-    expect_identical(s$grouping$told$chosen, "gaussian")
-    expect_length(s$grouping$told$gaps, k + 1L)
-    expect_lte(s$grouping$told$gaps[k], 1) # no gap: the Gaussian groups taken
+    expect_identical(s$grouping$rule, "told")
+    expect_identical(s$grouping$assign, "mixture")
+    expect_length(s$grouping$detail$gaps, k + 1L)
+    expect_lte(s$grouping$detail$gaps[k], 1) # no gap: the Gaussian groups taken
   }
   expect_identical(vapply(told, `[[`, 1L, "groups"), 3:4)
   expect_gte(somgpu:::ari(told[[1]]$partition, attr(b, "groups"), 3L, 3L), 0.75)
   # shape = "connected" takes the linkage's groups whatever their cuts
   sc <- select_size(b, sizes = 2:6, bootstrap = 3, iter_max = 40, seed = 1,
                     progress = FALSE, groups = 3, shape = "connected")
-  expect_identical(sc$grouping$kind, "rows")
+  expect_identical(sc$grouping$assign, "rows")
   expect_identical(sc$groups, 3L)
   grDevices::pdf(NULL)
   on.exit(grDevices::dev.off(), add = TRUE)
@@ -273,13 +301,21 @@ test_that("noise = TRUE leaves outliers in no group, consistently in predict() a
   plain <- select_size(y, sizes = 2:6, bootstrap = 3, iter_max = 40, seed = 1,
                        progress = FALSE)
   expect_false(anyNA(plain$partition))
-  expect_null(plain$noise)
+  expect_null(plain$noise_rows)
+  expect_false(plain$noise)
+  expect_identical(plain$decisions$outcome[plain$decisions$rule == "noise"], "not tried")
   sel <- select_size(y, sizes = 2:6, bootstrap = 3, iter_max = 40, seed = 1,
                      progress = FALSE, noise = TRUE)
   expect_true(all(is.na(sel$partition[out])))
   expect_lt(sum(is.na(sel$partition[-out])), 0.05 * 300)
-  expect_identical(sel$noise, sum(is.na(sel$partition)))
-  expect_identical(sum(sel$group_table$rows) + sel$noise, nrow(y))
+  expect_true(sel$noise)
+  expect_identical(sel$noise_rows, sum(is.na(sel$partition)))
+  expect_identical(sum(sel$group_table$rows) + sel$noise_rows, nrow(y))
+  nd <- sel$decisions[sel$decisions$rule == "noise", ]
+  expect_identical(nd$outcome, "accepted")
+  expect_identical(nd$value, as.double(sel$noise_rows))
+  expect_identical(sel$decisions$rule, c("told", "gaussian", "connected", "apart", "sparse",
+                                         "bimodal", "noise"))
   expect_identical(predict(sel, y), sel$partition)
   expect_identical(predict(sel, rbind(c(100, 100), colMeans(b)))[1], NA_integer_)
   # the groups themselves are those found without the option

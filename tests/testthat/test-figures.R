@@ -451,12 +451,13 @@ test_that("the groups view and the codes view draw a file-backed big.matrix", {
 
 test_that("the criterion panel shows the rule that chose the groups, border rows for any shape", {
   sel <- figure_sel(mtcars, shape = "connected")
-  expect_identical(sel$grouping$kind, "connected")
+  expect_identical(sel$grouping$rule, "connected")
   sd <- somgpu:::selection_data(sel)
   p3 <- sd$long[sd$long$panel == sd$panels[3], ]
+  expect_identical(sd$panels[3], "rule connected: border rows per number of groups")
   # the share of rows on a border per number of groups, the answer among them
-  expect_equal(p3$y, 100 * sel$grouping$crossing)
-  expect_identical(p3$x, seq_along(sel$grouping$crossing))
+  expect_equal(p3$y, 100 * sel$grouping$detail$crossing)
+  expect_identical(p3$x, seq_along(sel$grouping$detail$crossing))
   expect_true(sel$groups %in% p3$x)
   expect_identical(sd$ylab, "rows on a border (%)")
   gauss <- figure_sel(mtcars, shape = "gaussian")
@@ -466,12 +467,12 @@ test_that("the criterion panel shows the rule that chose the groups, border rows
   skip_if_not_installed("ggplot2")
   b <- ggplot2::ggplot_build(ggplot2::autoplot(sel))
   pts <- b$data[[which(vapply(b$plot$layers, function(l) inherits(l$geom, "GeomPoint"), TRUE))]]
-  expect_equal(pts$y[pts$PANEL == 3], 100 * sel$grouping$crossing)
+  expect_equal(pts$y[pts$PANEL == 3], 100 * sel$grouping$detail$crossing)
   label <- b$data[[which(vapply(b$plot$layers, function(l) inherits(l$geom, "GeomLabel"), TRUE))]]
   at <- label$x[label$PANEL == 3]
   expect_identical(at, as.numeric(sel$groups))
   expect_true(at >= min(pts$x[pts$PANEL == 3]) && at <= max(pts$x[pts$PANEL == 3]))
-  expect_match(as.character(b$layout$layout$panel[3]), "^border rows")
+  expect_match(as.character(b$layout$layout$panel[3]), "^rule connected: border rows")
 })
 
 test_that("ggplot figures of one size or one pass draw without ggplot2's complaints", {

@@ -53,7 +53,7 @@ test_that("cells whose union has no finite log-likelihood end the path early", {
   expect_identical(p[[1]]$loglik, -Inf)
 })
 
-# EM's mixture from `start` under family `fam` equals the slow reference's (ref_em()):
+# EM's mixture from `start` under covariance model `fam` equals the slow reference's (ref_em()):
 # proportions, means and covariances; the mixture, for more checks.
 expect_em_reference <- function(x, start, fam, prior) {
   got <- somgpu:::mixture_em(x, start, fam, prior)
@@ -65,7 +65,7 @@ expect_em_reference <- function(x, start, fam, prior) {
   invisible(got)
 }
 
-test_that("EM gives the reference's mixture, every shape, and NULL when a group empties", {
+test_that("EM gives the reference's mixture, every model, and NULL when a group empties", {
   x <- withr::with_seed(5, rbind(matrix(rnorm(135, 0, 1), 45), matrix(rnorm(90, 3, 0.7), 30),
                                  matrix(c(rnorm(25, -3), rnorm(25, 4), rnorm(25)), 25)))
   start <- withr::with_seed(6, ifelse(runif(100) < 0.8, rep(1:3, c(45, 30, 25)),
@@ -110,14 +110,11 @@ test_that("a group that is a binary column's point mass is no candidate", {
   expect_identical(got$groups, 3L)
   expect_gte(somgpu:::ari(got$labels, attr(y, "groups"), 3L, 3L), 0.7)
   # no candidate scored has a group whose rows all share the binary column's value under a
-  # shape with a variance per group; without the rule, one is chosen
+  # model with a variance per group; without the rule, one is chosen
   lip <- y[, 3]
-  expect_false(any(tapply(lip, got$labels, stats::var) == 0) && !somgpu:::family_shared(got$family))
-  ns <- asNamespace("somgpu")
-  old <- ns$group_degenerate
-  on.exit(assignInNamespace("group_degenerate", old, ns))
-  assignInNamespace("group_degenerate", replace(old, "variance", 0), ns)
-  without <- somgpu:::map_grouping(unname(y), fit$clusters[[1L]], 8L)
-  expect_false(somgpu:::family_shared(without$family))
+  expect_false(any(tapply(lip, got$labels, stats::var) == 0) && !somgpu:::model_shared(got$model))
+  without <- withr::with_options(list(somgpu.tuning = list(point_variance = 0)),
+                                 somgpu:::map_grouping(unname(y), fit$clusters[[1L]], 8L))
+  expect_false(somgpu:::model_shared(without$model))
   expect_true(any(tapply(lip, without$labels, function(v) length(unique(v))) == 1L))
 })

@@ -4,7 +4,8 @@
 
 r_layers <- c(
   # the bottom: what C says, words for messages, conditions, the arithmetic of the rules
-  "constants.R", "describe.R", "errors.R", "agreement.R", "pca.R", "mixture.R", "genie.R",
+  "constants.R", "describe.R", "errors.R", "tuning.R", "agreement.R", "pca.R", "mixture.R",
+  "genie.R",
   # the data and their checks
   "filedata.R", "fileclusters.R", "prepare.R", "validate.R", "encode.R", "memory.R",
   # threads and backends
@@ -12,11 +13,14 @@ r_layers <- c(
   # training
   "assess.R", "fit.R", "workers.R", "future.R", "shards.R", "setup.R", "train.R",
   "replicates.R",
-  # prediction and the groups a map holds
-  "predict.R", "groups.R",
-  # selection and the methods that report
-  "print.R", "select_report.R", "told.R", "noise.R", "select_units.R", "select_scale.R",
-  "connected.R", "apart.R", "dense.R", "select_replicates.R", "select_args.R", "select.R", "summary.R", "tidy.R",
+  # prediction; a grouping's contract, its stability and the rules' shared inputs; the
+  # Gaussian groups a map holds
+  "predict.R", "grouping.R", "stability.R", "rule_inputs.R", "groups.R",
+  # selection: the rules, each in its file, then the pipeline that runs them in order
+  # (rules.R), the replicates, the report, the call; the methods that report
+  "print.R", "select_units.R", "select_scale.R", "linkage.R", "told.R", "connected.R",
+  "apart.R", "sparse.R", "bimodal.R", "noise.R", "rules.R", "select_replicates.R",
+  "select_report.R", "select_args.R", "select_result.R", "select.R", "summary.R", "tidy.R",
   "kohonen.R",
   # figures
   "plot_data.R", "plot_layout.R", "plot.R", "autoplot.R",

@@ -101,7 +101,7 @@ test_that("the family R plans before the maps exist is the one C computes from t
                                  c(sizes = TRUE, nmin = FALSE, nmax = FALSE), NULL)
     sigma0 <- somgpu:::sigma0_sizes(case$sigma0, case$sizes)
     dist <- list(col_w = NULL, missing = TRUE)
-    r <- somgpu:::family_shape(spec, nrow(y), ncol(y), case$restarts, 11L, TRUE,
+    r <- somgpu:::family_dims(spec, nrow(y), ncol(y), case$restarts, 11L, TRUE,
                                case$algorithm, 512L, TRUE,
                                schedules = length(unique(sigma0)))
     problem <- somgpu:::new_problem(case$sizes, case$restarts, 11L, sigma0, 1,

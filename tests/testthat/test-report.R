@@ -85,12 +85,16 @@ test_that("glance() of a selection: one row that says what it found", {
   sel <- select_size(iris[1:4], sizes = 2:4, restarts = 1, bootstrap = 3, iter_max = 10,
                      scale = TRUE, seed = 1, progress = FALSE)
   gl <- generics::glance(sel)
-  expect_identical(names(gl), c("groups", "recommended", "family", "criterion", "stability",
-                                "rows", "n", "sampled", "bootstrap", "elapsed"))
+  expect_identical(names(gl), c("groups", "recommended", "rule", "model", "criterion",
+                                "stability", "rows", "n", "sampled", "bootstrap", "elapsed"))
   expect_identical(nrow(gl), 1L)
   expect_identical(gl$groups, sel$groups)
   expect_identical(gl$recommended, sel$recommended)
-  expect_identical(gl$family, sel$grouping$family)
+  expect_identical(gl$rule, sel$grouping$rule)
+  # the rule is the last in `decisions` that was accepted before the step "noise"
+  d <- sel$decisions[sel$decisions$rule != "noise", ]
+  expect_identical(gl$rule, utils::tail(d$rule[d$outcome == "accepted"], 1))
+  expect_identical(gl$model, sel$grouping$model)
   expect_identical(gl$criterion, sel$grouping$criterion)
   expect_identical(gl$stability, mean(sel$group_table$stability))
   expect_identical(c(gl$rows, gl$n), c(150L, 150L))

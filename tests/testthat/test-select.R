@@ -3,31 +3,6 @@
 # groups' stability; and summary()'s suggestion by the same rule on one fit. The rule is
 # checked against a slow reference written from its documentation (helper-groups.R).
 
-# k groups of n_per rows around the vertices of a regular simplex in 5 dimensions (every
-# two centres `sep` apart), unit spread
-simplex_blobs <- function(k, sep = 8, n_per = 50, seed = 1) {
-  withr::with_seed(seed, {
-    basis <- qr.Q(qr(cbind(1, diag(6)[, 1:5])))[, 2:6] # orthonormal, orthogonal to (1, ..., 1)
-    centres <- (diag(6) %*% basis)[seq_len(k), ] * sep / sqrt(2)
-    centres[rep(seq_len(k), each = n_per), ] + matrix(rnorm(k * n_per * 5), ncol = 5)
-  })
-}
-
-# k groups of unequal sizes around random centres at least min_sep apart, spreads 0.4..1
-random_blobs <- function(k, m = 5, min_sep = 8, seed = 1) {
-  withr::with_seed(seed, {
-    repeat {
-      centres <- matrix(stats::runif(k * m, -8, 8), k)
-      if (min(stats::dist(centres)) >= min_sep) break
-    }
-    ns <- sample(30:120, k, replace = TRUE)
-    sds <- runif(k, 0.4, 1)
-    do.call(rbind, lapply(seq_len(k), function(i) {
-      sweep(matrix(rnorm(ns[i] * m, sd = sds[i]), ns[i]), 2, centres[i, ], "+")
-    }))
-  })
-}
-
 quick <- function(y, ...) {
   select_size(y, ..., restarts = 2, bootstrap = 8, seed = 1, backend = "cpu", threads = 2,
               progress = FALSE)
@@ -114,10 +89,11 @@ test_that("the groups of a map follow the documented rule (a slow reference)", {
     cl <- fit$clusters[[1L]]
     got <- somgpu:::map_grouping(unname(y), cl, N)
     want <- ref_grouping(unname(y), cl, N)
-    expect_identical(got$family, want$family, label = sprintf("case %d family", case))
+    expect_identical(got$model, want$family, label = sprintf("case %d model", case))
     expect_identical(got$groups, want$groups, label = sprintf("case %d groups", case))
     expect_equal(got$criterion, want$criterion, tolerance = 1e-8)
-    expect_equal(got$scores, want$scores, tolerance = 1e-8)
+    expect_equal(got$scores, stats::setNames(want$scores, c("model", "groups", "criterion")),
+                 tolerance = 1e-8)
     # EM from the chosen cells gives every row its group
     expect_identical(somgpu:::ari(got$labels, want$labels), 1)
   }
@@ -136,8 +112,8 @@ test_that("the reason claims a limit only where the map had one (issue 38)", {
   expect_no_match(sel$reason, "wider range|2:400")
   # the three limits, from the grouping's counts
   g <- function(groups, cells, occupied, size, rows) {
-    list(groups = groups, cells = cells, occupied = occupied, size = size, rows = rows,
-         family = "EII")
+    list(rule = "gaussian", groups = groups, cells = cells, occupied = occupied, size = size,
+         rows = rows, model = "EII", told = NA_integer_, par = list())
   }
   limit <- function(...) somgpu:::recommend_size(g(...), 2:8)$reason
   expect_match(limit(8L, 8L, 8L, 8L, 1000L),
@@ -175,7 +151,7 @@ test_that("the criteria follow from the replicates, the groups from the fit on a
   # its groups are those of its largest map, and summary() of it says the same
   g <- somgpu:::map_grouping(y, direct$clusters$N6, 6L)
   expect_identical(sel$partition, g$labels)
-  expect_identical(sel$grouping$family, g$family)
+  expect_identical(sel$grouping$model, g$model)
   s <- summary(direct, data = y)
   expect_identical(s$groups, sel$groups)
   expect_identical(s$suggested, sel$recommended)
@@ -522,15 +498,24 @@ test_that("summary() of a selection: its groups in a few lines, as glance() and 
   expect_identical(s$groups, 3L)
   expect_identical(s$groups, g$groups)
   expect_identical(s$recommended, g$recommended)
-  expect_identical(s$family, g$family)
+  expect_identical(s$model, g$model)
+  expect_identical(s$rule, g$rule)
+  expect_identical(s$rule, sel$grouping$rule)
+  expect_identical(s$decisions, sel$decisions)
   expect_identical(s$rows, sum(!is.na(sel$partition)))
   expect_identical(s$ran_on, g$rows)
   expect_identical(s$bootstrap, sel$bootstrap)
   expect_identical(s$group_table, sel$group_table)
-  expect_identical(s$shape, "gaussian")
+  expect_identical(s$rule, "gaussian")
   expect_false(s$told)
   out <- capture.output(print(s))
-  expect_match(out[1], sprintf("^3 groups \\(Gaussian, %s\\); recommended size: N = 3$", s$family))
+  expect_match(out[1], sprintf("^3 groups \\(rule gaussian: Gaussian, %s\\); recommended size: N = 3$", s$model))
+  # the decisions, every rule in the pipeline's order, one line each at least
+  at <- grep("^how the groups were chosen", out)
+  expect_length(at, 1L)
+  lead <- sub("^  ([a-z]+) +(accepted|declined|not tried) .*$", "\\1 \\2",
+              grep("^  [a-z]+ +(accepted|declined|not tried) ", out[-seq_len(at)], value = TRUE))
+  expect_identical(lead, paste(sel$decisions$rule, sel$decisions$outcome))
   expect_match(out[2], "^150 of 150 rows grouped; [0-9]+ replicates; [0-9.]+ s$")
   expect_true(any(grepl("highly stable", out)))
   # told the number, noise set aside: said so
@@ -538,17 +523,17 @@ test_that("summary() of a selection: its groups in a few lines, as glance() and 
   st <- summary(told)
   expect_true(st$told)
   expect_identical(st$groups, 2L)
-  expect_identical(st$noise, told$noise)
+  expect_identical(st$noise_rows, told$noise_rows)
   expect_identical(st$rows, sum(!is.na(told$partition)))
   out <- capture.output(print(st))
   expect_match(out[1], "^2 groups \\(.*, told their number\\); recommended size: N = 2$")
-  expect_identical(out[length(out)], sprintf("in no group: %d %s", told$noise,
-                                             if (told$noise == 1) "row" else "rows"))
+  expect_true(sprintf("in no group: %d %s", told$noise_rows,
+                      if (told$noise_rows == 1) "row" else "rows") %in% out)
   expect_identical(somgpu:::count_text(1, "row"), "1 row")
   expect_identical(somgpu:::count_text(0, "row"), "0 rows")
   expect_identical(somgpu:::count_text(1500, "row"), "1,500 rows")
   # no group structure
   flat <- quick(matrix(stats::runif(600), ncol = 3), sizes = 2:4)
   expect_match(capture.output(print(summary(flat)))[1],
-               "^1 group \\(no group structure\\); recommended size: none$")
+               "^1 group \\(rule gaussian: no group structure\\); recommended size: none$")
 })

@@ -2,7 +2,7 @@
 # with a fixed set of fields that train(), train_replicates() and select_size() share.
 
 setup_fields <- c("call", "x", "xt", "rows", "scaling", "var_weights", "sourced", "basis",
-                  "na_max", "encoding", "problem", "shape", "sizes", "restarts", "sigma0", "sigma_sizes",
+                  "na_max", "encoding", "problem", "dims", "sizes", "restarts", "sigma0", "sigma_sizes",
                   "iter_max", "eta0", "init", "algorithm", "seed", "align", "parallel",
                   "backend_args", "be", "spec", "threads", "worker_threads", "options",
                   "progress", "progress_supplied", "keep_data", "clusters_file")

@@ -37,9 +37,13 @@ test_that("noisy moons: the rows' groups parted by sparse rows replace the Gauss
   keep <- d$truth > 0
   sel <- select_size(d$y, sizes = 2:10, seed = 1, threads = 2, progress = FALSE)
   expect_identical(sel$groups, 2L)
-  expect_identical(sel$grouping$kind, "rows")
-  dn <- sel$grouping$dense
-  expect_false(is.null(dn))
+  expect_identical(sel$grouping$rule, "sparse")
+  expect_identical(sel$grouping$assign, "rows")
+  dn <- sel$grouping$detail
+  expect_false(is.null(dn$crossing))
+  d_row <- sel$decisions[sel$decisions$rule == "sparse", ]
+  expect_identical(d_row$outcome, "accepted")
+  expect_identical(d_row$value, dn$crossing[2])
   expect_lt(dn$gaussian_steadiness, 0.95)
   expect_lt(dn$crossing[2], 0.001)
   expect_gt(dn$gaussian_crossing, 0.01)
@@ -60,31 +64,35 @@ test_that("noisy moons: the rows' groups parted by sparse rows replace the Gauss
 test_that("the rule asks only for unsteady Gaussian groups with shape = \"auto\"", {
   d <- noisy_moons(4)
   fit <- train(d$y, sizes = 10, seed = 1, threads = 2)
-  top <- fit$clusters$N10
-  g <- somgpu:::fit_grouping(fit, d$y, top)
+  g <- somgpu:::fit_grouping(fit, d$y, fit$clusters$N10)
   expect_gt(g$groups, 2L)
-  unsteady <- g
-  unsteady$gaussian_steadiness <- 0.5 # as the replicates would read it (reps unused)
-  got <- somgpu:::dense_grouping(fit, d$y, top, unsteady, NULL, NULL, 10L, "auto")
-  expect_identical(got$kind, "rows")
-  expect_identical(got$groups, 2L)
+  # the replicates' reading of the Gaussian groups' steadiness, as the inputs keep it
+  rule <- function(fit, y, current, steadiness, shape = "auto") {
+    inputs <- test_rule_inputs(fit, y, 10L, current, shape)
+    assign("steadiness", steadiness, envir = inputs$cache)
+    somgpu:::rule_sparse(inputs, current)
+  }
+  got <- rule(fit, d$y, g, 0.5)
+  expect_identical(got$grouping$rule, "sparse")
+  expect_identical(got$grouping$groups, 2L)
   # no grouping, or one group: nothing to part
-  expect_null(somgpu:::dense_grouping(fit, d$y, top, NULL, NULL, NULL, 10L, "auto"))
-  one <- unsteady
-  one$groups <- 1L
-  expect_identical(somgpu:::dense_grouping(fit, d$y, top, one, NULL, NULL, 10L, "auto"), one)
-  steady <- g
-  steady$gaussian_steadiness <- 0.96
-  expect_identical(somgpu:::dense_grouping(fit, d$y, top, steady, NULL, NULL, 10L, "auto"),
-                   steady)
-  expect_identical(somgpu:::dense_grouping(fit, d$y, top, unsteady, NULL, NULL, 10L, "gaussian"),
-                   unsteady)
+  expect_identical(rule(fit, d$y, NULL, 0.5)$decision$outcome, "not tried")
+  one <- somgpu:::update_grouping(g, groups = 1L, partition = rep(1L, length(g$partition)),
+                                  neurons = rep(1L, 10L))
+  expect_identical(rule(fit, d$y, one, 0.5)$decision$outcome, "not tried")
+  steady <- rule(fit, d$y, g, 0.96)
+  expect_null(steady$grouping)
+  expect_identical(steady$decision[c("outcome", "statistic", "value", "threshold", "constant")],
+                   data.frame(outcome = "declined", statistic = "Gaussian steadiness",
+                              value = 0.96, threshold = 0.95, constant = "steady"))
+  expect_identical(rule(fit, d$y, g, 0.5, "gaussian")$decision$outcome, "not tried")
   # Gaussian blobs that cross dense rows no more than the floor: kept
   blobs <- withr::with_seed(2, rbind(matrix(rnorm(400, 0, 0.5), 200),
                                      matrix(rnorm(400, 4, 0.5), 200)))
   fb <- train(blobs, sizes = 10, seed = 1, threads = 2)
   gb <- somgpu:::fit_grouping(fb, blobs, fb$clusters$N10)
-  gb$gaussian_steadiness <- 0.5
-  expect_identical(somgpu:::dense_grouping(fb, blobs, fb$clusters$N10, gb, NULL, NULL, 10L,
-                                           "auto"), gb)
+  kept <- rule(fb, blobs, gb, 0.5)
+  expect_null(kept$grouping)
+  expect_identical(kept$decision$statistic, "Gaussian dense neighbours across")
+  expect_lte(kept$decision$value, kept$decision$threshold)
 })

@@ -1,0 +1,36 @@
+# The tuned constants in one table (R/tuning.R): every constant a rule reads is in it, every
+# one in it is read, and the value read is the table's (or the sensitivity benchmark's).
+
+test_that("selection_constants() is one table of named, documented constants", {
+  tab <- selection_constants()
+  expect_identical(names(tab), c("name", "value", "kind", "rule", "what", "set_by"))
+  expect_false(anyDuplicated(tab$name) > 0)
+  expect_true(all(tab$kind %in% c("tuned", "published", "convention", "cost")))
+  expect_true(all(is.finite(tab$value)))
+  expect_true(all(nzchar(tab$what) & nzchar(tab$set_by)))
+  for (i in seq_len(nrow(tab))) expect_identical(somgpu:::tuned(tab$name[i]), tab$value[i])
+  expect_error(somgpu:::tuned("no_such_constant"), class = "somgpu_internal_error")
+})
+
+test_that("the rules read every constant of the table by name, and no other", {
+  src <- test_path("..", "..", "R")
+  skip_if_not(dir.exists(src), "no R sources beside the tests")
+  code <- unlist(lapply(list.files(src, "\\.R$", full.names = TRUE), readLines))
+  code <- code[!grepl("^\\s*#", code)]
+  read <- unique(unlist(regmatches(code, gregexpr("tuned\\(\"[a-z_]+\"\\)", code))))
+  read <- sub("^tuned\\(\"([a-z_]+)\"\\)$", "\\1", read)
+  expect_setequal(read, selection_constants()$name)
+})
+
+test_that("options(somgpu.tuning) moves a constant, and the rules follow it", {
+  withr::local_options(somgpu.tuning = list(apart_pieces = 99, spread_ratio = 2))
+  tab <- selection_constants()
+  expect_identical(tab$value[tab$name == "apart_pieces"], 99)
+  expect_identical(somgpu:::tuned("spread_ratio"), 2)
+  expect_identical(somgpu:::tuned("apart_times"), 2) # the others stay
+  # the columns' spreads differ 3-fold: standardized under the moved constant only
+  x <- cbind(rnorm(50), rnorm(50, sd = 3))
+  expect_true(somgpu:::select_scaling("auto", x, NULL, NULL)$scale)
+  withr::local_options(somgpu.tuning = NULL)
+  expect_false(somgpu:::select_scaling("auto", x, NULL, NULL)$scale)
+})
