@@ -315,7 +315,8 @@ selection_data <- function(x) {
                       label = c(rep(if (is.na(x$recommended)) "" else
                         sprintf("recommended N = %d", x$recommended), 2),
                         if (is.na(x$groups)) "" else
-                          sprintf("%d group%s", x$groups, if (x$groups == 1) "" else "s")))
+                          sprintf("%d group%s%s", x$groups, if (x$groups == 1) "" else "s",
+                                  third$note)))
   list(long = long, marks = marks, panels = panels, ylab = third$ylab, shorter = third$shorter,
        key = third$key,
        none = if (is.na(x$recommended)) {
@@ -329,10 +330,12 @@ selection_data <- function(x) {
 # groups of any shape the share of rows on a border (whose two nearest prototypes lie in
 # different groups, in %); for groups parted by sparse rows the dense rows' neighbours
 # across (in %); else the best BIC over the models. list(values, named by number of
-# groups; title, with the rule's name, ylab, shorter, key).
+# groups; title, with the rule's name, ylab, shorter, key; note, for the answer's mark).
 criterion_panel <- function(g) {
   out <- rule_panel(g)
   if (!is.null(g)) out$title <- sprintf("rule %s: %s", g$rule, out$title)
+  # the bimodal rule's two groups are not the criterion's best: the dip decided
+  out$note <- if (identical(g$rule, "bimodal")) sprintf(" (dip, z = %.1f)", g$detail$z) else ""
   out
 }
 

@@ -1,4 +1,4 @@
-# Benchmark: the gaps of data without groups, against which apart_rule[["alone"]] (the gap
+# Benchmark: the gaps of data without groups, against which "apart_alone" (the gap
 # that suffices for groups apart where the Gaussian rule finds no group structure; see
 # R/apart.R and ?select_size, "Groups apart") is set. Rows drawn without any group (uniform,
 # Gaussian with unequal column sds, t with 5 degrees of freedom, exponential), 30 to 3,000
@@ -48,10 +48,9 @@ if (one_column) {
       sel <- suppressMessages(somgpu::select_size(x, sizes = 2:12, bootstrap = 4, seed = 1,
                                                    threads = 2, progress = FALSE))
       data.frame(gap = widest_gap(x)[["gap"]], groups = sel$groups,
-                 apart = identical(sel$grouping$kind, "rows"))
+                 apart = identical(sel$grouping$rule, "apart"))
     }))
-    # (a build before apart_times() asked 2 at any n)
-    threshold <- if (exists("apart_times", ns)) ns$apart_times(1L, 1L, n) else ns$apart_rule[["times"]]
+    threshold <- ns$apart_threshold(1L, 1L, n)
     data.frame(rows = n, sets = sets, median_gap = round(stats::median(one$gap), 2),
                widest_gap = round(max(one$gap), 2), over_2 = mean(one$gap > 2),
                threshold = round(threshold, 2), over_threshold = mean(one$gap > threshold),
@@ -98,7 +97,7 @@ for (i in seq_len(sets)) {
                           widest_gap = round(widest, 3),
                           at_k = as.integer(wg[["k"]]),
                           groups = sel$groups,
-                          found = if (is.null(sel$grouping$kind)) "gaussian" else sel$grouping$kind,
+                          found = sel$grouping$rule,
                           seconds = round(t_sel, 2),
                           mclust = if (with_mclust) as.integer(mc[["G"]]) else NA_integer_,
                           mclust_s = if (with_mclust) round(mc[["s"]], 2) else NA_real_)
@@ -108,7 +107,7 @@ print(res, row.names = FALSE)
 cat("\nwidest gap by columns:\n")
 print(stats::aggregate(widest_gap ~ columns, res, function(g) round(c(max = max(g), median = stats::median(g)), 3)))
 cat(sprintf("\nselect_size(): more than one group on %d of the %d sets, groups apart on %d\n",
-            sum(res$groups > 1L), nrow(res), sum(res$found == "rows")))
+            sum(res$groups > 1L), nrow(res), sum(res$found == "apart")))
 if (with_mclust) {
   cat(sprintf("mclust: more than one group on %d of the %d sets (both: %d); seconds in all: select_size %.1f, mclust %.1f\n",
               sum(res$mclust > 1L, na.rm = TRUE), nrow(res), sum(res$mclust > 1L & res$groups > 1L, na.rm = TRUE),
@@ -117,6 +116,6 @@ if (with_mclust) {
   by <- function(f) stats::aggregate(cbind(select_size = groups > 1L, mclust = mclust > 1L) ~ f, res, sum)
   print(by(res$kind)); print(by(res$columns))
 }
-cat(sprintf("widest gap over the %d sets without groups: %.3f (median %.3f); apart_rule: alone = %.2f, times = %.2f\n",
+cat(sprintf("widest gap over the %d sets without groups: %.3f (median %.3f); apart_alone = %.2f, apart_times = %.2f\n",
             nrow(res), max(res$widest_gap, na.rm = TRUE), stats::median(res$widest_gap, na.rm = TRUE),
-            ns$apart_rule[["alone"]], ns$apart_rule[["times"]]))
+            ns$tuned("apart_alone"), ns$tuned("apart_times")))

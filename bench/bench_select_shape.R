@@ -8,8 +8,12 @@
 # per suite: exact counts, mean ARI, seconds. (The
 # field's benchmark suite: bench_clustering_suite.R with a variant, see suite_variant.R.)
 #
-#   Rscript bench/bench_select_shape.R [real|synthetic|heldout ...]   (default: all three)
+#   Rscript bench/bench_select_shape.R [real|synthetic|heldout ...] [--save=FILE]
+#     (default: all three; --save keeps the table of every set, for a comparison of two
+#     builds set by set: R_LIBS=<library> chooses the build)
 args <- commandArgs(trailingOnly = TRUE)
+save_to <- sub("^--save=", "", grep("^--save=", args, value = TRUE))
+args <- grep("^--", args, value = TRUE, invert = TRUE)
 script <- sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))
 here <- if (length(script)) dirname(script) else "bench"
 source(file.path(here, "helpers.R"))
@@ -24,6 +28,7 @@ kmax <- c(real = 20L, synthetic = 12L, heldout = 12L)
 
 cat(machine_line(), "\n")
 totals <- list()
+all_rows <- list()
 for (s in which) {
   rows <- list()
   for (d in suites[[s]]()) {
@@ -36,15 +41,20 @@ for (s in which) {
       row[[paste0("ari_", shape)]] <- if (is.null(d$groups)) NA_real_ else
         round(ari_of(sel$partition, d$groups), 3)
       row[[paste0("s_", shape)]] <- round(proc.time()[["elapsed"]] - t0, 1)
-      if (shape == "auto") {
-        row$connected <- identical(sel$grouping$kind, "connected")
-        row$apart <- !is.null(sel$grouping$apart)
+      if (shape == "auto") { # (a build from before issue 53 has kind, no rule)
+        rule <- if (!is.null(sel$grouping$rule)) sel$grouping$rule else
+          if (!is.null(sel$grouping$apart)) "apart" else if (!is.null(sel$grouping$dense)) "sparse" else
+            if (identical(sel$grouping$kind, "connected")) "connected" else "gaussian"
+        row$rule <- rule
+        row$connected <- rule == "connected"
+        row$apart <- rule == "apart"
       }
     }
     print(row, row.names = FALSE)
     rows[[length(rows) + 1L]] <- row
   }
   tab <- do.call(rbind, rows)
+  all_rows[[s]] <- tab
   totals[[s]] <- data.frame(suite = s, sets = nrow(tab),
                             exact_gaussian = sum(tab$k_gaussian == tab$k),
                             exact_auto = sum(tab$k_auto == tab$k),
@@ -56,5 +66,6 @@ for (s in which) {
   diff <- tab[tab$k_gaussian != tab$k_auto | tab$connected | tab$apart, ]
   if (nrow(diff)) print(diff, row.names = FALSE) else cat("(none)\n")
 }
+if (length(save_to)) saveRDS(all_rows, save_to[1])
 cat("\ntotals (exact: the number of groups named is the true one; ARI over the sets with classes)\n")
 print(do.call(rbind, totals), row.names = FALSE)

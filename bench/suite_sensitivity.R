@@ -2,7 +2,8 @@
 # (somgpu::selection_constants()), on one set of the field's suite, in the process that
 # sources this file (bench_clustering_suite.R --sensitivity runs one per set). Every
 # constant but the cost limits and those of noise = TRUE (not read choosing k) is moved to
-# 0.75 and 1.33 times its value (whole numbers of 2 and more rounded), one at a time through
+# 0.75 and 1.33 times its value (whole numbers of 5 and more rounded; for a quantile or
+# share between 0.5 and 1, its distance to 1), one at a time through
 # options(somgpu.tuning), and select_size() is run as the suite runs it. The training does
 # not depend on most constants: it is kept in memory and given again where the call is the
 # same (the data, the problem: rows, sizes, schedule, seeds), so that a constant read by the
@@ -17,7 +18,9 @@ sensitivity_variants <- function(tab) {
   for (i in which(keep)) {
     for (f in c(0.75, 1.33)) {
       v <- tab$value[i] * f
-      if (tab$value[i] >= 2 && tab$value[i] == round(tab$value[i])) v <- round(v)
+      if (tab$value[i] >= 5 && tab$value[i] == round(tab$value[i])) v <- round(v)
+      # a quantile or share near 1 (0.9, 0.95, 0.99): its distance to 1 moved
+      if (tab$value[i] > 0.5 && tab$value[i] < 1) v <- 1 - (1 - tab$value[i]) * f
       out[[length(out) + 1L]] <- list(constant = tab$name[i], factor = f, value = v)
     }
   }

@@ -7,6 +7,7 @@ run_sensitivity <- function(data_file) {
   log <- tempfile(fileext = ".log", tmpdir = work)
   code <- c(
     if (!is.null(lib)) sprintf(".libPaths(c(%s, .libPaths()))", deparse(lib)),
+    sprintf("source(%s)", deparse(file.path(here, "helpers.R"))),
     sprintf("source(%s)", deparse(file.path(here, "clustering_suite.R"))),
     sprintf("source(%s)", deparse(file.path(here, "suite_sensitivity.R"))),
     sprintf("d <- readRDS(%s)", deparse(data_file)),

@@ -18,7 +18,8 @@
 #   Rscript tools/run-tests.R                  everything (what CI runs; about 16 minutes)
 #   Rscript tools/run-tests.R default cpu-only the two builds' tests only (about 4 minutes)
 #   Rscript tools/run-tests.R quick            the fast loop: the rule against its reference,
-#                                              inputs, messages, results, layers (about 1 min)
+#                                              inputs, messages, results, layers, and
+#                                              select_size()'s rules (about 2 min)
 #   targets: setup (the README's two commands on a simulated fresh machine, then the first
 #   for real into a temporary library: tools/check-setup.R), default, cpu-only, readme
 #   (every R code block of the README runs as written),
@@ -224,8 +225,10 @@ run_slurm <- function() {
 Sys.setenv(POCL_CACHE_DIR = file.path(tempdir(), "pocl-cache"))
 # The fast loop's test files (testthat's filter on their names): the rule bit for bit
 # against its pure-R reference, the random streams, inputs and messages, the result's
-# shape, clusters in a file, the layers.
-quick_files <- "^(rng|reference|batch|input|messages|result|fileclusters|layers)$"
+# shape, clusters in a file, the layers; and select_size()'s rules: the Gaussian groups
+# against their reference, each rule, the pipeline and its constants.
+quick_files <- paste0("^(rng|reference|batch|input|messages|result|fileclusters|layers|",
+                      "groups|genie|connected|apart|sparse|bimodal|rules|tuning)$")
 step_names <- c(setup = "the README's two commands on a fresh machine (tools/setup.R)",
                 quick = "the fast loop: a part of the default build's tests",
                 default = "default build (OpenCL where found): tests, examples, vignette",

@@ -1,0 +1,111 @@
+# Benchmark: two overlapping Gaussian groups (issue 53's miss) and data without groups, for
+# rule "bimodal" (R/bimodal.R).
+#
+#   Rscript bench/bench_bimodal.R            the family: two spherical Gaussian groups of
+#                                            1,024 rows each, centres 1.5 to 5 within-group
+#                                            standard deviations apart along a random
+#                                            direction (seed 1: the first column), in 1, 2,
+#                                            16 and 128 columns, 3 seeds each; per
+#                                            separation, how often each method names 2 and
+#                                            its mean ARI against the partition by the
+#                                            nearer true centre (the best any rule can do)
+#   Rscript bench/bench_bimodal.R --null     the rule's statistic on data without groups
+#                                            (uniform, Gaussian, t with 5 degrees of freedom,
+#                                            exponential; 30 to 3,000 rows; 1 to 128 columns;
+#                                            3 seeds), where the Gaussian rule found one
+#                                            group: the largest z beside "bimodal_z"
+#
+# Methods beside select_size() (defaults, seed 1, 2 threads): mclust::Mclust(G = 1:5)
+# (BIC) and its ICL (mclust::mclustICL, the criterion the Gaussian rule's classification
+# likelihood resembles), the gap statistic (cluster::clusGap with k-means, K.max = 5, B =
+# 20, nstart = 5, firstSEmax), and k-means told 2 (nstart = 10; ARI only).
+args <- commandArgs(trailingOnly = TRUE)
+script <- sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))
+here <- if (length(script)) dirname(script) else "bench"
+source(file.path(here, "helpers.R"))
+suppressPackageStartupMessages(library(somgpu))
+ns <- asNamespace("somgpu")
+
+two_gaussians <- function(d, sep, seed, n_each = 1024) {
+  set.seed(seed)
+  u <- if (seed == 1) c(1, rep(0, d - 1)) else {
+    v <- stats::rnorm(d)
+    v / sqrt(sum(v^2))
+  }
+  g <- rep(1:2, each = n_each)
+  y <- matrix(stats::rnorm(2 * n_each * d), ncol = d) + outer(g - 1, sep * u)
+  list(x = y, nearer = 1L + (drop(y %*% u) > sep / 2))
+}
+
+cat(machine_line(), "\n")
+if ("--null" %in% args) {
+  gens <- list(uniform = function(n, d) matrix(stats::runif(n * d), n, d),
+               gaussian = function(n, d) matrix(stats::rnorm(n * d), n, d),
+               t5 = function(n, d) matrix(stats::rt(n * d, 5), n, d),
+               exponential = function(n, d) matrix(stats::rexp(n * d), n, d))
+  rows <- list()
+  for (g in names(gens)) for (n in c(30, 100, 300, 1000, 3000)) for (d in c(1, 2, 5, 10, 32, 128)) {
+    if (d >= n / 3) next
+    for (s in 1:3) {
+      set.seed(100 * s + d)
+      y <- gens[[g]](n, d)
+      fit <- train(y, sizes = 20, restarts = 4, sigma0 = "auto", seed = s, threads = 2,
+                   progress = FALSE)
+      top <- fit$clusters$N20
+      one <- ns$fit_grouping(fit, y, top)
+      inputs <- ns$new_rule_inputs(y, fit, top, one, NULL, NULL, list())
+      two <- ns$bimodal_candidate(inputs)
+      z <- if (!is.null(two)) ns$bimodal_dip(ns$input_rows(inputs)$x, two$partition) else NA
+      rows[[length(rows) + 1L]] <- data.frame(data = g, n = n, d = d, seed = s,
+                                              gaussian_groups = one$groups, z = round(z, 3))
+    }
+  }
+  tab <- do.call(rbind, rows)
+  asked <- tab[tab$gaussian_groups == 1L & !is.na(tab$z), ]
+  cat(sprintf("%d sets without groups; the Gaussian rule found one group in %d (the rule is asked only there)\n",
+              nrow(tab), nrow(asked)))
+  cat("largest z per kind of data and rows (where asked):\n")
+  print(stats::aggregate(z ~ data + n, asked, max), row.names = FALSE)
+  cat(sprintf("largest z of all: %.3f; bimodal_z = %s; sets above it: %d\n", max(asked$z),
+              format(ns$tuned("bimodal_z")), sum(asked$z > ns$tuned("bimodal_z"))))
+  quit(save = "no")
+}
+
+seps <- c(1.5, 2, 2.5, 3, 3.5, 4, 5)
+rows <- list()
+for (D in seps) for (d in c(1, 2, 16, 128)) for (s in 1:3) {
+  dat <- two_gaussians(d, D, s)
+  x <- dat$x
+  t0 <- proc.time()[["elapsed"]]
+  sel <- select_size(x, seed = 1, threads = 2, progress = FALSE)
+  t_sel <- proc.time()[["elapsed"]] - t0
+  t0 <- proc.time()[["elapsed"]]
+  mc <- mclust::Mclust(x, G = 1:5, verbose = FALSE)
+  t_mc <- proc.time()[["elapsed"]] - t0
+  icl <- mclust::mclustICL(x, G = 1:5, verbose = FALSE)
+  icl_k <- as.integer(sub("^.*,", "", names(summary(icl))[1]))
+  set.seed(1)
+  gap <- cluster::clusGap(x, stats::kmeans, K.max = 5, B = 20, nstart = 5, verbose = FALSE)
+  gap_k <- cluster::maxSE(gap$Tab[, "gap"], gap$Tab[, "SE.sim"], "firstSEmax")
+  set.seed(1)
+  km <- stats::kmeans(x, 2, nstart = 10)$cluster
+  rule <- if (is.null(sel$grouping)) NA_character_ else sel$grouping$rule
+  rows[[length(rows) + 1L]] <- data.frame(
+    sep = D, d = d, seed = s, k_select = sel$groups, rule = rule,
+    ari_select = round(ari_of(sel$partition, dat$nearer), 3), s_select = round(t_sel, 1),
+    k_mclust = mc$G, ari_mclust = round(ari_of(mc$classification, dat$nearer), 3),
+    s_mclust = round(t_mc, 1), k_icl = icl_k, k_gap = gap_k,
+    ari_kmeans2 = round(ari_of(km, dat$nearer), 3))
+  print(rows[[length(rows)]], row.names = FALSE)
+}
+tab <- do.call(rbind, rows)
+cat("\nper separation (12 sets: 1, 2, 16, 128 columns x 3 seeds): how often each names 2, and the mean ARI against the nearer true centre\n")
+per <- do.call(rbind, lapply(split(tab, tab$sep), function(t) {
+  data.frame(sep = t$sep[1], select_size = sum(t$k_select == 2), mclust_BIC = sum(t$k_mclust == 2),
+             mclust_ICL = sum(t$k_icl == 2), gap = sum(t$k_gap == 2),
+             ARI_select_size = round(mean(t$ari_select), 3), ARI_mclust = round(mean(t$ari_mclust), 3),
+             ARI_kmeans_told_2 = round(mean(t$ari_kmeans2), 3),
+             bimodal_taken = sum(t$rule == "bimodal", na.rm = TRUE),
+             s_select_size = sum(t$s_select), s_mclust = sum(t$s_mclust))
+}))
+print(per, row.names = FALSE)
