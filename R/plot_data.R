@@ -418,7 +418,7 @@ group_palette <- function(G) grDevices::hcl.colors(max(G, 1L), "Dark 3")
 # big.matrix, of which only the rows drawn are read) or the rows its fit keeps; each row's
 # group from the selection's partition, or from its groups_file.
 selection_groups_view <- function(x, data, max_points, call) {
-  if (is.null(x$grouping)) abort_input("This selection found no groups to draw.", call)
+  if (is.null(selection_grouping(x, call))) abort_input("This selection found no groups to draw.", call)
   rows <- if (!is.null(data)) data else x$fit$data
   if (is.null(rows)) {
     abort_input("The groups view draws the rows: pass the data the selection was made on as `data` (or run select_size() with keep_data = TRUE).",

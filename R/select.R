@@ -360,6 +360,7 @@ predict.somgpu_selection <- function(object, newdata, threads = NULL, ...) {
   }
   fit <- object$fit
   x <- newdata_matrix(newdata, fit, call)
-  if (is.null(object$grouping) || nrow(x) == 0L) return(rep(NA_integer_, nrow(x)))
-  groups_of_rows(object$grouping, fit, x, nrow(x), threads)$partition
+  g <- selection_grouping(object, call)
+  if (is.null(g) || nrow(x) == 0L) return(rep(NA_integer_, nrow(x)))
+  groups_of_rows(g, fit, x, nrow(x), threads)$partition
 }

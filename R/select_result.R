@@ -26,3 +26,15 @@ check_fields <- function(out, fields, what) {
   check_internal(identical(names(out), fields), sprintf("a %s with other fields", what))
   invisible(out)
 }
+
+# A selection's grouping as its methods read it: NULL (no groups), or one with the
+# contract's fields; a selection saved by an earlier version of somgpu (its grouping of
+# other fields) is a classed error that says to run select_size() again.
+selection_grouping <- function(x, call) {
+  g <- x$grouping
+  if (!is.null(g) && !identical(names(g), grouping_fields)) {
+    abort_input("This selection was made by an earlier version of somgpu, whose groups this one cannot read: run select_size() again.",
+                call)
+  }
+  g
+}

@@ -133,7 +133,7 @@ print.summary.somgpu <- function(x, ...) {
 #' summary(sel)
 #' @export
 summary.somgpu_selection <- function(object, ...) {
-  g <- object$grouping
+  g <- selection_grouping(object, compact_call(sys.call(), "summary"))
   st <- object$strategy
   structure(list(
     groups = object$groups, told = !is.null(g) && !is.na(g$told),

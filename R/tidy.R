@@ -199,7 +199,7 @@ as_table <- function(df) {
 #' @exportS3Method generics::tidy
 tidy.somgpu_selection <- function(x, ...) {
   check_dots_used(list(...), tidy.somgpu_selection, "tidy()", compact_call(sys.call(), "tidy"))
-  g <- x$grouping
+  g <- selection_grouping(x, compact_call(sys.call(), "tidy"))
   gt <- x$group_table
   if (is.null(g) || is.null(gt)) {
     return(as_table(data.frame(group = factor(integer(0)), rows = integer(0))))
@@ -247,8 +247,9 @@ augment.somgpu_selection <- function(x, data = NULL, newdata = NULL, ...) {
 #' @usage \method{glance}{somgpu_selection}(x, ...)
 #' @exportS3Method generics::glance
 glance.somgpu_selection <- function(x, ...) {
-  check_dots_used(list(...), glance.somgpu_selection, "glance()", compact_call(sys.call(), "glance"))
-  g <- x$grouping
+  call <- compact_call(sys.call(), "glance")
+  check_dots_used(list(...), glance.somgpu_selection, "glance()", call)
+  g <- selection_grouping(x, call)
   st <- x$strategy
   as_table(data.frame(
     groups = x$groups, recommended = x$recommended,

@@ -152,4 +152,14 @@ test_that("a selection has fixed fields: the call, and the shape, scale and nois
   back <- readRDS(f)
   expect_identical(back$decisions, mixed$decisions)
   expect_output(print(summary(back)), "how the groups were chosen")
+  # a selection saved by an earlier version (its grouping of other fields): a classed error
+  # that says what to do, not a crash
+  old <- sel
+  old$grouping <- c(old$grouping[setdiff(names(old$grouping), c("rule", "assign"))],
+                    list(kind = "rows"))
+  for (f in list(function() predict(old, iris[1:3, 1:4]), function() summary(old),
+                 function() generics::glance(old), function() generics::tidy(old))) {
+    expect_error(f(), "earlier version of somgpu.*run select_size\\(\\) again",
+                 class = "somgpu_input_error")
+  }
 })
