@@ -6,7 +6,7 @@
 # categorical column (a multinomial), whose parameters the criterion counts.
 
 # The covariance models, by mclust's names: the first letter says whether each group has
-# its own volume and shape (V) or all share one (E), the last whether the covariance is
+# its own covariance (V) or all share one (E), the last whether the covariance's form is
 # full (V, E), diagonal (I on the axes: "VVI", "EEI") or spherical ("VII", "EII").
 mixture_models <- c("VVV", "EEE", "VVI", "EEI", "VII", "EII")
 model_words <- c(VVV = "a full covariance each", EEE = "one shared full covariance",

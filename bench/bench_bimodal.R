@@ -13,7 +13,11 @@
 #                                            (uniform, Gaussian, t with 5 degrees of freedom,
 #                                            exponential; 30 to 3,000 rows; 1 to 128 columns;
 #                                            3 seeds), where the Gaussian rule found one
-#                                            group: the largest z beside "bimodal_z"
+#                                            group: the largest z beside "bimodal_z" (set on
+#                                            these sets); with --heldout, data it was not set
+#                                            on (lognormal, beta(2, 2), half-normal, axes of
+#                                            1 to 5 sd, two Gaussians 1.5 sd apart; seeds 4
+#                                            to 6)
 #
 # Methods beside select_size() (defaults, seed 1, 2 threads): mclust::Mclust(G = 1:5)
 # (BIC) and its ICL (mclust::mclustICL, the criterion the Gaussian rule's classification
@@ -23,7 +27,10 @@ args <- commandArgs(trailingOnly = TRUE)
 script <- sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))
 here <- if (length(script)) dirname(script) else "bench"
 source(file.path(here, "helpers.R"))
-suppressPackageStartupMessages(library(somgpu))
+suppressPackageStartupMessages({
+  library(somgpu)
+  library(mclust) # Mclust() looks up mclustBIC() on the search path
+})
 ns <- asNamespace("somgpu")
 
 two_gaussians <- function(d, sep, seed, n_each = 1024) {
@@ -39,14 +46,27 @@ two_gaussians <- function(d, sep, seed, n_each = 1024) {
 
 cat(machine_line(), "\n")
 if ("--null" %in% args) {
-  gens <- list(uniform = function(n, d) matrix(stats::runif(n * d), n, d),
-               gaussian = function(n, d) matrix(stats::rnorm(n * d), n, d),
-               t5 = function(n, d) matrix(stats::rt(n * d, 5), n, d),
-               exponential = function(n, d) matrix(stats::rexp(n * d), n, d))
+  heldout <- "--heldout" %in% args
+  gens <- if (!heldout) {
+    list(uniform = function(n, d) matrix(stats::runif(n * d), n, d),
+         gaussian = function(n, d) matrix(stats::rnorm(n * d), n, d),
+         t5 = function(n, d) matrix(stats::rt(n * d, 5), n, d),
+         exponential = function(n, d) matrix(stats::rexp(n * d), n, d))
+  } else { # kinds and seeds the threshold was not set on
+    list(lognormal = function(n, d) matrix(stats::rlnorm(n * d), n, d),
+         beta22 = function(n, d) matrix(stats::rbeta(n * d, 2, 2), n, d),
+         halfnormal = function(n, d) matrix(abs(stats::rnorm(n * d)), n, d),
+         axes_1_to_5 = function(n, d) matrix(stats::rnorm(n * d), n, d) %*% diag(seq(1, 5, length.out = d), d),
+         two_1.5_sd_apart = function(n, d) { # one flat-topped mode
+           y <- matrix(stats::rnorm(n * d), n, d)
+           y[, 1] <- y[, 1] + 1.5 * (seq_len(n) > n / 2)
+           y
+         })
+  }
   rows <- list()
   for (g in names(gens)) for (n in c(30, 100, 300, 1000, 3000)) for (d in c(1, 2, 5, 10, 32, 128)) {
     if (d >= n / 3) next
-    for (s in 1:3) {
+    for (s in if (heldout) 4:6 else 1:3) {
       set.seed(100 * s + d)
       y <- gens[[g]](n, d)
       fit <- train(y, sizes = 20, restarts = 4, sigma0 = "auto", seed = s, threads = 2,
