@@ -342,9 +342,12 @@ plot_counts <- function(x, size, dots) {
 #' `type = "criteria"` (the default): three panels, the held-out error per size (mean over
 #' the replicates, +- 1 standard error), the stability between replicates per size (the
 #' mean adjusted Rand index, with the 95% interval over pairs of replicates), and the
-#' criterion that chose the groups per number of groups (see [select_size()], "Groups": the
-#' best BIC over the shapes, or for groups of any shape the share of rows on a border,
-#' whose two nearest prototypes lie in different groups); the recommended size and the
+#' figure of the rule that chose the groups per number of groups, its title naming the rule
+#' (see [select_size()], "How the groups are chosen": the best BIC over the covariance
+#' models; for groups of any shape the share of rows on a border, whose two nearest
+#' prototypes lie in different groups; for groups apart or told their number the
+#' narrowest gap; for groups parted by sparse rows the dense rows' neighbours across);
+#' the recommended size and the
 #' number of groups marked and labelled, and "no group structure" said in the figure when
 #' there is none. `type = "groups"`: the groups view,
 #' the rows on their first two principal components coloured by their group, the ring the

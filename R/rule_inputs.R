@@ -8,9 +8,9 @@
 # x: the rows trained on (data units); fit: the fit on them; top: their winners on its
 # largest map; gaussian: the Gaussian groups of that map (fit_grouping(), NULL without
 # rows); reps, work: the replicates run so far and their rows (NULL before any);
-# settings: list(shape, the shape used; k_max, the largest size; told, the number of
-# groups asked for or NULL; seed; args, train()'s arguments as the selection's maps
-# had them; categorical, whether the data have categorical columns).
+# settings: list(shape, the shape used; shape_asked, the call's; k_max, the largest size;
+# told, the number of groups asked for or NULL; noise, the call's; seed; args, train()'s
+# arguments as the selection's maps had them).
 new_rule_inputs <- function(x, fit, top, gaussian, reps, work, settings) {
   list(x = x, fit = fit, top = top, gaussian = gaussian, reps = reps, work = work,
        settings = settings, cache = new.env(parent = emptyenv()))
@@ -30,7 +30,7 @@ input_rows <- function(inputs) {
 }
 
 # The minimum spanning tree of input_rows() (mst_rows(): n^2, asked only by the rules that
-# need it, and only up to the constant "tree_rows" rows).
+# need it: apart and sparse up to the constant "tree_rows" rows, told at any size).
 input_tree <- function(inputs) input_cached(inputs, "tree", function() mst_rows(input_rows(inputs)$x))
 
 # The Gaussian groups' stability over the replicates, weighted by their rows (NA where no

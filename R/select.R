@@ -27,8 +27,9 @@
 #'     curved, chained or nested groups; its prototypes are joined by Genie's linkage, and
 #'     the number of groups is where the share of rows whose two nearest prototypes fall in
 #'     different groups jumps. Taken over Gaussian groups that cut through clearly denser
-#'     data, are not found again by the replicates, and where a gap in the rows parts the
-#'     connected groups.}
+#'     data and are not found again by the replicates, where a gap in the rows parts the
+#'     connected groups (not measured beyond 10,000 rows, nor where every column takes few
+#'     values: there the tests before it decide).}
 #'   \item{`apart`}{The rows joined by Genie's linkage; a number of groups is "apart" when
 #'     its narrowest cut is at least twice the longest links within the groups. Taken over
 #'     Gaussian groups that tile the groups apart (four or more pieces each), or where no
@@ -46,8 +47,12 @@
 #'   After the replicates, with `noise = TRUE`, the step `noise` sets aside the rows far
 #'   from their group's dense part (see "Rows in no group"). The rules that build the
 #'   rows' tree (`connected`'s gap, `apart`, `sparse`) run up to 10,000 rows, the default
-#'   sample. `shape = "gaussian"` tries the Gaussian rules alone (`gaussian`, `bimodal`;
-#'   told, the Gaussian candidate), `"connected"` the others alone; with categorical
+#'   sample (`told` builds it whatever the rows: a tenth of a second for 10,000 rows in two
+#'   columns). `shape = "gaussian"` tries the Gaussian rules alone (`gaussian`, `bimodal`;
+#'   told, the Gaussian candidate, or the rows' linkage where EM loses a group);
+#'   `shape = "connected"` takes rule `connected`'s groups whatever its tests (told, the
+#'   rows' linkage), `gaussian`'s standing only where the fine ring has fewer than 3 cells
+#'   with rows, and tries neither `apart`, `sparse` nor `bimodal`; with categorical
 #'   columns `"auto"` means `"gaussian"` (their levels part the rows by gaps that border no
 #'   group). Every threshold is a constant of [selection_constants()], where its value,
 #'   origin and the benchmark figure that set it are listed; `bench/README.md` (in the
@@ -132,8 +137,8 @@
 #'   `group`, its descriptor beside it), `partition` is `NULL`, `groups_file` holds the
 #'   absolute path, and [as_big_matrix()] attaches the matrix in any session.
 #' @param shape `"auto"` (every rule), `"gaussian"` (Gaussian groups only) or
-#'   `"connected"` (groups that follow the data's connectivity only): see "How the groups
-#'   are chosen".
+#'   `"connected"` (the fine ring's connected groups, or told the rows' linkage): see "How
+#'   the groups are chosen".
 #' @param groups `NULL` (the default: choose the number of groups), or the number of groups
 #'   to find, a whole number from 1 to the largest size compared (rule `told`).
 #' @param noise `TRUE` to leave the rows far from any group's dense part in no group (`NA`
@@ -163,7 +168,8 @@
 #'   ring they live on; `neurons`, each neuron's group; `partition`; `rows`; `occupied`;
 #'   `cells`; `assign`, how a new row joins them (`"mixture"`, `"neurons"` or `"rows"`);
 #'   `fine`, `ref`, `ref_group` (what that needs); `told`; `noise`; `detail`, the rule's
-#'   own figures per number of groups; `decisions` (see "Reading the decisions");
+#'   own figures per number of groups (its `partition` covers the rows the rules ran on:
+#'   the sample, where the rows were sampled); `decisions` (see "Reading the decisions");
 #'   `strategy` (`rows`, `n`, `sampled`, `algorithm`, `dropped`, `scaled`, `spread_ratio`,
 #'   `text`); `groups_file`; `replicates`, one row per replicate and size (`size`,
 #'   `replicate`, `train_qe`, `heldout_qe`, `stability`); `reruns`, with
@@ -331,11 +337,12 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
 #'
 #' Gives each row of `newdata` its group among those [select_size()] found, as the
 #' selection's own rows got theirs: its winner on the grouping map (the selection's
-#' largest ring, or the fine ring of connected groups), then the group of highest
-#' posterior under the groups' Gaussian mixture (see [select_size()], "Groups"), its
-#' winner's group (connected groups, "Groups of any shape") or its nearest grouped row's
-#' (connected groups told their number); with `noise = TRUE`, `NA` for a row far from its
-#' group's dense part ("Rows in no group"). File-backed rows are read a block at a time.
+#' largest ring, or the fine ring of rule connected), then as the groups were found
+#' (`grouping$assign`; see [select_size()], "How the groups are chosen"): the group of
+#' highest posterior under the groups' Gaussian mixture (rules gaussian, bimodal, told),
+#' its winner's group (rule connected) or its nearest grouped row's (rules apart, sparse,
+#' told); with `noise = TRUE`, `NA` for a row far from its group's dense part ("Rows in no
+#' group"). File-backed rows are read a block at a time.
 #'
 #' @param object A `somgpu_selection` from [select_size()].
 #' @param newdata The rows, as for [predict.somgpu()]: a data frame, a matrix, a named

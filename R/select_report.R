@@ -87,8 +87,9 @@ recommend_size <- function(grouping, sizes, maps = "", dropped_all = TRUE, decis
     format(100 * tuned("gap_quantile"))) else ""
   found <- switch(grouping$rule,
     told = if (grouping$assign == "rows") {
-      sprintf("Told %s: the rows joined by Genie's linkage, every cut a gap in the data%s",
-              plural(g, "group"), gap)
+      sprintf("Told %s: the rows joined by Genie's linkage%s%s", plural(g, "group"),
+              if (isTRUE(dt$gap > tuned("gap_times"))) ", every cut a gap in the data" else "",
+              gap)
     } else {
       sprintf("Told %s: joined from %s, %s with %s%s", plural(g, "group"), on,
               plural(g, "Gaussian group"), model_words[[grouping$model]], gap)
@@ -237,7 +238,7 @@ print.somgpu_selection <- function(x, ...) {
 
 # The groups' kind in a few words, from the rule that found them and their model.
 rule_words <- function(rule, model, G) {
-  if (is.na(rule)) return("none")
+  if (is.na(rule)) return("no rule gave groups: see `decisions`")
   if (G == 1L) return(sprintf("rule %s: no group structure", rule))
   gaussian <- if (!is.na(model)) sprintf("Gaussian, %s", model)
   sprintf("rule %s: %s", rule, switch(rule, gaussian = gaussian,

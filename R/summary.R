@@ -8,7 +8,8 @@
 #' largest cluster.
 #'
 #' The suggested size is [select_size()]'s answer on this one fit: the groups found on its
-#' largest map (see [select_size()], "Groups"), and the size with a neuron per group; with
+#' largest map (see [select_size()], "How the groups are chosen", rule gaussian), and the
+#' size with a neuron per group; with
 #' one group (no group structure) there is none. A fit trained with the same arguments and
 #' seed as [select_size()]'s (with `sigma0 = "auto"`) gets the same groups, every row in
 #' the same one. The groups use the fit's data (`keep_data = TRUE`, the default; at most
@@ -120,8 +121,8 @@ print.summary.somgpu <- function(x, ...) {
 #'   `"sparse"` or `"bimodal"`; see [select_size()], "How the groups are chosen"),
 #'   `model` (the Gaussian groups' covariance model, mclust's name such as `"VVV"`, or
 #'   `NA`), `recommended` (a size or `NA`), `reason`, `decisions` (as in [select_size()]'s
-#'   result), `group_table`, `noise_rows` (the rows in no group, with `noise = TRUE`, else
-#'   `NULL`), `rows` (the rows in a group), `n` (the rows of the data), `sampled` (whether
+#'   result), `group_table`, `noise_rows` (the number of rows in no group, with
+#'   `noise = TRUE`, else `NULL`), `rows` (the rows in a group), `n` (the rows of the data), `sampled` (whether
 #'   the groups were found on a sample of the rows), `ran_on` (the rows they were found
 #'   on), `bootstrap` (the replicates run) and `elapsed` (seconds).
 #' @seealso [select_size()], [tidy.somgpu_selection()]
@@ -152,8 +153,8 @@ summary.somgpu_selection <- function(object, ...) {
 #' @rdname summary.somgpu_selection
 #' @export
 print.summary.somgpu_selection <- function(x, ...) {
-  cat(sprintf("%d group%s (%s%s); recommended size: %s\n", x$groups,
-              if (x$groups == 1L) "" else "s", rule_words(x$rule, x$model, x$groups),
+  cat(sprintf("%s group%s (%s%s); recommended size: %s\n", format(x$groups),
+              if (identical(x$groups, 1L)) "" else "s", rule_words(x$rule, x$model, x$groups),
               if (x$told) ", told their number" else "",
               if (is.na(x$recommended)) "none" else sprintf("N = %d", x$recommended)))
   cat(sprintf("%s of %s grouped%s; %d replicates; %.1f s\n",

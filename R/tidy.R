@@ -169,10 +169,10 @@ as_table <- function(df) {
 #' `NA` for a column of weight 0; a categorical column's levels, `column=level`, the
 #' group's probability of each). `augment()` gives rows with `.group`, their group (a
 #' factor; `NA` for rows left out): the selection's own rows (when its fit keeps them,
-#' `keep_data = TRUE`, or `data` is the data it was run on) or new rows, each in the group
-#' of highest posterior under the groups' Gaussian mixture (see [select_size()],
-#' "Groups"), which gives the selection's rows their own groups. Tibbles when the tibble
-#' package is installed.
+#' `keep_data = TRUE`, or `data` is the data it was run on) or new rows, each in its group
+#' as [predict.somgpu_selection()] gives it (the groups' Gaussian mixture, the fine ring's
+#' neuron or the nearest grouped row, as the groups were found), which gives the
+#' selection's rows their own groups. Tibbles when the tibble package is installed.
 #'
 #' @param x A `somgpu_selection` from [select_size()].
 #' @param data,newdata For `augment()`: the rows (all their columns kept; default: the

@@ -1,5 +1,9 @@
 # The constants select_size()'s rules were tuned with, in one table: every rule reads its
-# own by name (tuned()), nowhere else is one written. `kind` says where a value came
+# own by name (tuned()), nowhere else is a tuned one written (what stays in the code are
+# numerical guards, as a ridge of 1e-6, and conventions of reporting: the stability
+# readings' bands are fpc::clusterboot's, R/stability.R; the replicates' rounds of 10,
+# R/select_replicates.R; the default sample of 10,000 rows, R/select_scale.R, which
+# "tree_rows" equals but does not follow). `kind` says where a value came
 # from: "tuned" (set on a benchmark, the figure in `set_by`; bench/README.md has the
 # history), "published" (a method's own default), "convention" (a usual value of its
 # kind, not tuned). bench/bench_clustering_suite.R --sensitivity moves each at 0.75 and
@@ -101,10 +105,16 @@ tuning_table <- rbind(
               "the rules that build the rows' tree (n^2) run up to this many rows", "the default sample"))
 
 # A constant's value: the table's, or a value set by options(somgpu.tuning = list(name =
-# value)) (the sensitivity benchmark's; a name not in the table is an error).
+# value)) (the sensitivity benchmark's and the tests'; a name not in the table is an
+# error, there and here).
 tuned <- function(name) {
   over <- getOption("somgpu.tuning")
-  if (!is.null(over) && !is.null(over[[name]])) return(over[[name]])
+  if (!is.null(over)) {
+    unknown <- setdiff(names(over), tuning_table$name)
+    check_internal(!length(unknown), sprintf("options(somgpu.tuning) names no constant %s",
+                                             paste(unknown, collapse = ", ")))
+    if (!is.null(over[[name]])) return(over[[name]])
+  }
   at <- match(name, tuning_table$name)
   check_internal(!is.na(at), sprintf("no tuned constant named %s", name))
   tuning_table$value[at]
@@ -121,8 +131,9 @@ tuned <- function(name) {
 #'
 #' @return A data frame: `name`, `value`, `kind` (`"tuned"` on a benchmark,
 #'   `"published"` as its authors publish it, `"convention"` a usual value of its kind,
-#'   `"cost"` a limit on time), `rule` (the rules of [select_size()]'s `decisions` that read
-#'   it), `what` (what it does) and `set_by` (the figure that set it).
+#'   `"cost"` a limit on time), `rule` (what reads it: the rules of [select_size()]'s
+#'   `decisions`, or its training, replicates or scaling), `what` (what it does) and
+#'   `set_by` (the figure that set it).
 #' @seealso [select_size()], whose `decisions` name the constant each rule compared with.
 #' @examples
 #' tab <- selection_constants()
@@ -130,7 +141,6 @@ tuned <- function(name) {
 #' @export
 selection_constants <- function() {
   out <- tuning_table
-  over <- getOption("somgpu.tuning")
-  if (!is.null(over)) out$value[match(names(over), out$name)] <- unlist(over)
+  out$value <- vapply(out$name, tuned, 0, USE.NAMES = FALSE) # with options(somgpu.tuning)
   out
 }

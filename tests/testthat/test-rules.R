@@ -95,6 +95,8 @@ test_that("each rule can be left out: the pipeline still runs and records it as 
       expect_identical(sel$groups, NA_integer_)
       expect_match(sel$reason, "No rule of the pipeline gave groups")
       expect_identical(sel$recommended, NA_integer_)
+      expect_match(capture.output(print(summary(sel)))[1], "^NA groups \\(no rule gave groups")
+      expect_output(print(sel), "No rule of the pipeline gave groups")
     } else {
       expect_identical(sel$groups, 2L, label = rule)
     }

@@ -28,6 +28,9 @@ test_that("options(somgpu.tuning) moves a constant, and the rules follow it", {
   expect_identical(tab$value[tab$name == "apart_pieces"], 99)
   expect_identical(somgpu:::tuned("spread_ratio"), 2)
   expect_identical(somgpu:::tuned("apart_times"), 2) # the others stay
+  withr::with_options(list(somgpu.tuning = list(stedy = 0.9)), {
+    expect_error(somgpu:::tuned("steady"), "names no constant stedy", class = "somgpu_internal_error")
+  })
   # the columns' spreads differ 3-fold: standardized under the moved constant only
   x <- cbind(rnorm(50), rnorm(50, sd = 3))
   expect_true(somgpu:::select_scaling("auto", x, NULL, NULL)$scale)
