@@ -98,9 +98,8 @@ rule_bimodal <- function(inputs, current) {
   st <- inputs$settings
   if (!is.null(st$told)) return(not_tried("bimodal", "the number of groups was told (rule told)"))
   if (st$shape == "connected") return(not_tried("bimodal", shape_reason(st)))
-  if (is.null(current) || current$rule != "gaussian" || current$groups != 1L) {
-    return(not_tried("bimodal", "groups were found"))
-  }
+  if (is.null(current)) return(not_tried("bimodal", "no groups so far (rule gaussian gave none)"))
+  if (current$rule != "gaussian" || current$groups != 1L) return(not_tried("bimodal", "groups were found"))
   if (!is.null(encoding_blocks(inputs$fit))) {
     return(not_tried("bimodal", "categorical columns: their levels make dips of their own"))
   }

@@ -144,7 +144,7 @@ summary.somgpu_selection <- function(object, ...) {
     decisions = object$decisions, group_table = object$group_table,
     noise_rows = object$noise_rows,
     rows = if (!is.null(object$group_table)) sum(object$group_table$rows) else
-      if (is.null(g)) NA_integer_ else as.integer(g$rows),
+      if (is.null(g)) 0L else as.integer(g$rows),
     n = st$n, sampled = st$sampled, ran_on = if (is.null(g)) NA_integer_ else as.integer(g$rows),
     bootstrap = object$bootstrap, elapsed = object$elapsed),
     class = "summary.somgpu_selection")
