@@ -70,10 +70,7 @@ bimodal_models <- c("EEE", "EEI", "EII")
 
 # The BIC of a mixture's likelihood on the rows xs (2 loglik - parameters log n).
 mixture_bic <- function(xs, g) {
-  L <- matrix(mixture_logdens(xs, g$par), nrow(xs))
-  top <- apply(L, 1L, max)
-  loglik <- sum(top + log(rowSums(exp(L - top))))
-  2 * loglik - model_params(g$model, g$groups, ncol(xs)) * log(nrow(xs))
+  2 * mixture_loglik(xs, g$par) - model_params(g$model, g$groups, ncol(xs)) * log(nrow(xs))
 }
 
 # The partition into 2 that rule "bimodal" tests: of bimodal_models', the likeliest

@@ -5,11 +5,15 @@
 # raises the classification log-likelihood most, down to one group), and every partition
 # on the way whose groups all hold enough rows is a candidate. The candidate of highest
 # criterion (the BIC of the classification log-likelihood, partition_criterion()) gives
-# the number of groups and their model; EM over the rows, started from it, gives every
-# row its group (a group may span an arc of neighbouring neurons, or cells the ring passed
-# twice). One group means no group structure. Measured on real labelled data and shaped
-# groups (bench/bench_select_real.R) and on 68 data sets with a known number of groups
-# (bench/bench_select_accuracy.R), beside mclust, the gap statistic and prediction strength.
+# the number of groups K and their model. Then the mixture's BIC may merge: the best
+# candidate of every count up to K, fitted by EM over the rows, and the count whose
+# mixture has the highest BIC (mclust's criterion) is kept (a class of wide spread that the
+# classification cut into pieces is whole again; the criterion never splits further than
+# K). Every row joins its most probable group (a group may span an arc of neighbouring
+# neurons, or cells the ring passed twice). One group means no group structure. Measured
+# on real labelled data and shaped groups (bench/bench_select_real.R) and on 68 data sets
+# with a known number of groups (bench/bench_select_accuracy.R), beside mclust, the gap
+# statistic and prediction strength.
 
 # The neurons set aside: those with rows but fewer than `least`, fewest rows first (ties to
 # the lower neuron), as long as together they hold at most the share "aside_share" of the n
@@ -94,10 +98,12 @@ degenerate_partition <- function(xc, groups, model, total, discrete) {
 # the map's N neurons. Every model's agglomeration gives candidates (partitions whose
 # groups all hold group_min_rows(n) rows); the best by partition_criterion() wins, or, with
 # `G` given, the partition into G groups of `model` (of the model whose partition into G
-# groups has the highest criterion, when `model` is NULL). EM over the rows refines it.
-# Returns the model, the count, the criterion of every candidate (`scores`), the mixture's
-# parameters, each row's group, numbered in ring order (the group of the lowest neuron
-# first), and `cells`, the neurons whose cells were joined (with rows, not set aside).
+# groups has the highest criterion, when `model` is NULL). EM over the rows refines it;
+# without G, the mixture's merge (mixture_merge()) may keep fewer groups. Returns the
+# model, the count, the criterion of every candidate (`scores`), the mixture's parameters,
+# each row's group, numbered in ring order (the group of the lowest neuron first), `cells`,
+# the neurons whose cells were joined (with rows, not set aside), and `merged` (the
+# merge's table, or NULL).
 # blocks: the categorical columns (encoding_blocks()), each group's levels' shares then
 # part of its likelihood (mixture.R).
 map_grouping <- function(x, cluster, N, model = NULL, G = NULL, blocks = NULL) {
@@ -119,6 +125,7 @@ map_grouping <- function(x, cluster, N, model = NULL, G = NULL, blocks = NULL) {
   discrete <- discrete_columns(xc)
   scores <- list()
   best <- NULL
+  at <- list() # each count's best candidate (of every model), for the mixture's merge
   for (mod in if (is.null(model)) mixture_models_for(prior) else model) {
     # with G given (the replicates' case), the path stops at G groups
     for (p in agglomerate_cells(moments, mod, n, prior, if (is.null(G)) 1L else G)) {
@@ -138,19 +145,22 @@ map_grouping <- function(x, cluster, N, model = NULL, G = NULL, blocks = NULL) {
       if (is.finite(crit) && (is.null(best) || crit > best$criterion + 1e-9 * abs(best$criterion))) {
         best <- c(p, model = mod, criterion = crit)
       }
+      if (is.finite(crit) && (K > length(at) || is.null(at[[K]]) ||
+                              crit > at[[K]]$criterion + 1e-9 * abs(at[[K]]$criterion))) {
+        at[[K]] <- c(p, model = mod, criterion = crit)
+      }
     }
   }
   if (is.null(best)) return(NULL)
-  labels <- best$labels[cluster[used]]
-  K <- max(labels)
-  em <- if (K > 1L) mixture_em(x[used, , drop = FALSE], labels, best$model, prior)
-  par <- if (is.null(em)) { # one group, or EM lost a group: the cells' partition as it is
-    z <- matrix(0, n, K)
-    z[cbind(seq_len(n), labels)] <- 1
-    mixture_mstep(x[used, , drop = FALSE], z, best$model, prior)
-  } else {
-    em$par
-  }
+  xu <- x[used, , drop = FALSE]
+  fits <- if (is.null(G)) at[seq_len(length(best$rows))] else list(best)
+  fits <- lapply(fits, function(cand) {
+    if (!is.null(cand)) candidate_mixture(xu, cand$labels[cluster[used]], cand$model, prior)
+  })
+  merged <- if (is.null(G)) mixture_merge(xu, at, fits, prior)
+  k <- if (is.null(merged)) length(fits) else merged$groups[which.max(merged$mixture_bic)]
+  best <- if (is.null(G)) at[[k]] else best
+  par <- fits[[k]]
   # every row to its most probable group (as predict_groups() assigns new rows); the groups
   # with rows, numbered along the ring (by the lowest neuron that sends them rows)
   labels <- mixture_classify(x, par)
@@ -159,7 +169,30 @@ map_grouping <- function(x, cluster, N, model = NULL, G = NULL, blocks = NULL) {
   par <- mixture_subset(par, kept)
   list(model = best$model, groups = length(kept), criterion = best$criterion,
        scores = if (length(scores)) `row.names<-`(do.call(rbind, scores), NULL), par = par,
-       labels = match(labels, kept), cells = sum(vapply(moments, `[[`, 0, "n") > 0))
+       labels = match(labels, kept), cells = sum(vapply(moments, `[[`, 0, "n") > 0),
+       merged = merged)
+}
+
+# The mixture of a candidate (labels 1..G of the rows x under `model`): EM over the rows
+# started from it, or the partition's own mixture where EM loses a group.
+candidate_mixture <- function(x, labels, model, prior) {
+  em <- if (max(labels) > 1L) mixture_em(x, labels, model, prior)
+  if (is.null(em)) mixture_hard(x, labels, model, prior) else em$par
+}
+
+# The mixture's merge: `at`, the best candidate of each count (NULL where none), `fits`
+# their mixtures (candidate_mixture()) up to the classification's choice K; each scored by
+# the BIC of its mixture log-likelihood over the rows x. A data frame (groups, model,
+# criterion, mixture_bic) of the counts up to K with a candidate, or NULL when K is 1.
+# Its highest mixture_bic is the count kept (which.max(): ties to the fewer groups).
+mixture_merge <- function(x, at, fits, prior) {
+  if (length(fits) < 2L) return(NULL)
+  ks <- which(!vapply(fits, is.null, TRUE))
+  bic <- vapply(ks, function(k) {
+    partition_criterion(mixture_loglik(x, fits[[k]]), at[[k]]$model, k, ncol(x), nrow(x), prior)
+  }, 0)
+  data.frame(groups = ks, model = vapply(at[ks], `[[`, "", "model"),
+             criterion = vapply(at[ks], `[[`, 0, "criterion"), mixture_bic = bic)
 }
 
 # The Gaussian groups of a fit: on its largest map, with the rows x (data units: the fit's
@@ -181,7 +214,8 @@ fit_grouping <- function(fit, x, cluster, model = NULL, G = NULL) {
                neuron_groups(rows$cluster, out$labels, size, out$groups), partition, n,
                occupied = sum(tabulate(rows$cluster, size) >= group_min_rows(n)),
                cells = out$cells, assign = "mixture", model = out$model,
-               criterion = out$criterion, scores = out$scores)
+               criterion = out$criterion, scores = out$scores,
+               detail = if (is.null(out$merged)) list() else list(merged = out$merged))
 }
 
 # Rule "gaussian": the Gaussian groups of the fit's largest map (inputs$gaussian), the
@@ -193,8 +227,15 @@ rule_gaussian <- function(inputs, current) {
   if (is.null(g)) return(declined("gaussian", "no row has a winner on the largest map"))
   one <- g$scores$criterion[g$scores$groups == 1L]
   one <- if (length(one)) max(one) else NA_real_
-  why <- if (g$groups == 1L) {
+  m <- g$detail$merged
+  split <- if (!is.null(m)) max(m$groups) else g$groups
+  why <- if (g$groups == 1L && split == 1L) {
     "one Gaussian cloud fits the rows better than any grouping of the cells"
+  } else if (g$groups == 1L) {
+    sprintf("%d groups fit the classification best, but one Gaussian cloud's mixture has the higher BIC", split)
+  } else if (split > g$groups) {
+    sprintf("%d Gaussian groups (%s): %d fit the classification best, %d the mixture's BIC", g$groups,
+            g$model, split, g$groups)
   } else {
     sprintf("%d Gaussian groups (%s) fit best, above one group's criterion", g$groups, g$model)
   }

@@ -178,6 +178,20 @@ mixed_logdens <- function(x, par) {
   num
 }
 
+# The mixture's log-likelihood of the rows x: the sum over rows of log sum_g pro_g f_g(x).
+mixture_loglik <- function(x, par) {
+  ld <- matrix(mixture_logdens(x, par), nrow(x))
+  top <- apply(ld, 1L, max)
+  sum(top + log(rowSums(exp(ld - top))))
+}
+
+# The mixture of a hard partition of the rows x (labels 1..G): mixture_mstep()'s.
+mixture_hard <- function(x, labels, model, prior) {
+  z <- matrix(0, nrow(x), max(labels))
+  z[cbind(seq_len(nrow(x)), labels)] <- 1
+  mixture_mstep(x, z, model, prior)
+}
+
 # Each row's group under a mixture: the group of highest posterior (ties to the lower).
 mixture_classify <- function(x, par) {
   max.col(matrix(mixture_logdens(x, par), nrow(x)), ties.method = "first")

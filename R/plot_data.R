@@ -334,8 +334,16 @@ selection_data <- function(x) {
 criterion_panel <- function(g) {
   out <- rule_panel(g)
   if (!is.null(g)) out$title <- sprintf("rule %s: %s", g$rule, out$title)
-  # the bimodal rule's two groups are not the criterion's best: the dip decided
-  out$note <- if (identical(g$rule, "bimodal")) sprintf(" (dip, z = %.1f)", g$detail$z) else ""
+  # the bimodal rule's two groups are not the criterion's best: the dip decided; merged
+  # Gaussian groups are the mixture's BIC's best, fewer than the criterion's
+  merged <- if (identical(g$rule, "gaussian")) g$detail$merged
+  out$note <- if (identical(g$rule, "bimodal")) {
+    sprintf(" (dip, z = %.1f)", g$detail$z)
+  } else if (!is.null(merged) && max(merged$groups) > g$groups) {
+    " (mixture BIC)"
+  } else {
+    ""
+  }
   out
 }
 

@@ -19,10 +19,13 @@
 #'     rows each neuron wins) are joined greedily, for six covariance models (mclust's
 #'     `"VVV"`, `"EEE"`, `"VVI"`, `"EEI"`, `"VII"`, `"EII"`), and every partition on the
 #'     way whose groups hold at least 1% of the rows (and 5) is scored by the BIC of its
-#'     classification likelihood; the best gives the number of groups and their model, and
-#'     EM over the rows refines it. This criterion penalises groups that overlap, as the
-#'     ICL does: one group, "no group structure", is a possible answer. A data frame's
-#'     categorical columns add a latent-class term per group.}
+#'     classification likelihood; the best gives the number of groups K and their model.
+#'     This criterion penalises groups that overlap, as the ICL does: one group, "no group
+#'     structure", is a possible answer. Then the best partition of each count up to K is
+#'     fitted by EM over the rows, and the count whose mixture has the highest BIC (mclust's
+#'     criterion) is kept: a class of wide spread that the classification cut into pieces is
+#'     one group again (`grouping$detail$merged` has both criteria per count). A data
+#'     frame's categorical columns add a latent-class term per group.}
 #'   \item{`connected`}{Groups of any shape: a finer ring (a neuron per 5 rows) traces
 #'     curved, chained or nested groups; its prototypes are joined by Genie's linkage, and
 #'     the number of groups is where the share of rows whose two nearest prototypes fall in

@@ -106,8 +106,9 @@ recommend_size <- function(grouping, sizes, maps = "", dropped_all = TRUE, decis
     bimodal = sprintf("The data hold %s: one Gaussian cloud fits %s better than any grouping, but the rows' density dips between the two halves of %s (%.1f standard errors)",
                       plural(g, "group"), on, mixture_words(grouping$model, g, grouping$par),
                       dt$z),
-    sprintf("The data hold %s: joined from %s, %s fit best (BIC of the classification)",
-            plural(g, "group"), on, mixture_words(grouping$model, g, grouping$par)))
+    sprintf("The data hold %s: joined from %s, %s fit best (%s)",
+            plural(g, "group"), on, mixture_words(grouping$model, g, grouping$par),
+            merged_words(grouping)))
   reason <- if (g == size) {
     sprintf("%s; N = %d has a neuron for each.", found, size)
   } else {
@@ -283,4 +284,12 @@ apart_words <- function(apart, g) {
   if (apart$found != "connected") return(tile)
   sprintf("%s, and the %d connected groups taken over those part them %s than the gaps do",
           tile, apart$replaced, if (apart$replaced > g) "further" else "less")
+}
+
+# Which criterion chose the Gaussian groups: the classification's, or the mixture's where
+# it merged the classification's groups (mixture_merge()).
+merged_words <- function(grouping) {
+  m <- grouping$detail$merged
+  if (is.null(m) || max(m$groups) <= grouping$groups) return("BIC of the classification")
+  sprintf("BIC of the mixture; the classification's preferred %d", max(m$groups))
 }

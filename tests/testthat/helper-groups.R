@@ -171,6 +171,7 @@ ref_grouping <- function(x, cl, N, blocks = NULL) {
   xg_kept <- if (is.null(cat)) x else x[, cat$gauss, drop = FALSE]
   scores <- NULL
   best <- NULL
+  at <- list() # each count's best candidate
   for (shape in if (d) ref_shapes else "VVV") {
     groups <- lapply(sort(unique(cl)), function(j) j) # each a set of neurons
     repeat {
@@ -180,8 +181,10 @@ ref_grouping <- function(x, cl, N, blocks = NULL) {
       crit <- 2 * ll - (ref_nparams(shape, G, d) + G * cat_params) * log(n)
       if (G == 1 || (min(tabulate(labels, G)) >= least && !ref_degenerate(xg_kept, labels, shape))) {
         scores <- rbind(scores, data.frame(family = shape, groups = G, criterion = crit))
-        if (is.null(best) || crit > best$criterion + 1e-9 * abs(best$criterion)) {
-          best <- list(family = shape, groups = G, criterion = crit, labels = labels)
+        cand <- list(family = shape, groups = G, criterion = crit, labels = labels)
+        if (is.null(best) || crit > best$criterion + 1e-9 * abs(best$criterion)) best <- cand
+        if (length(at) < G || is.null(at[[G]]) || crit > at[[G]]$criterion + 1e-9 * abs(at[[G]]$criterion)) {
+          at[[G]] <- cand
         }
       }
       if (G == 1) break
@@ -200,35 +203,56 @@ ref_grouping <- function(x, cl, N, blocks = NULL) {
       groups <- pick
     }
   }
-  labels <- best$labels
-  z <- outer(labels, seq_len(best$groups), "==") * 1
   # each row's log density in each group: its Gaussian part and its levels'
-  dens <- function(x, z, rows) {
+  dens <- function(x, z, rows, family) {
     xg <- if (is.null(cat)) x else x[, cat$gauss, drop = FALSE]
-    p <- ref_params(xg, z, best$family, psi, nu)
+    p <- ref_params(xg, z, family, psi, nu)
     rg <- if (is.null(cat)) rows else rows[, cat$gauss, drop = FALSE]
-    out <- vapply(seq_len(best$groups), function(g) {
+    out <- vapply(seq_len(ncol(z)), function(g) {
       log(p$pro[g]) + (if (d) ref_dens(rg, p$means[[g]], p$covs[[g]]) else rep(0, nrow(rows)))
     }, numeric(nrow(rows)))
     out <- matrix(out, nrow(rows))
     if (!is.null(cat)) out <- out + ref_cat_dens(rows, ref_levels(x, z, cat$blocks, cat$alpha), cat$blocks)
     out
   }
-  if (best$groups > 1) { # EM from the best candidate
+  logsum <- function(ld) {
+    top <- apply(ld, 1, max)
+    sum(top + log(rowSums(exp(ld - top))))
+  }
+  em <- function(cand) { # the weights after EM from a candidate
+    z <- outer(cand$labels, seq_len(cand$groups), "==") * 1
+    if (cand$groups == 1) return(z)
     old <- -Inf
     for (it in 1:50) {
-      ld <- dens(x, z, x)
-      top <- apply(ld, 1, max)
-      ll <- sum(top + log(rowSums(exp(ld - top))))
-      z <- exp(ld - top) / rowSums(exp(ld - top))
+      ld <- dens(x, z, x, cand$family)
+      ll <- logsum(ld)
+      z <- exp(ld - apply(ld, 1, max)) / rowSums(exp(ld - apply(ld, 1, max)))
       if (ll - old < 1e-8 * abs(ll)) break
       old <- ll
     }
+    z
   }
-  ld <- dens(x, z, all_x)
+  # the mixture's merge: the best candidate of each count up to the classification's, the
+  # count whose mixture (after EM) has the highest BIC kept, ties to the fewer groups
+  K <- best$groups
+  zs <- lapply(seq_len(K), function(k) if (length(at) >= k && !is.null(at[[k]])) em(at[[k]]))
+  z <- zs[[K]]
+  merged <- NULL
+  if (K > 1) {
+    ks <- which(!vapply(zs, is.null, TRUE))
+    bic <- vapply(ks, function(k) {
+      2 * logsum(dens(x, zs[[k]], x, at[[k]]$family)) - (ref_nparams(at[[k]]$family, k, d) + k * cat_params) * log(n)
+    }, 0)
+    merged <- data.frame(groups = ks, mixture_bic = bic)
+    k <- ks[which.max(bic)]
+    best <- at[[k]]
+    z <- zs[[k]]
+  }
+  ld <- dens(x, z, all_x, best$family)
   labels <- max.col(matrix(ld, nrow(all_x)), "first")
   best$labels <- labels
   best$scores <- scores
+  best$merged <- merged
   best
 }
 

@@ -131,6 +131,8 @@ test_that("the groups of mixed data follow the documented rule (a slow reference
     expect_equal(got$criterion, want$criterion, tolerance = 1e-8)
     expect_equal(got$scores, stats::setNames(want$scores, c("model", "groups", "criterion")),
                  tolerance = 1e-8)
+    # the mixture's merge: the same BIC per count up to the classification's choice
+    expect_equal(got$merged[c("groups", "mixture_bic")], want$merged, tolerance = 1e-8)
     expect_identical(somgpu:::ari(got$labels, want$labels), 1)
   }
   # categorical columns alone: three latent classes (each item's level mostly its class's)

@@ -165,3 +165,27 @@ test_that("a selection has fixed fields: the call, and the shape, scale and nois
                  class = "somgpu_input_error")
   }
 })
+
+test_that("rule gaussian says where the mixture's BIC merged the classification's groups", {
+  # a skewed group beside a Gaussian one (as in test-select.R's reference case): the
+  # classification's criterion prefers 4 groups, the mixture's BIC 3
+  y <- withr::with_seed(2, rbind(matrix(rnorm(600), ncol = 2),
+                                 exp(matrix(rnorm(200, sd = 0.6), ncol = 2)) * 2 + 4))
+  fit <- train(y, sizes = 8L, restarts = 2, seed = 6, sigma0 = "auto", backend = "cpu",
+               progress = FALSE)
+  g <- somgpu:::fit_grouping(fit, y, fit$clusters$N8)
+  m <- g$detail$merged
+  expect_identical(m$groups, 1:4)
+  expect_identical(g$groups, m$groups[which.max(m$mixture_bic)])
+  expect_identical(g$groups, 3L)
+  # the criterion's own best is the largest count weighed; the kept one is below it
+  best <- g$scores[which.max(g$scores$criterion), ]
+  expect_identical(best$groups, max(m$groups))
+  expect_equal(g$criterion, m$criterion[m$groups == 3L])
+  d <- somgpu:::rule_gaussian(test_rule_inputs(fit, y, 8L, gaussian = g), NULL)$decision
+  expect_identical(d$outcome, "accepted")
+  expect_match(d$reason, "3 Gaussian groups \\(VII\\): 4 fit the classification best, 3 the mixture's BIC")
+  # a grouping the classification chose alone says nothing of a merge
+  one <- somgpu:::fit_grouping(fit, y, fit$clusters$N8, G = 3L)
+  expect_identical(one$detail, list())
+})

@@ -77,14 +77,18 @@ test_that("one column with two modes: two groups, each mode one", {
 })
 
 test_that("the groups of a map follow the documented rule (a slow reference)", {
-  for (case in 1:5) {
+  for (case in 1:6) {
     y <- switch(case,
                 random_blobs(3, m = 2, seed = 41),
                 simplex_blobs(4, sep = 5, n_per = 30, seed = 42)[, 1:3],
                 withr::with_seed(43, matrix(runif(400), ncol = 2)),
                 as.matrix(scale(iris[1:4])),
-                lip_blobs(1)) # a binary column: its point masses no group of their own
-    N <- c(6L, 7L, 5L, 8L, 8L)[case]
+                lip_blobs(1), # a binary column: its point masses no group of their own
+                # a skewed group beside a Gaussian one: the classification cuts it into 3,
+                # the mixture's BIC merges two of them back
+                withr::with_seed(2, rbind(matrix(rnorm(600), ncol = 2),
+                                          exp(matrix(rnorm(200, sd = 0.6), ncol = 2)) * 2 + 4)))
+    N <- c(6L, 7L, 5L, 8L, 8L, 8L)[case]
     fit <- train(y, sizes = N, restarts = 2, seed = case, sigma0 = "auto", backend = "cpu")
     cl <- fit$clusters[[1L]]
     got <- somgpu:::map_grouping(unname(y), cl, N)
@@ -94,6 +98,9 @@ test_that("the groups of a map follow the documented rule (a slow reference)", {
     expect_equal(got$criterion, want$criterion, tolerance = 1e-8)
     expect_equal(got$scores, stats::setNames(want$scores, c("model", "groups", "criterion")),
                  tolerance = 1e-8)
+    # the mixture's merge: the same BIC per count up to the classification's choice
+    expect_equal(got$merged[c("groups", "mixture_bic")], want$merged, tolerance = 1e-8)
+    if (case == 6) expect_identical(c(max(got$merged$groups), got$groups), c(4L, 3L))
     # EM from the chosen cells gives every row its group
     expect_identical(somgpu:::ari(got$labels, want$labels), 1)
   }
