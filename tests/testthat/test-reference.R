@@ -42,10 +42,13 @@ test_that("non-default schedule parameters follow the reference", {
   expect_equal(unname(fit$weights$N4), ref, tolerance = 1e-12)
 })
 
-test_that("rings searched in several chunks of blocks follow the reference", {
-  # one map alone (above the lanes' 48 neurons, or above their 64 dimensions): its winner
-  # search sums eight blocks of neurons side by side, then the next eight, then the rest
-  for (case in list(list(m = 3, sizes = c(50L, 75L)), list(m = 70, sizes = c(2L, 13L, 33L)))) {
+test_that("rings alone, narrow and in chunks of blocks, follow the reference", {
+  # one map alone (above the lanes' 48 neurons, or above their 64 dimensions): up to 8
+  # columns a block of neurons at a time (3 and 8), from 9 on eight blocks summed side by
+  # side, then the next eight, then the rest (12 columns, 70)
+  for (case in list(list(m = 3, sizes = c(50L, 75L)), list(m = 8, sizes = c(50L, 75L)),
+                    list(m = 12, sizes = c(50L, 75L)),
+                    list(m = 70, sizes = c(2L, 13L, 33L)))) {
     y <- seed_data(30, case$m, rng_seed = 20 + case$m)
     init <- withr::with_seed(3, lapply(case$sizes, function(N) matrix(rnorm(N * case$m), N)))
     fit <- train(y, sizes = case$sizes, iter_max = 4, init = init, seed = 7, threads = 2)
