@@ -99,6 +99,10 @@
 #'   (bytes a call may plan to use; default: the machine's memory). None of them changes the
 #'   results. `somgpu.batch_block` (rows per block of the batch sums, 4096) does, in the last
 #'   bits: it fixes the order in which the batch algorithm adds rows, on every backend.
+#'   The CPU backend's kernels are compiled for AVX-512, AVX2 and the portable baseline,
+#'   and run the widest the processor has (`backends()` names it); the environment variable
+#'   `SOMGPU_ISA` (`"avx2"` or `"portable"`), read when the package loads, caps it. Every
+#'   version gives the same bits.
 #'
 #' @section Parallel computing with future: With `parallel = "future"` the maps (one per
 #'   size and restart) are split into one chunk per worker of the current [future::plan()],

@@ -1,6 +1,8 @@
 /* init.c: the package's entry point, R's routine registration of the R glue (src/r); symbols
  * are only reachable through the registered table. The one C file at the top of src/ (R CMD
  * check wants one there; the layers are the folders). */
+#include <stdlib.h>
+
 #include <R.h>
 #include <R_ext/Rdynload.h>
 #include <Rinternals.h>
@@ -39,4 +41,5 @@ void R_init_somgpu(DllInfo *dll)
     R_useDynamicSymbols(dll, FALSE);
     R_forceSymbols(dll, TRUE);
     som_threads_init();
+    som_isa_set(getenv("SOMGPU_ISA")); /* the kernels' version: som_isa.c */
 }

@@ -79,12 +79,13 @@ SOM_INLINE void assess_rows(const double *x, int rows, const double *w, int size
 /* One task: a block of rows (transposed once) against maps q0 .. q1-1, each map's sums into
  * part[3 * map .. 3 * map + 2]: distances, topographic errors, squared distances. A constant m for the common small dimensions; also
  * compiled for AVX2 where the compiler can pick it at load time. */
-SOM_TARGET_CLONES static void assess_task(const som_window *win, int m, const som_maps *maps,
-                                          double *const *w, int **clusters,
-                                          const som_detail *detail, const double *cw,
-                                          int64_t lo, int64_t obase, int rows, int q0,
-                                          int q1, double *x, double *dist, double *part)
+SOM_INLINE void assess_task_body(const int isa, const som_window *win, int m,
+                                 const som_maps *maps, double *const *w, int **clusters,
+                                 const som_detail *detail, const double *cw, int64_t lo,
+                                 int64_t obase, int rows, int q0, int q1, double *x,
+                                 double *dist, double *part)
 {
+    (void)isa; /* the same loops at every width */
     int q;
     som_tile_rows(win->x, win->ld, m, lo - win->first, rows, x);
     for (q = q0; q < q1; q++) {
@@ -111,6 +112,12 @@ SOM_TARGET_CLONES static void assess_task(const som_window *win, int m, const so
         }
     }
 }
+SOM_VERSIONS(assess_task,
+             (const som_window *win, int m, const som_maps *maps, double *const *w,
+              int **clusters, const som_detail *detail, const double *cw, int64_t lo,
+              int64_t obase, int rows, int q0, int q1, double *x, double *dist, double *part),
+             (win, m, maps, w, clusters, detail, cw, lo, obase, rows, q0, q1, x, dist, part))
+
 
 /* What an assessment gives (each NULL where not wanted): the figures of every map, its
  * clusters (to clusters, or to a sink a round at a time) and the per-row details. */
@@ -273,6 +280,7 @@ static int assess(const som_data *d, const som_maps *maps, int nthreads, double 
     assess_run a;
     int64_t b0;
     int rc;
+    (void)som_isa(); /* the kernels' version, set before a thread reads it */
     if (d->n < 1 || d->m < 1 || maps->nmaps < 1)
         return som_fail(st, SOM_ERR_INVALID, "nothing to assess");
     memset(&a, 0, sizeof a);

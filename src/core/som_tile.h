@@ -17,6 +17,11 @@
 #define SOM_TJB 8   /* neurons per tile; weights are padded to a multiple              */
 #define SOM_JB_F 8  /* the same in single precision (twice the values per register)    */
 #define SOM_PB_F 8
+/* Points per tile of the batch winner search on the plain path, side by side in the lanes
+ * of one vector of 64 bytes: an AVX-512 register, two AVX2 ones, four SSE2 ones (the more
+ * points per neuron's weights loaded, the fewer loads); a multiple of SOM_PB(_F). */
+#define SOM_BT 8
+#define SOM_BT_F 16
 
 /* Neurons rounded up to whole blocks of jb: the leading dimension of tiled weights. */
 SOM_INLINE int som_ld(int size, int jb)
@@ -126,6 +131,7 @@ SOM_INLINE int som_observed(const double *x, int m)
         }                                                                                  \
     }
 SOM_TILE_ROWS(som_tile_rows, double, SOM_PB)
-SOM_TILE_ROWS(som_tile_rows_f, float, SOM_PB_F)
+SOM_TILE_ROWS(som_batch_rows, double, SOM_BT)
+SOM_TILE_ROWS(som_batch_rows_f, float, SOM_BT_F)
 
 #endif

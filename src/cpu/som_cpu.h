@@ -49,7 +49,4 @@ som_backend som_cpu_shards_backend(som_shards_cfg *cfg);
 /* A CPU backend for cfg (which must outlive it). */
 som_backend som_cpu_backend(som_cpu_cfg *cfg);
 
-/* The instruction set the packs of small maps run with here ("avx2" or "baseline"). */
-const char *som_lanes_isa(void);
-
 #endif

@@ -12,6 +12,7 @@ som_backend som_cpu_backend(som_cpu_cfg *cfg)
     be.engine[SOM_BATCH] = single ? &som_cpu_batch_f : &som_cpu_batch;
     be.cfg = cfg;
     be.threads = som_threads(cfg->threads);
+    (void)som_isa(); /* the kernels' version, set before a thread reads it */
     return be;
 }
 
@@ -22,14 +23,6 @@ som_backend som_cpu_shards_backend(som_shards_cfg *cfg)
     be.engine[SOM_BATCH] = cfg->cpu.precision == SOM_SINGLE ? &som_cpu_shards_f : &som_cpu_shards;
     be.cfg = cfg;
     be.threads = som_threads(cfg->cpu.threads);
+    (void)som_isa();
     return be;
-}
-
-const char *som_lanes_isa(void)
-{
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && SOM_CLONES
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2")) return "avx2";
-#endif
-    return "baseline";
 }

@@ -14,11 +14,11 @@ static void batch_cut_of(const som_family *f, int threads, double round_units, b
     c->nspans = som_map_spans(c->per_round, threads, f->nmaps);
     c->nseg = (int)((2 * (int64_t)threads + c->per_round * c->nspans - 1) /
                     (c->per_round * c->nspans));
-    c->seg_rows = (size_t)((c->B + c->nseg - 1) / c->nseg + PREC_PB - 1) / PREC_PB * PREC_PB;
+    c->seg_rows = (size_t)((c->B + c->nseg - 1) / c->nseg + PREC_BT - 1) / PREC_BT * PREC_BT;
     if (c->seg_rows < 64) c->seg_rows = 64;
     c->nseg = (int)((c->B + (int64_t)c->seg_rows - 1) / (int64_t)c->seg_rows);
     c->whole = c->nspans == 1 && c->nseg == 1;
-    c->bpad = (size_t)((c->B + PREC_PB - 1) / PREC_PB * PREC_PB);
+    c->bpad = (size_t)((c->B + PREC_BT - 1) / PREC_BT * PREC_BT);
     c->levels = som_pair_levels((som_count)c->nblocks);
 }
 

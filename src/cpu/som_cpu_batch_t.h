@@ -21,8 +21,8 @@
 /* Neurons per smoothing task: maps are cut into runs of this many neurons. */
 #define SOM_SMOOTH_RUN 32
 
-#if SOM_HAVE_VEC && PREC_PB != PREC_VW
-#error "the batch winner search puts a tile's PREC_PB points in the PREC_VW lanes of a vector"
+#if PREC_BT % PREC_PB != 0
+#error "a batch tile (PREC_BT points) holds whole tiles of the scalar search (PREC_PB)"
 #endif
 
 typedef struct {

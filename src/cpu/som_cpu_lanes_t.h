@@ -1,8 +1,8 @@
 /* som_cpu_lanes_t.h: the online rule for a pack of small maps, one map per lane of a
  * register (som_lanes.h), in the precision of som_real.h: SOM_LANES maps of 4 doubles or 8
- * floats. Part of som_cpu_online_t.h. The kernel is compiled for AVX2 and the baseline where
- * the compiler can pick at load time (SOM_TARGET_CLONES); the same operations at either
- * width, -ffp-contract=off keeping them unfused. */
+ * floats. Part of som_cpu_online_t.h. The kernel is compiled for each instruction set
+ * (SOM_VERSIONS); the same operations at every width, -ffp-contract=off keeping them
+ * unfused. */
 
 #if SOM_HAVE_LANES
 #define SOM_LANES PREC_VW
@@ -169,17 +169,24 @@ SOM_INLINE void lanes_points_general(const lane_pack *pk, const som_real *rows, 
     }
 }
 
-SOM_TARGET_CLONES static void lanes_train_general(const lane_pack *pk, const som_real *rows,
-                                                  int m, const som_real *cw, uint32_t i,
-                                                  uint32_t end)
+SOM_INLINE void lanes_train_general_body(const int isa, const lane_pack *pk,
+                                         const som_real *rows, int m, const som_real *cw,
+                                         uint32_t i, uint32_t end)
 {
+    (void)isa; /* the same loops at every width */
     if (cw) lanes_points_general(pk, rows, m, cw, i, end);
     else lanes_points_general(pk, rows, m, NULL, i, end);
 }
+SOM_VERSIONS_AVX2(lanes_train_general,
+             (const lane_pack *pk, const som_real *rows, int m, const som_real *cw, uint32_t i,
+              uint32_t end),
+             (pk, rows, m, cw, i, end))
 
-SOM_TARGET_CLONES static void lanes_train(const lane_pack *pk, const som_real *rows, int m,
-                                          uint32_t i, uint32_t end)
+
+SOM_INLINE void lanes_train_body(const int isa, const lane_pack *pk, const som_real *rows,
+                                 int m, uint32_t i, uint32_t end)
 {
+    (void)isa; /* the same loops at every width */
     switch (m) {
     case 1: lanes_points(pk, rows, 1, i, end); break;
     case 2: lanes_points(pk, rows, 2, i, end); break;
@@ -191,6 +198,10 @@ SOM_TARGET_CLONES static void lanes_train(const lane_pack *pk, const som_real *r
     default: lanes_points(pk, rows, m, i, end);
     }
 }
+SOM_VERSIONS_AVX2(lanes_train,
+             (const lane_pack *pk, const som_real *rows, int m, uint32_t i, uint32_t end),
+             (pk, rows, m, i, end))
+
 #else
 static void lanes_train(const lane_pack *pk, const som_real *rows, int m, uint32_t i,
                         uint32_t end)

@@ -326,9 +326,10 @@ static void start_pass(const som_problem *p, som_factors *fac, int t, int map, i
 }
 
 /* Points i .. stop-1 of pass t of one map alone. */
-SOM_TARGET_CLONES static void train_map(const online_state *s, online_map *mp,
-                                        som_factors *fac, int t, uint32_t i, uint32_t stop)
+SOM_INLINE void train_map_body(const int isa, const online_state *s, online_map *mp,
+                               som_factors *fac, int t, uint32_t i, uint32_t stop)
 {
+    (void)isa; /* the same loops at every width */
     const int m = s->p->data.m;
     if (i == 0) start_pass(s->p, fac, t, mp->map, mp->size, mp->circ, mp->order);
     if (s->general) /* not unrolled by m */
@@ -346,6 +347,11 @@ SOM_TARGET_CLONES static void train_map(const online_state *s, online_map *mp,
     default: train_points(s->rows, mp->order, i, stop, mp->w, mp->circ, mp->size, mp->ld, m);
     }
 }
+SOM_VERSIONS_AVX2(train_map,
+             (const online_state *s, online_map *mp, som_factors *fac, int t, uint32_t i,
+              uint32_t stop),
+             (s, mp, fac, t, i, stop))
+
 
 /* Points i .. stop-1 of pass t of a pack's maps, side by side. */
 static void train_pack(const online_state *s, lane_pack *pk, som_factors *fac, int t,

@@ -18,7 +18,8 @@ typedef float som_real;
 #define PREC_PB SOM_PB_F                     /* rows per tile of the batch winners         */
 #define PREC_TILE_D2 som_tile_d2_f
 #define PREC_TILE_D2_GENERAL som_tile_d2_general_f
-#define PREC_TILE_ROWS som_tile_rows_f
+#define PREC_BT SOM_BT_F                     /* points per tile of the batch search        */
+#define PREC_TILE_ROWS som_batch_rows_f
 #define PREC_CIRC som_neighbourhood_circ_f
 #define PREC_NAME(s) s " (single)"        /* an engine's name                           */
 #define PREC_SYMBOL(name) name##_f        /* an engine's symbol                         */
@@ -29,6 +30,11 @@ typedef som_vfm som_rm;                   /* its comparison masks               
 /* The vector {F(0), .., F(PREC_VW - 1)} of a macro F of the lane, built in registers (element
  * stores into a vector go through memory and stall the load that follows). */
 #define PREC_GATHER(F) ((som_rv){F(0), F(1), F(2), F(3), F(4), F(5), F(6), F(7)})
+typedef float som_bv __attribute__((vector_size(64))); /* a batch tile's points (PREC_BT) */
+typedef int som_bm __attribute__((vector_size(64)));
+#define PREC_BGATHER(F)                                                                    \
+    ((som_bv){F(0), F(1), F(2), F(3), F(4), F(5), F(6), F(7), F(8), F(9), F(10), F(11), F(12), \
+              F(13), F(14), F(15)})
 #endif
 #else
 typedef double som_real;
@@ -36,7 +42,8 @@ typedef double som_real;
 #define PREC_PB SOM_PB
 #define PREC_TILE_D2 som_tile_d2
 #define PREC_TILE_D2_GENERAL som_tile_d2_general
-#define PREC_TILE_ROWS som_tile_rows
+#define PREC_BT SOM_BT
+#define PREC_TILE_ROWS som_batch_rows
 #define PREC_CIRC som_neighbourhood_circ
 #define PREC_NAME(s) s
 #define PREC_SYMBOL(name) name
@@ -45,10 +52,14 @@ typedef som_vd som_rv;
 typedef som_vm som_rm;
 #define PREC_VW SOM_VW
 #define PREC_GATHER(F) ((som_rv){F(0), F(1), F(2), F(3)})
+typedef double som_bv __attribute__((vector_size(64)));
+typedef long long som_bm __attribute__((vector_size(64)));
+#define PREC_BGATHER(F) ((som_bv){F(0), F(1), F(2), F(3), F(4), F(5), F(6), F(7)})
 #endif
 #endif
 
 #define PREC_SELECT(mask, a, b) SOM_SELECT_AS(som_rm, som_rv, mask, a, b)
+#define PREC_BSELECT(mask, a, b) SOM_SELECT_AS(som_bm, som_bv, mask, a, b)
 
 /* Elements of som_real rounded up to whole 64-byte cache lines, so that the buffers of
  * maps trained by different threads never share a line. */

@@ -302,7 +302,7 @@ SEXP C_build_info(void)
     SET_VECTOR_ELT(out, 1, Rf_ScalarInteger(som_max_threads()));
     SET_VECTOR_ELT(out, 2, Rf_ScalarLogical(som_ocl_built()));
     SET_VECTOR_ELT(out, 3, Rf_ScalarLogical(som_ocl_forked()));
-    SET_VECTOR_ELT(out, 4, Rf_mkString(som_lanes_isa()));
+    SET_VECTOR_ELT(out, 4, Rf_mkString(som_isa_name()));
     SET_VECTOR_ELT(out, 5, Rf_ScalarInteger(som_processors()));
     UNPROTECT(1);
     return out;

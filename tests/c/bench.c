@@ -345,7 +345,7 @@ int main(int argc, char **argv)
     }
     som_status_clear(&st);
     printf("somgpu C benchmark%s: CPU backend with %d threads (%s vectors), %d OpenCL device%s\n",
-           quick ? " (--quick)" : "", som_max_threads(), som_lanes_isa(), ndev,
+           quick ? " (--quick)" : "", som_max_threads(), som_isa_name(), ndev,
            ndev == 1 ? "" : "s");
     for (d = 0; d < ndev; d++)
         printf("  device %d: %s (%s, %s, %d compute units, %.0f KiB local memory, fp64 %s)\n",
