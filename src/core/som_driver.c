@@ -247,16 +247,26 @@ static int train_cohort(const som_engine *e, const som_backend *be, const som_pr
     return rc;
 }
 
+/* The backend's engine for the algorithm and a family of this shape (som_engine.pick). */
+static const som_engine *engine_for(const som_backend *be, int algorithm, const som_family *f)
+{
+    const som_engine *e = be->engine[algorithm], *other;
+    if (e && e->pick && (other = e->pick(be->cfg, f)) != NULL) e = other;
+    return e;
+}
+
 int som_train(const som_problem *p, const som_backend *be, double *const *weights,
               const som_hooks *hooks, som_status *st)
 {
     const som_engine *e;
     som_factors fac;
+    som_family f;
     double total = 0, done = 0;
     int rc, first, last, i, *vbuf = NULL;
 
     if ((rc = som_check_problem(p, st)) != SOM_OK) return rc;
-    e = be->engine[p->algorithm];
+    som_family_of(p, &f);
+    e = engine_for(be, p->algorithm, &f);
     if (e == NULL)
         return som_fail(st, SOM_ERR_UNAVAILABLE, "this backend has no %s algorithm",
                         p->algorithm == SOM_BATCH ? "batch" : "online");
@@ -286,7 +296,7 @@ int som_train(const som_problem *p, const som_backend *be, double *const *weight
 void som_train_plan(const som_family *f, int algorithm, const som_backend *be, int threads,
                     som_plan *plan)
 {
-    const som_engine *e = be ? be->engine[algorithm == SOM_BATCH] : NULL;
+    const som_engine *e = be ? engine_for(be, algorithm == SOM_BATCH, f) : NULL;
     const double block = (double)(f->size_max / 2 + 1) * (f->schedules > 1 ? f->schedules : 1);
     if (e) { /* training here: the driver's buffers and the engine's */
         som_plan_add(plan, "neighbourhood factors",

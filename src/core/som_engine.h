@@ -67,7 +67,7 @@ typedef struct {
 /* What a backend implements for one algorithm. `cfg` is the backend's settings (from
  * som_backend), `state` what prepare made for one cohort of maps. Every function returns
  * SOM_OK or a status code with st filled. */
-typedef struct {
+typedef struct som_engine_s {
     const char *name;
     /* The cohort from map `first`: maps first .. *last - 1 of p can be trained together
      * (NULL: all maps at once). */
@@ -97,6 +97,10 @@ typedef struct {
      * where every slice visiting every view's data would cost cache (10-15% measured by
      * bench/bench_replicates.R), and the batch engines. */
     int views;
+    /* Another engine of the same backend for a family of this shape on this processor, or
+     * NULL: this one (NULL here: always this one). The CPU's online rule in double
+     * precision hands families to its wide packs where AVX-512 and the shape make them pay. */
+    const struct som_engine_s *(*pick)(void *cfg, const som_family *f);
 } som_engine;
 
 /* A backend: an engine per algorithm (NULL where it has none), its settings, and the host

@@ -57,6 +57,17 @@ const char *som_isa_name(void);
         if (som_isa() >= SOM_ISA_AVX2) name##_avx2 args;                                   \
         else name##_base args;                                                             \
     }
+/* One version, for AVX-512 (the baseline's where the processor lacks it: the caller checks
+ * som_isa() first): for code whose vectors are AVX-512 registers. */
+#define SOM_VERSIONS_AVX512(name, params, args)                                            \
+    SOM_VERSION(name, _avx512, SOM_TARGET("avx512f,avx512vl,avx512dq"), SOM_ISA_AVX512,   \
+                params, args)                                                              \
+    SOM_VERSION(name, _base, , SOM_ISA_BASELINE, params, args)                             \
+    static void name params                                                                \
+    {                                                                                      \
+        if (som_isa() >= SOM_ISA_AVX512) name##_avx512 args;                               \
+        else name##_base args;                                                             \
+    }
 #else
 #define SOM_CLONES 0
 #define SOM_VERSIONS(name, params, args)                                                   \
@@ -65,6 +76,7 @@ const char *som_isa_name(void);
         name##_body(SOM_ISA_BASELINE, SOM_UNPAREN args);                                   \
     }
 #define SOM_VERSIONS_AVX2 SOM_VERSIONS
+#define SOM_VERSIONS_AVX512 SOM_VERSIONS
 #endif
 
 /* Unroll the short loops over dimensions (-O2 does not; with a constant m they vanish). */

@@ -22,6 +22,7 @@ typedef struct {
 
 extern const som_engine som_cpu_online, som_cpu_batch;     /* double precision */
 extern const som_engine som_cpu_online_f, som_cpu_batch_f; /* single precision */
+extern const som_engine som_cpu_online_w; /* double, packs of 8 maps (som_cpu_online_w.c) */
 /* Data-parallel batch (future workers, som_cpu_shards_t.h). On a worker: the sums of
  * blocks b0 .. b1 - 1 of the data for the maps of p at their initial weights (init
  * "given": the pass's weights), as the aligned nodes of the pairwise sums the range holds

@@ -1,8 +1,14 @@
 /* som_cpu_lanes_t.h: the online rule for a pack of small maps, one map per lane of a
  * register (som_lanes.h), in the precision of som_real.h: SOM_LANES maps of 4 doubles or 8
- * floats. Part of som_cpu_online_t.h. The kernel is compiled for each instruction set
- * (SOM_VERSIONS); the same operations at every width, -ffp-contract=off keeping them
- * unfused. */
+ * floats (8 doubles in the wide packs). Part of som_cpu_online_t.h. The kernel is compiled
+ * for each instruction set (LANES_VERSIONS: AVX2 and the baseline; AVX-512 alone for the
+ * wide packs); the same operations at every width, -ffp-contract=off keeping them unfused. */
+
+#ifdef SOM_WIDE_LANES
+#define LANES_VERSIONS SOM_VERSIONS_AVX512
+#else
+#define LANES_VERSIONS SOM_VERSIONS_AVX2
+#endif
 
 #if SOM_HAVE_LANES
 #define SOM_LANES PREC_VW
@@ -177,10 +183,10 @@ SOM_INLINE void lanes_train_general_body(const int isa, const lane_pack *pk,
     if (cw) lanes_points_general(pk, rows, m, cw, i, end);
     else lanes_points_general(pk, rows, m, NULL, i, end);
 }
-SOM_VERSIONS_AVX2(lanes_train_general,
-             (const lane_pack *pk, const som_real *rows, int m, const som_real *cw, uint32_t i,
-              uint32_t end),
-             (pk, rows, m, cw, i, end))
+LANES_VERSIONS(lanes_train_general,
+               (const lane_pack *pk, const som_real *rows, int m, const som_real *cw,
+                uint32_t i, uint32_t end),
+               (pk, rows, m, cw, i, end))
 
 
 SOM_INLINE void lanes_train_body(const int isa, const lane_pack *pk, const som_real *rows,
@@ -198,9 +204,9 @@ SOM_INLINE void lanes_train_body(const int isa, const lane_pack *pk, const som_r
     default: lanes_points(pk, rows, m, i, end);
     }
 }
-SOM_VERSIONS_AVX2(lanes_train,
-             (const lane_pack *pk, const som_real *rows, int m, uint32_t i, uint32_t end),
-             (pk, rows, m, i, end))
+LANES_VERSIONS(lanes_train,
+               (const lane_pack *pk, const som_real *rows, int m, uint32_t i, uint32_t end),
+               (pk, rows, m, i, end))
 
 #else
 static void lanes_train(const lane_pack *pk, const som_real *rows, int m, uint32_t i,

@@ -1,6 +1,7 @@
 /* som_cpu_online_t.h: the online rule on the CPU (the engines som_cpu_online and, in
- * single precision, som_cpu_online_f: som_real.h), written once and included by
- * som_cpu_online.c and som_cpu_online_f.c. Each slice, the work units (a map alone, or a
+ * single precision, som_cpu_online_f: som_real.h; som_cpu_online_w, double precision in
+ * wide packs), written once and included by som_cpu_online.c, som_cpu_online_f.c and
+ * som_cpu_online_w.c. Each slice, the work units (a map alone, or a
  * pack of small maps side by side: som_cpu_lanes_t.h) move on in parallel (OpenMP over
  * units, largest first), each map point after point through the rule of the original
  * script.
@@ -111,7 +112,12 @@ static void online_plan(void *cfg, const som_family *f, som_plan *plan)
     som_plan_add(plan, "cpu online: the data, row-major", z.rows * sizeof(som_real), SOM_HOST);
     som_plan_add(plan, "cpu online: tiled weights", z.weights * sizeof(som_real), SOM_HOST);
     som_plan_add(plan, "cpu online: factors", z.circ * sizeof(som_real), SOM_HOST);
+#ifdef SOM_WIDE_LANES
+    som_plan_add(plan, "cpu online: wide packs of small maps", z.lanes * sizeof(som_real),
+                 SOM_HOST);
+#else
     som_plan_add(plan, "cpu online: packs of small maps", z.lanes * sizeof(som_real), SOM_HOST);
+#endif
     som_plan_add(plan, "cpu online: visiting orders", z.orders * sizeof(uint32_t), SOM_HOST);
     som_plan_add(plan, "cpu online: initial weights", z.init * sizeof(double), SOM_HOST);
     if (f->general)
@@ -596,6 +602,26 @@ static void online_release(void *state)
     free(s);
 }
 
+#if defined(SOM_SINGLE_PRECISION) || defined(SOM_WIDE_LANES)
+#define ONLINE_PICK NULL
+#else
+/* The wide packs (som_cpu_online_w.c) where they pay, as measured on an AMD EPYC (Zen 5)
+ * with AVX-512 (bench/README.md, issue 54, part 2): 6 columns or more (the fit's time 0.90 of
+ * the narrow packs' at 6, 0.87 at 8, 0.79 at 16; no faster on 3 to 5), and a view's maps at
+ * least 32 per thread, or one thread: half as many packs must still keep every thread busy
+ * (the seed case's 9 maps on 2 threads took 1.8 times as long in wide packs). */
+static const som_engine *online_pick(void *cfg_, const som_family *f)
+{
+    const som_cpu_cfg *cfg = cfg_;
+    const int threads = som_threads(cfg->threads);
+    const double per_view = (double)f->nmaps / (f->views > 1 ? f->views : 1);
+    if (!SOM_CLONES || som_isa() < SOM_ISA_AVX512 || f->m < 6 || f->m > SOM_LANE_MAX_DIM)
+        return NULL;
+    return threads == 1 || per_view >= 32.0 * threads ? &som_cpu_online_w : NULL;
+}
+#define ONLINE_PICK online_pick
+#endif
+
 const som_engine PREC_SYMBOL(som_cpu_online) = {
     .name = PREC_NAME("cpu online"),
     .prepare = online_prepare,
@@ -603,4 +629,5 @@ const som_engine PREC_SYMBOL(som_cpu_online) = {
     .read = online_read,
     .release = online_release,
     .plan = online_plan,
+    .pick = ONLINE_PICK,
 };

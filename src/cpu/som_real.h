@@ -3,7 +3,8 @@
  * som_cpu_online.c and som_cpu_batch.c in double precision, som_cpu_online_f.c and
  * som_cpu_batch_f.c with SOM_SINGLE_PRECISION defined, in single precision (the data, the
  * weights, the factors and every sum in float, as the OpenCL backend's single precision;
- * the results are read back as doubles). The names are PREC_*: the precision's block sizes,
+ * the results are read back as doubles); som_cpu_online_w.c, with SOM_WIDE_LANES, in
+ * double precision with packs of 8 maps (an AVX-512 register) in place of 4. The names are PREC_*: the precision's block sizes,
  * searches and symbols (nothing here is R's: this layer never includes R's headers). */
 #ifndef SOM_REAL_H
 #define SOM_REAL_H
@@ -45,13 +46,26 @@ typedef double som_real;
 #define PREC_BT SOM_BT
 #define PREC_TILE_ROWS som_batch_rows
 #define PREC_CIRC som_neighbourhood_circ
+#ifdef SOM_WIDE_LANES
+#define PREC_NAME(s) s " (wide packs)"
+#define PREC_SYMBOL(name) name##_w
+#else
 #define PREC_NAME(s) s
 #define PREC_SYMBOL(name) name
+#endif
 #if SOM_HAVE_VEC
+#ifdef SOM_WIDE_LANES
+/* The online engine's wide packs (som_cpu_online_w.c): 8 doubles, one AVX-512 register. */
+typedef double som_rv __attribute__((vector_size(64)));
+typedef long long som_rm __attribute__((vector_size(64)));
+#define PREC_VW 8
+#define PREC_GATHER(F) ((som_rv){F(0), F(1), F(2), F(3), F(4), F(5), F(6), F(7)})
+#else
 typedef som_vd som_rv;
 typedef som_vm som_rm;
 #define PREC_VW SOM_VW
 #define PREC_GATHER(F) ((som_rv){F(0), F(1), F(2), F(3)})
+#endif
 typedef double som_bv __attribute__((vector_size(64)));
 typedef long long som_bm __attribute__((vector_size(64)));
 #define PREC_BGATHER(F) ((som_bv){F(0), F(1), F(2), F(3), F(4), F(5), F(6), F(7)})
