@@ -57,7 +57,7 @@ prof_out <- function(name) {
 traced <- c("train", "train_maps", "train_result", "train_replicates", "train_setup_of",
             "train_views", "replicate_fit", "fit_grouping", "agglomerate_cells", "mixture_em",
             "predict_groups", "selection_criteria", "cluster_indices", "group_stability",
-            "groups_of_rows", "connected_grouping")
+            "groups_of_rows", "run_rules")
 ns <- asNamespace("somgpu")
 for (f in traced) {
   suppressMessages(trace(f, tracer = bquote(prof_in(.(f))), exit = bquote(prof_out(.(f))),
@@ -80,7 +80,7 @@ under <- function(top, name) {
 phases_of <- function(total) {
   s <- function(key) acc_of(key)[1]
   u <- function(top, name) under(top, name)[1]
-  # the fit's grouping, wherever a promise forced it (connected_grouping() forces it)
+  # the fit's grouping, wherever a promise forced it
   f <- function(tail) {
     keys <- names(prof$acc)
     hit <- (keys == tail | endsWith(keys, paste0(" > ", tail))) & !startsWith(keys, "train_replicates")
@@ -105,13 +105,12 @@ phases_of <- function(total) {
     `grouping on the fit: EM (mixture_em)` = f("fit_grouping > mixture_em"),
     `grouping on the fit: the rest (moments, classify)` =
       f("fit_grouping") - f("fit_grouping > agglomerate_cells") - f("fit_grouping > mixture_em"),
-    `groups of any shape: a finer ring, its linkage (connected_grouping)` =
-      s("connected_grouping") - s("connected_grouping > fit_grouping") -
-      s("connected_grouping > group_stability"),
+    `the rules (run_rules): the finer ring, the rows' linkage, the tests` =
+      s("run_rules") - s("run_rules > fit_grouping") - s("run_rules > group_stability"),
     `selection_criteria: stability ARIs over replicate pairs` =
       s("selection_criteria") - s("selection_criteria > cluster_indices"),
     `cluster_indices (Davies-Bouldin, Calinski-Harabasz)` = s("selection_criteria > cluster_indices"),
-    `group_stability` = s("group_stability") + s("connected_grouping > group_stability"),
+    `group_stability` = s("group_stability") + s("run_rules > group_stability"),
     `groups_of_rows (every row its group)` = s("groups_of_rows"))
   c(out, `the rest of select_size()` = total - sum(out))
 }
