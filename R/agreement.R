@@ -19,18 +19,11 @@ ari <- function(a, b, na = max(a), nb = max(b)) {
 # ari() of many pairs of clusterings at once: the columns of C (n x B, clusters 1..k, no
 # NA) paired as the columns of `pairs` (2 x P); the P indices, each as ari() gives it.
 ari_pairs <- function(C, pairs, k) {
-  n <- nrow(C)
   P <- ncol(pairs)
-  if (n < 2L) return(rep(1, P))
-  comb2 <- function(v) as.double(v) * (v - 1) / 2
-  keys <- (C[, pairs[1L, ]] - 1L) * k + C[, pairs[2L, ]] + rep((seq_len(P) - 1L) * k * k, each = n)
-  index <- colSums(matrix(comb2(tabulate(keys, P * k * k)), k * k))
-  per <- colSums(matrix(comb2(tabulate(C + rep((seq_len(ncol(C)) - 1L) * k, each = n), ncol(C) * k)), k))
-  sa <- per[pairs[1L, ]]
-  sb <- per[pairs[2L, ]]
-  expected <- sa * sb / (as.double(n) * (n - 1) / 2)
-  top <- (sa + sb) / 2
-  ifelse(top == expected, 1, (index - expected) / (top - expected))
+  if (nrow(C) < 2L) return(rep(1, P))
+  storage.mode(C) <- "integer"
+  storage.mode(pairs) <- "integer"
+  .Call(C_ari_pairs, C, pairs, as.integer(k)) # src/core/som_agreement.c
 }
 
 # Mean adjusted Rand index over the pairs of restarts' clusterings of one size.

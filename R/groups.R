@@ -73,12 +73,13 @@ agglomerate_cells <- function(moments, model, n, prior, down_to = 1L) {
 # Which of the columns of xc (the Gaussian columns, centred) take few values.
 discrete_columns <- function(xc) {
   tol <- tuned("few_values_tie") * sqrt(mean(xc^2))
-  tied <- tuned("few_values_tied")
-  vapply(seq_len(ncol(xc)), function(j) {
-    v <- sort(xc[, j])
-    close <- diff(v) <= tol
-    mean(c(close, FALSE) | c(FALSE, close)) >= tied
-  }, TRUE)
+  n <- nrow(xc)
+  if (n < 2L) return(rep(FALSE, ncol(xc))) # no neighbour to tie with
+  # every column sorted at once (one order() by column, then value); a row ties where the
+  # gap to its lower or upper neighbour is within tol
+  v <- matrix(xc[order(col(xc), xc)], n)
+  close <- v[-1L, , drop = FALSE] - v[-n, , drop = FALSE] <= tol
+  colMeans(rbind(close, FALSE) | rbind(FALSE, close)) >= tuned("few_values_tied")
 }
 
 # Whether the partition of the rows xc into `groups` is degenerate under `model` (a point
@@ -123,7 +124,12 @@ map_grouping <- function(x, cluster, N, model = NULL, G = NULL, blocks = NULL) {
   xc <- sweep(xc, 2L, colMeans(xc))
   total <- colMeans(xc^2)
   discrete <- discrete_columns(xc)
-  scores <- list()
+  scores <- list(model = character(0), groups = integer(0), criterion = numeric(0))
+  score <- function(mod, K, crit) {
+    scores$model <<- c(scores$model, mod)
+    scores$groups <<- c(scores$groups, K)
+    scores$criterion <<- c(scores$criterion, crit)
+  }
   best <- NULL
   at <- list() # each count's best candidate (of every model), for the mixture's merge
   for (mod in if (is.null(model)) mixture_models_for(prior) else model) {
@@ -134,12 +140,12 @@ map_grouping <- function(x, cluster, N, model = NULL, G = NULL, blocks = NULL) {
       if (K > 1L && degenerate_partition(xc, p$labels[cluster[used]], mod, total, discrete)) next
       if (!is.null(G)) { # the model's partition into G groups (of every model: the best)
         if (K != G) next
-        scores[[length(scores) + 1L]] <- data.frame(model = mod, groups = K, criterion = crit)
+        score(mod, K, crit)
         if (is.null(best) || isTRUE(crit > best$criterion)) best <- c(p, model = mod, criterion = crit)
         next
       }
       if (K > 1L && min(p$rows) < least) next
-      scores[[length(scores) + 1L]] <- data.frame(model = mod, groups = K, criterion = crit)
+      score(mod, K, crit)
       # a tie (within rounding: one group has the same criterion under every model of the
       # same covariance) goes to the earlier model in mixture_models
       if (is.finite(crit) && (is.null(best) || crit > best$criterion + 1e-9 * abs(best$criterion))) {
@@ -168,7 +174,7 @@ map_grouping <- function(x, cluster, N, model = NULL, G = NULL, blocks = NULL) {
   kept <- kept[order(vapply(kept, function(g) min(cluster[labels == g]), 0))]
   par <- mixture_subset(par, kept)
   list(model = best$model, groups = length(kept), criterion = best$criterion,
-       scores = if (length(scores)) `row.names<-`(do.call(rbind, scores), NULL), par = par,
+       scores = if (length(scores$model)) as.data.frame(scores), par = par,
        labels = match(labels, kept), cells = sum(vapply(moments, `[[`, 0, "n") > 0),
        merged = merged)
 }

@@ -2,10 +2,12 @@
  * are the only ones that include R's headers: r_glue.c (training, assessment, memory
  * plans, constants), r_data.c (the data, their scan and column statistics), r_shards.c
  * (data-parallel batch), r_opencl.c (devices and contexts), r_rng.c (the random streams,
- * for the known-answer tests), r_groups.c (Gaussian groups: cells joined, EM), over r_backend.c (the registry of backends), r_args.c (R
- * values read into the core's structs) and r_hooks.c (interrupts and progress). Every entry point takes R values (a named list where
- * there are options, read by name) and returns R values, or a status object (class
- * somgpu_status) that R turns into a classed condition. */
+ * for the known-answer tests), r_groups.c (Gaussian groups: cells joined, EM),
+ * r_agreement.c (the ARI of pairs of clusterings), over r_backend.c (the registry of
+ * backends), r_args.c (R values read into the core's structs) and r_hooks.c (interrupts
+ * and progress). Every entry point takes R values (a named list where there are options,
+ * read by name) and returns R values, or a status object (class somgpu_status) that R
+ * turns into a classed condition. */
 #ifndef SOM_R_GLUE_H
 #define SOM_R_GLUE_H
 
@@ -30,6 +32,7 @@ SEXP C_mixture_em(SEXP x, SEXP labels, SEXP columns, SEXP model);
 SEXP C_nearest_rows(SEXP x, SEXP ref, SEXP m, SEXP neighbours);
 SEXP C_mst_rows(SEXP x);
 SEXP C_genie(SEXP from, SEXP to, SEXP p, SEXP k_max, SEXP gini);
+SEXP C_ari_pairs(SEXP C, SEXP pairs, SEXP k);
 SEXP C_constants(void);
 SEXP C_build_info(void);
 SEXP C_data_scan(SEXP x, SEXP counted);

@@ -53,3 +53,34 @@ test_that("the ARI of many pairs at once is each pair's, against the independent
   expect_identical(got[pairs[1, ] == 2 & pairs[2, ] == 3], 1)
   expect_identical(somgpu:::ari_pairs(C[1, , drop = FALSE], pairs, 7L), rep(1, 10))
 })
+
+test_that("the ARI of many pairs in C has the bits of the tabulate() form in R", {
+  # the form ari_pairs() had in R: every pair's contingency table by one tabulate()
+  tabulated <- function(C, pairs, k) {
+    n <- nrow(C)
+    P <- ncol(pairs)
+    comb2 <- function(v) as.double(v) * (v - 1) / 2
+    keys <- (C[, pairs[1L, ]] - 1L) * k + C[, pairs[2L, ]] + rep((seq_len(P) - 1L) * k * k, each = n)
+    index <- colSums(matrix(comb2(tabulate(keys, P * k * k)), k * k))
+    per <- colSums(matrix(comb2(tabulate(C + rep((seq_len(ncol(C)) - 1L) * k, each = n), ncol(C) * k)), k))
+    sa <- per[pairs[1L, ]]
+    sb <- per[pairs[2L, ]]
+    expected <- sa * sb / (as.double(n) * (n - 1) / 2)
+    top <- (sa + sb) / 2
+    ifelse(top == expected, 1, (index - expected) / (top - expected))
+  }
+  for (s in 1:4) {
+    k <- c(2L, 5L, 20L, 75L)[s]
+    C <- withr::with_seed(s, matrix(sample.int(k, 400 * 12, replace = TRUE,
+                                               prob = seq_len(k)^2), 400))
+    C[, 3] <- C[, 2] # one pair agrees exactly
+    pairs <- utils::combn(12, 2)
+    expect_identical(somgpu:::ari_pairs(C, pairs, k), tabulated(C, pairs, k))
+  }
+  # a missing cluster counts in no cell, as tabulate() drops it
+  C <- withr::with_seed(9, matrix(sample.int(4, 300, replace = TRUE), 100))
+  C[c(5, 50), 2] <- NA
+  expect_identical(somgpu:::ari_pairs(C, utils::combn(3, 2), 4L),
+                   tabulated(C, utils::combn(3, 2), 4L))
+  expect_error(somgpu:::ari_pairs(C, utils::combn(3, 2), 3L), "outside 1..k")
+})

@@ -103,6 +103,28 @@ test_that("a column takes few values when nine rows in ten tie with another", {
   expect_identical(few(xc + jitter), c(FALSE, TRUE, TRUE, FALSE))
 })
 
+test_that("the columns that take few values are those of the column-by-column rule", {
+  # the rule as first written, one column at a time: a slow reference
+  slow <- function(xc) {
+    tol <- somgpu::selection_constants()
+    tol <- tol$value[tol$name == "few_values_tie"] * sqrt(mean(xc^2))
+    tied <- somgpu::selection_constants()
+    tied <- tied$value[tied$name == "few_values_tied"]
+    vapply(seq_len(ncol(xc)), function(j) {
+      v <- sort(xc[, j])
+      close <- diff(v) <= tol
+      mean(c(close, FALSE) | c(FALSE, close)) >= tied
+    }, TRUE)
+  }
+  for (s in 1:5) {
+    x <- withr::with_seed(s, cbind(rnorm(60), round(rnorm(60)), rbinom(60, 3, 0.5),
+                                   c(rep(1, 55), rnorm(5)), sample(c(-0, 0, 1), 60, TRUE)))
+    xc <- sweep(x, 2, colMeans(x))
+    expect_identical(somgpu:::discrete_columns(xc), slow(xc))
+  }
+  expect_identical(somgpu:::discrete_columns(matrix(1, 1, 3)), rep(FALSE, 3))
+})
+
 test_that("a group that is a binary column's point mass is no candidate", {
   y <- lip_blobs(1)
   fit <- train(y, sizes = 8L, restarts = 2, seed = 1, sigma0 = "auto", backend = "cpu")
