@@ -8,16 +8,9 @@
 # test per check. Sourced by tools/run-tests.R (the target setup).
 
 run_setup <- function() {
-  counts <- c(passed = 0, failed = 0, skipped = 0)
-  check <- function(what, ok, out = character(0)) {
-    cat(sprintf("%-4s %s\n", if (ok) "ok" else "FAIL", what))
-    if (!ok && length(out)) cat(utils::tail(out, 20), sep = "\n")
-    counts <<- counts + c(ok, !ok, 0)
-  }
-  skip <- function(what) {
-    cat("skip", what, "\n")
-    counts <<- counts + c(0, 0, 1)
-  }
+  checks <- new_checks()
+  check <- checks$check
+  skip <- checks$skip
 
   # A copy of what tools/setup.R reads, in a folder a user (nobody) can enter: tempdir() is
   # this user's alone, so it is opened to others (x only) while the checks run.
@@ -60,8 +53,11 @@ run_setup <- function() {
   } else {
     NA
   }
+  # and no OpenCL platform: ocl-icd's vendor folder, empty (setup.R then asks for PoCL)
   hidden <- c(paste0("R_LIBS_SITE=", shQuote(empty)), paste0("R_LIBS_USER=", shQuote(empty)),
-              "R_LIBS=", paste0("HOME=", shQuote(home)))
+              "R_LIBS=", paste0("HOME=", shQuote(home)),
+              paste0("OCL_ICD_VENDORS=", shQuote(empty)))
+  opencl <- c("opencl-headers", "ocl-icd-opencl-dev", "pocl-opencl-icd")
   with_path <- function(...) paste0("PATH=", shQuote(paste(c(..., Sys.getenv("PATH")),
                                                          collapse = .Platform$path.sep)))
   run <- function(dir, cmd, env, prefix = "") {
@@ -84,7 +80,7 @@ run_setup <- function() {
   }
   own <- rownames(utils::installed.packages(.Library))
   main_r <- setdiff(c(field("Imports"), "knitr", "rmarkdown"), own)
-  tests_r <- setdiff(c(field("Imports"), field("Suggests")), own)
+  tests_r <- setdiff(c(field("Imports"), field("Suggests"), "pkgdown", "xml2", "png"), own)
   debian <- function(p) paste0("r-cran-", tolower(p))
   pandoc <- if (nzchar(Sys.which("pandoc"))) character(0) else "pandoc"
   debian_r <- identical(normalizePath(R.home()), "/usr/lib/R") && nzchar(Sys.which("apt-get"))
@@ -107,8 +103,9 @@ run_setup <- function() {
             r$status == 1L && no_r_error(r), r$out)
       if (debian_r) {
         check(sprintf("... its apt-get line: the %d Debian packages of the R packages%s",
-                      length(wanted), if (job == "main") ", r-base-dev" else " and the system's"),
-              has_line(r, "apt-get install", c(if (job == "main") "r-base-dev" else
+                      length(wanted), if (job == "main") ", r-base-dev, OpenCL and PoCL" else
+                        " and the system's"),
+              has_line(r, "apt-get install", c(if (job == "main") c("r-base-dev", opencl) else
                 c("r-base-dev", "valgrind", "pocl-opencl-icd", "slurm-wlm"),
                 debian(wanted), pandoc)), r$out)
       }
@@ -134,7 +131,7 @@ run_setup <- function() {
   check("root, fresh machine: apt-get update, then install of exactly what is missing",
         length(apt) == 2L && apt[1] == "update -qq" &&
           setequal(strsplit(apt[2], " ")[[1]][-(1:4)],
-                   c(if (debian_r) c("r-base-dev", debian(main_r)), pandoc)) &&
+                   c(if (debian_r) c("r-base-dev", debian(main_r)), pandoc, opencl)) &&
           startsWith(apt[2], "install -y -qq --no-install-recommends"), c(apt, r$out))
   check("... then, R not finding them (site library hidden), says so, status 1",
         r$status == 1L && no_r_error(r) && any(grepl("but R does not look there", r$out)),
@@ -158,9 +155,25 @@ run_setup <- function() {
   cat(sprintf("     (the README's first command: %.0f s)\n", proc.time()[["elapsed"]] - started))
   check(sprintf("this machine: %s installs somgpu and runs the main job", commands[1]),
         r$status == 0L && any(grepl("^<somgpu> 9 ring SOMs", r$out)), r$out)
+  check("... built with its OpenCL backend, the main job on CPU and OpenCL, the same bits",
+        any(grepl("^somgpu: building the CPU [(]OpenMP[)] and OpenCL backends", r$out)) &&
+          any(grepl("^OpenCL: the same problem on ", r$out)) &&
+          any(grepl("same bits as the CPU backend's", r$out, fixed = TRUE)), r$out)
   found <- file.exists(file.path(lib, "somgpu")) &&
-    "somgpu" %in% utils::vignette(package = "somgpu", lib.loc = lib)$results[, "Item"]
-  check("... vignette(\"somgpu\") is installed, and the main job points to it",
-        found && any(grepl("vignette(\"somgpu\")", r$out, fixed = TRUE)), r$out)
-  counts
+    all(c("somgpu", "choosing-groups") %in%
+          utils::vignette(package = "somgpu", lib.loc = lib)$results[, "Item"])
+  check("... its vignettes are installed, and the main job points to them",
+        found && any(grepl("browseVignettes(\"somgpu\")", r$out, fixed = TRUE)), r$out)
+
+  # (e) a machine where OpenCL cannot be had: the CPU-only build runs the main job and says so
+  if (install_build("cpu-only")) {
+    r <- run(".", paste(shQuote(rscript), "tools/seed-example.R"),
+             paste0("R_LIBS=", shQuote(build_lib("cpu-only"))))
+    check("a build without OpenCL: the main job trains on the CPU and says OpenCL is not built",
+          r$status == 0L && any(grepl("^<somgpu> 9 ring SOMs", r$out)) &&
+            any(grepl("^OpenCL: not built", r$out)), r$out)
+  } else {
+    check("a build without OpenCL installs", FALSE)
+  }
+  checks$counts()
 }

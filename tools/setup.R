@@ -1,9 +1,12 @@
 # What a job needs, found, installed where it is missing, or listed:
 #
-#   Rscript tools/setup.R main    what somgpu needs (cli; R's compilers) and what builds its
-#                                 vignette (knitr, rmarkdown, pandoc); then somgpu itself,
-#                                 with the vignette (R CMD build, R CMD INSTALL of the
-#                                 tarball), into the first library R can write to
+#   Rscript tools/setup.R main    what somgpu needs (cli; R's compilers), what builds its
+#                                 OpenCL backend (the OpenCL headers and ICD loader, and
+#                                 PoCL where no OpenCL platform is installed: the CPU as
+#                                 an OpenCL device) and its vignettes (knitr, rmarkdown,
+#                                 pandoc); then somgpu itself, with the vignettes (R CMD
+#                                 build, R CMD INSTALL of the tarball), into the first
+#                                 library R can write to
 #   Rscript tools/setup.R tests   everything tools/run-tests.R uses (.ci/run runs this)
 #
 # Run from the repository root. The R packages are DESCRIPTION's (Imports for main, Imports
@@ -12,8 +15,8 @@
 # on Debian, their Debian packages (r-cran-*) and the system's are installed with apt-get;
 # where R is not Debian's, the R packages come from CRAN into the library R installs to;
 # otherwise the run lists what is missing with the lines that install it and stops with
-# status 1. A main job whose vignette cannot be built installs somgpu without it and says
-# where its source is.
+# status 1. A main job without what OpenCL or the vignettes need installs somgpu without
+# them (the CPU backend alone; no vignettes) and says so.
 args <- commandArgs(trailingOnly = TRUE)
 job <- if (length(args)) args[1] else "main"
 if (!job %in% c("main", "tests") || !file.exists("DESCRIPTION")) {
@@ -31,12 +34,22 @@ say <- function(...) {
 # and tools/gpu-compile.sh's for NVIDIA and AMD targets), a one-node Slurm with munge
 # (tools/slurm.sh), make (the C harness, whose sanitizers come with gcc), valgrind, qpdf
 # and LaTeX (R CMD check and its PDF manual), devscripts (the checkbashisms that R CMD
-# check runs on configure, without which it warns).
+# check runs on configure, without which it warns), Chromium (the documentation site's
+# pages loaded headless: tools/check-site.R).
 system_main <- "r-base-dev"
 system_vignette <- "pandoc"
+# OpenCL for the main job: the headers and the ICD loader configure looks for, and a
+# driver where the loader would find none (an ICD file in OCL_ICD_VENDORS, by default
+# /etc/OpenCL/vendors): PoCL, OpenCL on the CPU. A GPU's own driver, where installed, is
+# left to serve alone.
+vendors <- Sys.getenv("OCL_ICD_VENDORS", "/etc/OpenCL/vendors")
+platform_installed <- length(list.files(vendors, "[.]icd$")) > 0
+system_opencl <- c("opencl-headers", "ocl-icd-opencl-dev",
+                   if (!platform_installed) "pocl-opencl-icd")
 system_tests <- c("opencl-headers", "ocl-icd-opencl-dev", "pocl-opencl-icd", "clang-15",
                   "slurm-wlm", "munge", "make", "valgrind", "qpdf", "texlive-latex-base",
-                  "texlive-latex-recommended", "texlive-fonts-recommended", "devscripts")
+                  "texlive-latex-recommended", "texlive-fonts-recommended", "devscripts",
+                  "chromium")
 # pandoc counts as there when R can run it, wherever it came from (rmarkdown's own test)
 commands <- c(pandoc = "pandoc")
 
@@ -55,6 +68,9 @@ description_packages <- function(field) {
 }
 imports <- description_packages("Imports")
 suggests <- description_packages("Suggests")
+# what the tools of the tests use beyond the package's own Suggests: the documentation
+# site (tools/site.R: pkgdown; tools/check-site.R reads its pages and screenshots)
+tools_r <- c(pkgdown = "", xml2 = "", png = "")
 vignette_r <- suggests[c("knitr", "rmarkdown")]
 
 apt <- nzchar(Sys.which("apt-get")) && nzchar(Sys.which("dpkg-query"))
@@ -112,11 +128,11 @@ install_library <- function() {
 
 # What the job needs (a failure without it) and what it would like (the main job's
 # vignette), missing here.
-need_r <- if (job == "main") imports else c(imports, suggests)
+need_r <- if (job == "main") imports else c(imports, suggests, tools_r)
 want_r <- if (job == "main") vignette_r else character(0)
 need_system <- c(if (r_from_debian) system_main,
                  if (job == "tests") c(system_vignette, system_tests))
-want_system <- if (job == "main") system_vignette else character(0)
+want_system <- if (job == "main") c(system_vignette, system_opencl) else character(0)
 missing <- function() {
   list(need_r = r_missing(need_r), want_r = r_missing(want_r),
        need_system = system_missing(need_system), want_system = system_missing(want_system))
@@ -183,8 +199,13 @@ if (length(unlist(m))) {
     say(if (job == "main") "somgpu needs" else "the tests need",
         "what is missing here:", describe(m$need_r, m$need_system))
   }
-  if (length(want)) {
-    say("its vignette is built with what is missing here:", describe(m$want_r, m$want_system))
+  opencl <- intersect(m$want_system, system_opencl)
+  if (length(opencl)) {
+    say("its OpenCL backend is built with what is missing here:", describe(NULL, opencl))
+  }
+  if (length(m$want_r) || length(setdiff(m$want_system, opencl))) {
+    say("its vignettes are built with what is missing here:",
+        describe(m$want_r, setdiff(m$want_system, opencl)))
   }
   # a Debian package installed in a library R does not look in: said, not installed again
   hidden <- r_from_debian & dpkg_installed(debian_name(names(r_all)))
@@ -220,16 +241,18 @@ if (length(unlist(m))) {
     }
     quit(status = 1)
   }
-  say("installing somgpu without its vignette; once those are installed, this command",
-      "installs it with the vignette")
+  say(paste0("installing somgpu without ", paste(c(if (length(opencl)) "its OpenCL backend",
+      if (length(want) > length(opencl)) "its vignettes"), collapse = " and "),
+      "; once those are installed, this command installs it with them"))
 } else if (job == "tests") {
   say("everything the tests need is here")
 }
 if (job == "tests") quit(status = 0)
 
-# The main job: somgpu installed, with its vignette where it can be built, from a tarball
-# (R CMD INSTALL of the checkout itself builds no vignette), into install_library().
-vignette <- !length(m$want_r) && !length(m$want_system) && rmarkdown::pandoc_available("1.12.3")
+# The main job: somgpu installed, with its vignettes where they can be built, from a tarball
+# (R CMD INSTALL of the checkout itself builds none), into install_library().
+vignette <- !length(m$want_r) && !length(setdiff(m$want_system, system_opencl)) &&
+  rmarkdown::pandoc_available("1.12.3")
 lib <- install_library()
 if (!nzchar(Sys.getenv("MAKEFLAGS"))) {
   Sys.setenv(MAKEFLAGS = paste0("-j", min(max(parallel::detectCores(), 1, na.rm = TRUE), 8)))
@@ -250,8 +273,8 @@ run_r <- function(args) {
   invisible(out)
 }
 started <- proc.time()[["elapsed"]]
-say(if (vignette) "building somgpu with its vignette (R CMD build)" else
-  "building somgpu without its vignette (R CMD build --no-build-vignettes)")
+say(if (vignette) "building somgpu with its vignettes (R CMD build)" else
+  "building somgpu without its vignettes (R CMD build --no-build-vignettes)")
 owd <- setwd(build_dir)
 run_r(c("CMD", "build", "--no-manual", if (!vignette) "--no-build-vignettes", shQuote(repo)))
 setwd(owd)
@@ -262,6 +285,6 @@ cat(grep("^somgpu: building", out, value = TRUE), sep = "\n") # the backends con
 found <- nrow(utils::vignette(package = "somgpu", lib.loc = lib)$results) > 0
 say(sprintf("somgpu %s is installed in %s (%.0f s), %s", utils::packageVersion("somgpu", lib),
             lib, proc.time()[["elapsed"]] - started,
-            if (found) "with its vignette: vignette(\"somgpu\")" else
-              paste("without its vignette: its source is vignettes/somgpu.Rmd (with knitr,",
-                    "rmarkdown and pandoc here, this command installs it built)")))
+            if (found) "with its vignettes: browseVignettes(\"somgpu\")" else
+              paste("without its vignettes: their sources are in vignettes/ (with knitr,",
+                    "rmarkdown and pandoc here, this command installs them built)")))
