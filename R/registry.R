@@ -2,7 +2,7 @@
 # users choose, keyed by the names C gives (constants()$backends), and what every caller
 # asks of a resolved backend through it: the settings C reads (backend_spec()), its record
 # in a fit (backend_record()), a family trained on it in this process (train_on_backend()).
-# Nothing here or above names a backend; a new one is an entry (see the README, "Where a
+# Nothing here or above names a backend; a new one is an entry (see CONTRIBUTING.md, "Where a
 # change goes").
 
 # The entries, in the order of constants()$backends. Each is a list of

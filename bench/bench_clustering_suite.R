@@ -32,6 +32,9 @@
 #                        (preprocessing, k_max, seed), not run it again
 #     --lib=PATH         a library put first in every process (e.g. /tmp/lib-d)
 #     --seed=N           the choosers' seed (default 1)
+#     --csv=FILE         also write FILE: one row per set and method (battery, set, n, d, k:
+#                        the first reference labelling's, method, k_chosen: NA for methods
+#                        told k, ari, seconds: NA for the published partitions)
 #     --preprocess=HOW   framework (default: the framework's "original", as the published
 #                        partitions were made) or centred (no noise; the pooled sd of the
 #                        centred values: the preprocessing of issue 39's figures)
@@ -88,6 +91,7 @@ limit <- as.numeric(opt("limit", 1200))
 mclust_rows <- as.numeric(opt("mclust-rows", 1500))
 seed <- as.integer(opt("seed", 1))
 cache <- opt("cache")
+csv <- opt("csv")
 reuse <- "--reuse" %in% args
 how <- opt("preprocess", "framework")
 if (!how %in% c("framework", "centred")) stop("--preprocess is framework or centred")
@@ -153,6 +157,7 @@ cat(machine_line(), "\n")
 cat(sprintf("suite: %s; %d sets; preprocessing %s; limit %.0f s a method and set; mclust on sets up to %s rows; seed %d\n\n",
             root, nrow(sets), how, limit, format(mclust_rows), seed))
 rows <- list()
+long <- list() # --csv: one row per set and method
 notes <- character(0)
 for (i in seq_len(nrow(sets))) {
   d <- read_set(root, sets$battery[i], sets$set[i], how)
@@ -187,16 +192,24 @@ for (i in seq_len(nrow(sets))) {
     row[[paste("ARI", name)]] <- if (is.null(r)) NA else
       round(framework_ari(if (told) r$partitions else r$partition, d$labels), 3)
     row[[paste("s", name)]] <- if (is.null(r)) NA else round(r$seconds, 1)
+    long[[length(long) + 1L]] <- data.frame(
+      battery = d$battery, set = d$set, n = nrow(d$x), d = ncol(d$x), k = d$k, method = name,
+      k_chosen = if (told || is.null(r)) NA_integer_ else as.integer(r$k),
+      ari = row[[paste("ARI", name)]], seconds = if (is.null(r)) NA_real_ else round(r$seconds, 2))
   }
   for (pm in names(published_methods)) {
     p <- published_partitions(root, published_methods[[pm]][1], published_methods[[pm]][2],
                               d$battery, d$set, d$ks)
     row[[paste("ARI", pm)]] <- if (length(p)) round(framework_ari(p, d$labels), 3) else NA
+    long[[length(long) + 1L]] <- data.frame(
+      battery = d$battery, set = d$set, n = nrow(d$x), d = ncol(d$x), k = d$k, method = pm,
+      k_chosen = NA_integer_, ari = row[[paste("ARI", pm)]], seconds = NA_real_)
   }
   rows[[i]] <- row
   print(row, row.names = FALSE)
 }
 tab <- do.call(rbind, rows)
+if (!is.null(csv)) utils::write.csv(do.call(rbind, long), csv, row.names = FALSE, na = "NA")
 answers <- c(chooser_names, told_names, names(published_methods))
 cat("\nper set: the k each chooser names (k: the reference labellings' k; K: the largest k it may name), every method's ARI, the seconds of those run here\n")
 print(tab, row.names = FALSE)

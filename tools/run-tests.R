@@ -1,5 +1,5 @@
 # The test command. Installs somgpu from this checkout into a temporary library and runs
-# its testthat suite, every help page's examples and the vignette, twice: as configure
+# its testthat suite, every help page's examples and the vignettes, twice: as configure
 # builds it here (with OpenCL where the headers and ICD loader exist) and CPU-only
 # (SOMGPU_NO_OPENCL=1). Then the hardening checks: R CMD build and R CMD check --as-cran of
 # both builds (tools/check-package.R; the tests themselves ran just before, so the check
@@ -11,11 +11,11 @@
 # Output streams as each step runs: one line per test file (its expectations, skips and
 # seconds; a failure in full), one line per step, and at the end a table of the steps and
 # the line "N passed, N failed, N skipped" over everything (expectations passed, each
-# help page's examples, the vignette, each check, harness variant and valgrind run counting
+# help page's examples, each vignette, each check, harness variant and valgrind run counting
 # as one; expectations failed plus tests that errored, and whatever else failed; tests
 # skipped). Exit status 1 when anything failed.
 #
-#   Rscript tools/run-tests.R                  everything (what CI runs; about 16 minutes)
+#   Rscript tools/run-tests.R                  everything (what CI runs; about 25 minutes)
 #   Rscript tools/run-tests.R default cpu-only the two builds' tests only (about 4 minutes)
 #   Rscript tools/run-tests.R quick            the fast loop: the rule against its reference,
 #                                              inputs, messages, results, layers, and
@@ -24,13 +24,31 @@
 #   for real into a temporary library: tools/check-setup.R), default, cpu-only, readme
 #   (every R code block of the README runs as written),
 #   check, harness, gpu-compile, slurm (test-slurm.R under a one-node Slurm started and
-#   stopped by tools/slurm.sh), valgrind (a representative part of the suite), valgrind-all (every file
-#   that valgrind ever ran: about 11 minutes more)
+#   stopped by tools/slurm.sh), site (tools/site.R's pkgdown site, three of its pages loaded
+#   in headless Chromium: tools/check-site.R), valgrind (a representative part of the
+#   suite), valgrind-all (every file that valgrind ever ran: about 11 minutes more)
 args <- commandArgs(trailingOnly = TRUE)
 targets <- if (length(args)) args else c("setup", "default", "cpu-only", "readme", "check",
-                                         "harness", "gpu-compile", "slurm", "valgrind")
+                                         "harness", "gpu-compile", "slurm", "site",
+                                         "valgrind")
+# A step made of checks (tools/check-setup.R, tools/check-site.R): check() prints "ok" or
+# "FAIL" and the tail of `out` on failure, skip() a skip; counts() is the step's tally.
+new_checks <- function() {
+  tally <- c(passed = 0, failed = 0, skipped = 0)
+  list(check = function(what, ok, out = character(0)) {
+         cat(sprintf("%-4s %s\n", if (ok) "ok" else "FAIL", what))
+         if (!ok && length(out)) cat(utils::tail(out, 20), sep = "\n")
+         tally <<- tally + c(ok, !ok, 0)
+       },
+       skip = function(what) {
+         cat("skip", what, "\n")
+         tally <<- tally + c(0, 0, 1)
+       },
+       counts = function() tally)
+}
 source("tools/check-setup.R")
 source("tools/check-package.R")
+source("tools/check-site.R")
 source("tools/valgrind.R")
 
 build_lib <- function(build) file.path(tempdir(), paste0("somgpu-lib-", build))
@@ -148,7 +166,7 @@ build_script <- function(lib, result, filter = NULL) {
     if (!is.null(filter)) sprintf(
       "writeLines(sprintf('%%d %%d %%d', passed, failed, sum(df$skipped)), %s); quit(save = 'no')",
       deparse(result)),
-    "# every help page with examples, then the vignette: one test each, quiet unless they fail",
+    "# every help page with examples, then each vignette: one test each, quiet unless they fail",
     "options(somgpu.threads = 2)",
     "pages <- 0",
     "for (rd in list.files('man', pattern = '[.]Rd$', full.names = TRUE)) {",
@@ -162,12 +180,15 @@ build_script <- function(lib, result, filter = NULL) {
     "  if (ok) passed <- passed + 1 else failed <- failed + 1",
     "}",
     "cat(sprintf('ok   examples of %d help pages\\n', pages))",
-    "t0 <- proc.time()[[3]]",
-    "ok <- tryCatch({ rmarkdown::render('vignettes/somgpu.Rmd', output_dir = tempdir(),",
-    "  quiet = TRUE); TRUE }, error = function(e) {",
-    "  cat('vignette failed:', conditionMessage(e), '\\n'); FALSE })",
-    "cat(sprintf('%-4s vignette built  %5.1f s\\n', if (ok) 'ok' else 'FAIL', proc.time()[[3]] - t0))",
-    "if (ok) passed <- passed + 1 else failed <- failed + 1",
+    "for (rmd in list.files('vignettes', pattern = '[.]Rmd$', full.names = TRUE)) {",
+    "  t0 <- proc.time()[[3]]",
+    "  ok <- tryCatch({ rmarkdown::render(rmd, output_dir = tempdir(),",
+    "    intermediates_dir = tempdir(), quiet = TRUE); TRUE }, error = function(e) {",
+    "    cat('vignette failed:', conditionMessage(e), '\\n'); FALSE })",
+    "  cat(sprintf('%-4s vignette %s built  %5.1f s\\n', if (ok) 'ok' else 'FAIL',",
+    "              basename(rmd), proc.time()[[3]] - t0))",
+    "  if (ok) passed <- passed + 1 else failed <- failed + 1",
+    "}",
     sprintf("writeLines(sprintf('%%d %%d %%d', passed, failed, sum(df$skipped)), %s)",
             deparse(result)))
 }
@@ -231,13 +252,14 @@ quick_files <- paste0("^(rng|reference|batch|input|messages|result|fileclusters|
                       "groups|genie|connected|apart|sparse|bimodal|rules|tuning)$")
 step_names <- c(setup = "the README's two commands on a fresh machine (tools/setup.R)",
                 quick = "the fast loop: a part of the default build's tests",
-                default = "default build (OpenCL where found): tests, examples, vignette",
-                "cpu-only" = "CPU-only build: tests, examples, vignette",
+                default = "default build (OpenCL where found): tests, examples, vignettes",
+                "cpu-only" = "CPU-only build: tests, examples, vignettes",
                 readme = "the README's code blocks, as a reader pastes them",
                 check = "R CMD build, R CMD check --as-cran of both builds",
                 harness = "C harness under sanitizers",
                 "gpu-compile" = "the kernels compiled for NVIDIA and AMD GPUs (clang)",
                 slurm = "a one-node Slurm: the future paths under a real scheduler",
+                site = "the documentation site, built and loaded in Chromium",
                 valgrind = "valgrind on a representative part of the suite",
                 "valgrind-all" = "valgrind on every file it has run")
 run_target <- function(target) {
@@ -254,6 +276,7 @@ run_target <- function(target) {
     harness = run_harness(),
     "gpu-compile" = run_gpu_compile(),
     slurm = run_slurm(),
+    site = run_site(),
     valgrind = , "valgrind-all" = if (install_build("cpu-only")) {
       run_valgrind(build_lib("cpu-only"),
                    if (target == "valgrind") valgrind_files else valgrind_all_files)

@@ -1,6 +1,6 @@
 # The R files in their layer order: a function calls functions of its own file or of files
-# below it, never above (the order the README's Layout gives). Read from the sources beside
-# the tests (the test command's run); R CMD check's copy of the tests has none.
+# below it, never above (the order CONTRIBUTING.md's source map gives). Read from the
+# sources beside the tests (the test command's run); R CMD check's copy of the tests has none.
 
 r_layers <- c(
   # the bottom: what C says, words for messages, conditions, the arithmetic of the rules
