@@ -99,7 +99,7 @@ test_that("plots: the suggested size marked, every size in the trace's legend, a
   expect_identical(seen$legend[[3]]$legend, c("lowest", "middle", "highest"))
 })
 
-test_that("the main job points to the vignette where it is installed, else to its source", {
+test_that("the main job runs on CPU and OpenCL and points to the vignettes", {
   skip_if_not_installed("processx")
   root <- test_path("..", "..")
   skip_if_not(file.exists(file.path(root, "tools", "seed-example.R")), "not in a checkout")
@@ -109,11 +109,22 @@ test_that("the main job points to the vignette where it is installed, else to it
                        env = c("current", R_LIBS = lib), error_on_status = FALSE)
   expect_identical(res$status, 0L, info = res$stderr)
   expect_match(res$stdout, "<somgpu> 9 ring SOMs (N = 2..10) on 2000 x 3 data", fixed = TRUE)
-  # built with the vignette (tools/setup.R main), or as `R CMD INSTALL .` builds it
-  if (nrow(utils::vignette(package = "somgpu", lib.loc = lib)$results) > 0) {
-    expect_match(res$stdout, "vignette(\"somgpu\")            # the tour", fixed = TRUE)
+  expect_match(res$stdout, "backend cpu: ", fixed = TRUE)
+  # OpenCL where this build has a device: the same problem, the same bits; else said
+  opencl <- backends()[backends()$backend == "opencl", ]
+  if (opencl$available) {
+    expect_match(res$stdout, "\nOpenCL: the same problem on ")
+    expect_match(gsub("\\s+", " ", res$stdout),
+                 "are the same bits as the CPU backend's.", fixed = TRUE)
   } else {
-    expect_match(res$stdout, "is not installed: its source is\nvignettes/somgpu.Rmd; Rscript tools/setup.R main installs it",
-                 fixed = TRUE)
+    expect_match(res$stdout, paste0("\nOpenCL: ", substr(opencl$detail, 1, 20)), fixed = TRUE)
+    expect_match(gsub("\\s+", " ", res$stdout), "trains on its CPU backend alone", fixed = TRUE)
+  }
+  # built with the vignettes (tools/setup.R main), or as `R CMD INSTALL .` builds it
+  if (nrow(utils::vignette(package = "somgpu", lib.loc = lib)$results) > 0) {
+    expect_match(res$stdout, "browseVignettes(\"somgpu\")", fixed = TRUE)
+  } else {
+    expect_match(gsub("\\s+", " ", res$stdout),
+                 "their sources are in vignettes/; Rscript tools/setup.R main", fixed = TRUE)
   }
 })
