@@ -6,8 +6,20 @@
 # persist across calls); the times include shipping the data and the results.
 # Medians of `reps` runs, all measured in this one run.
 #
+# With --batch=ROWS[,ROWS...] instead: the data-parallel batch (issue 56) on a file-backed
+# ROWS x 16 matrix (N = 2..20, 20 passes, one thread per worker): in this process, over
+# plan(multisession, workers = 2), and, where a Slurm runs (SLURM_CONF set: `eval $(sh
+# tools/slurm.sh start)`), over 2 persistent workers that Slurm starts, each an R worker
+# launched by srun that connects back (parallelly::makeClusterPSOCK(rscript = srun ...
+# Rscript), plan(cluster)): started once, kept for the whole fit, a pass a round trip.
+# Printed: seconds, the same bits as in this process, Slurm over multisession; then, on
+# paper, a pass of 1e9 x 16 rows over 16 nodes from the measured rates.
+#
 #   Rscript bench/bench_future.R [reps]
+#   Rscript bench/bench_future.R --batch=2e5,1e7
 args <- commandArgs(trailingOnly = TRUE)
+batch <- sub("^--batch=", "", grep("^--batch=", args, value = TRUE))
+args <- grep("^--", args, value = TRUE, invert = TRUE)
 script <- sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))
 source(file.path(if (length(script)) dirname(script) else "bench", "helpers.R"))
 for (p in c("future", "future.apply")) {
@@ -15,6 +27,12 @@ for (p in c("future", "future.apply")) {
 }
 options(width = 160)
 reps <- if (length(args)) as.integer(args[1]) else 3L
+
+if (length(batch)) {
+  source(file.path(if (length(script)) dirname(script) else "bench", "future_batch.R"))
+  bench_future_batch(as.numeric(strsplit(batch, ",")[[1]]))
+  quit(save = "no")
+}
 
 set.seed(1)
 y <- matrix(runif(5000 * 8), 5000, 8)

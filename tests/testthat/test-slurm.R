@@ -74,6 +74,48 @@ test_that("under Slurm: maps, replicates and file-backed rows give the in-proces
   expect_true(queue_empty())
 })
 
+# Persistent workers that Slurm starts (issue 56): 2 R workers, each launched by srun as a
+# job of its own that connects back (parallelly), used through plan(cluster): started once,
+# kept for every fit, stopped by stopCluster(). somgpu needs nothing of its own for them.
+test_that("under Slurm: persistent workers started by srun give the in-process bits", {
+  skip_if_no_slurm()
+  skip_if_not_installed("parallelly")
+  skip_if_not_installed("bigmemory")
+  skip_if(!nzchar(Sys.which("srun")), "no srun")
+  dir <- withr::local_tempdir()
+  big <- withr::with_seed(3, matrix(rnorm(4000 * 3), ncol = 3))
+  bm <- bigmemory::as.big.matrix(big, backingfile = "y.bin", backingpath = dir,
+                                 descriptorfile = "y.desc")
+  withr::local_options(somgpu.batch_block = 256L) # 16 blocks: a range of them per worker
+  batch_here <- train(bm, nmax = 5, algorithm = "batch", iter_max = 6, seed = 4, threads = 1)
+  maps_here <- train(iris[, 1:4], nmax = 6, restarts = 2, seed = 1, threads = 1)
+  if (!nzchar(Sys.getenv("USER"))) withr::local_envvar(USER = Sys.info()[["user"]])
+  cl <- parallelly::makeClusterPSOCK(2, rscript = I(c(
+    "srun", "--ntasks=1", "--cpus-per-task=1", "--job-name=somgpu-worker", "--quiet",
+    file.path(R.home("bin"), "Rscript"))), rscript_libs = .libPaths())
+  stopped <- FALSE
+  withr::defer(if (!stopped) parallel::stopCluster(cl))
+  names <- system2("squeue", c("-h", "-o", "%j"), stdout = TRUE, stderr = TRUE)
+  expect_identical(sum(names == "somgpu-worker"), 2L) # one Slurm job per worker
+  local({
+    local_plan(future::cluster, workers = cl)
+    shards <- train(bm, nmax = 5, algorithm = "batch", iter_max = 6, seed = 4, threads = 1,
+                    parallel = "future")
+    expect_identical(shards$weights, batch_here$weights)
+    expect_identical(shards$quality, batch_here$quality)
+    expect_identical(nrow(shards$backend$workers), 2L)
+    fit <- train(iris[, 1:4], nmax = 6, restarts = 2, seed = 1, parallel = "future",
+                 threads = 1)
+    expect_identical(fit$weights, maps_here$weights)
+    # the same two processes served every pass and both fits: started once, kept
+    pids <- parallel::clusterEvalQ(cl, Sys.getpid())
+    expect_setequal(shards$backend$workers$pid, unlist(pids))
+  })
+  parallel::stopCluster(cl)
+  stopped <- TRUE
+  expect_true(queue_empty()) # every worker's job ends with the cluster
+})
+
 test_that("under Slurm: a job lost mid-run runs again, same bits, recorded", {
   skip_if_no_slurm()
   y <- iris[, 1:4]
