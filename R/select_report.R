@@ -224,15 +224,18 @@ print.somgpu_selection <- function(x, ...) {
   if (!is.null(x$decisions)) cat(wrap_text(decision_story(x$decisions)), sep = "\n")
   cat(sprintf("recommended: %s\n", if (is.na(x$recommended)) "none" else
     sprintf("N = %d", x$recommended)))
+  # where every row's group is: `partition`, or the file of groups_file
+  held <- if (is.null(x$groups_file)) "`partition`" else "`groups_file`"
   if (!is.null(x$group_table) && nrow(x$group_table) > 1L) {
-    cat("groups (each row's in `partition`), bootstrap stability (mean Jaccard, as fpc::clusterboot):\n")
+    cat(sprintf("groups (each row's in %s), bootstrap stability (mean Jaccard, as fpc::clusterboot):\n",
+                held))
     gt <- x$group_table
     gt$stability <- sprintf("%.2f", gt$stability)
     print(gt, row.names = FALSE, right = TRUE)
   }
   if (!is.null(x$noise_rows)) {
-    cat(sprintf("in no group (noise = TRUE): %s, NA in `partition`\n",
-                count_text(x$noise_rows, "row")))
+    cat(sprintf("in no group (noise = TRUE): %s, NA in %s\n",
+                count_text(x$noise_rows, "row"), held))
   }
   invisible(x)
 }

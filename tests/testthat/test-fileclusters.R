@@ -101,6 +101,21 @@ test_that("clusters whose files are gone: a classed error naming them, no crash"
   expect_match(res$stdout, "DONE")
 })
 
+test_that("a selection whose groups went to a file says so when printed", {
+  skip_if_not_installed("bigmemory")
+  dir <- withr::local_tempdir()
+  y <- withr::with_seed(1, rbind(matrix(rnorm(2000), ncol = 4), matrix(rnorm(2000, 6), ncol = 4)))
+  bm <- file_matrix(y, dir)
+  sel <- select_size(bm, sizes = 2:4, restarts = 1, bootstrap = 3, iter_max = 5, seed = 1,
+                     sample_rows = 300, backend = "cpu", progress = FALSE, threads = 2,
+                     groups_file = file.path(dir, "g.bin"))
+  expect_null(sel$partition)
+  expect_equal(sel$groups, 2) # two blobs 6 sd apart
+  out <- capture.output(print(sel))
+  expect_true(any(grepl("groups (each row's in `groups_file`)", out, fixed = TRUE)))
+  expect_false(any(grepl("`partition`", out, fixed = TRUE)))
+})
+
 test_that("a clusters or groups file named as a folder is refused; the path kept absolute", {
   skip_if_not_installed("bigmemory")
   dir <- withr::local_tempdir()
