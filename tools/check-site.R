@@ -1,9 +1,9 @@
-# The documentation site, as a reader gets it: tools/site.R builds it into a temporary
-# folder (no warning, no broken internal link), then headless Chromium loads three pages
-# (the home page, reference/select_size.html, an article): each must load without a console
-# error, its screenshot must not be blank, and every figure it shows must be a PNG or SVG of
-# the site that is not of one colour. One test per check. Sourced by tools/run-tests.R
-# (the target site).
+# The documentation site, as a reader gets it: tools/site.R builds it from the tests'
+# default build into a temporary folder (no warning, no broken internal link), then
+# headless Chromium loads three pages (the home page, reference/select_size.html, an
+# article): each must load without a console error, its screenshot must not be blank, and
+# every figure it shows must be a PNG or SVG of the site that is not of one colour. One
+# test per check. Sourced by tools/run-tests.R (the target site).
 
 run_site <- function() {
   checks <- new_checks()
@@ -12,8 +12,15 @@ run_site <- function() {
   dest <- file.path(home, "site")
   dir.create(home, showWarnings = FALSE)
   started <- proc.time()[["elapsed"]]
+  # from the default build of the tests (installed once, in their temporary library)
+  if (!install_build("default")) {
+    check("the default build installs, for the site", FALSE)
+    return(checks$counts())
+  }
   out <- suppressWarnings(system2(file.path(R.home("bin"), "Rscript"),
-                                  c("tools/site.R", shQuote(dest)), stdout = TRUE, stderr = TRUE))
+                                  c("tools/site.R", "--installed", shQuote(dest)),
+                                  stdout = TRUE, stderr = TRUE,
+                                  env = paste0("R_LIBS=", shQuote(build_lib("default")))))
   status <- attr(out, "status")
   cat(sprintf("     (tools/site.R: %.0f s)\n", proc.time()[["elapsed"]] - started))
   check("tools/site.R builds the site without a warning or a broken internal link",

@@ -2,6 +2,9 @@
 # (_pkgdown.yml), the articles (vignettes/) and NEWS. Usage, from the repository root:
 #
 #   Rscript tools/site.R [DIR]    build it into DIR (default docs/); open DIR/index.html
+#   Rscript tools/site.R --installed [DIR]
+#                                 the same from the somgpu R finds (R_LIBS), not installing
+#                                 this checkout (the tests: their build is installed already)
 #
 # pkgdown installs somgpu into a temporary library, runs the examples and renders the
 # articles. The run then checks what it built: every warning of the build is printed, and
@@ -10,8 +13,10 @@
 # (the site reads offline). Status 1 when a warning was given or a link is broken; the
 # last line says which. tools/run-tests.R (the target site) runs this and loads pages in Chromium.
 args <- commandArgs(trailingOnly = TRUE)
+installed <- "--installed" %in% args
+args <- setdiff(args, "--installed")
 if (!file.exists("_pkgdown.yml") || length(args) > 1L) {
-  cat("usage, from the repository root: Rscript tools/site.R [DIR]\n")
+  cat("usage, from the repository root: Rscript tools/site.R [--installed] [DIR]\n")
   quit(status = 2)
 }
 for (p in c("pkgdown", "xml2")) {
@@ -30,7 +35,7 @@ warned <- character(0)
 started <- proc.time()[["elapsed"]]
 withCallingHandlers(
   pkgdown::build_site(".", override = list(destination = dest), preview = FALSE,
-                      new_process = FALSE, install = TRUE),
+                      new_process = FALSE, install = !installed),
   warning = function(w) {
     warned <<- c(warned, conditionMessage(w))
     invokeRestart("muffleWarning")
