@@ -30,12 +30,6 @@ plans <- c(list(multisession = function() future::plan(future::multisession, wor
              future::plan(future.batchtools::batchtools_slurm, workers = 2)
            }))
 
-timed <- function(expr) {
-  t0 <- proc.time()[["elapsed"]]
-  value <- expr
-  list(value = value, seconds = proc.time()[["elapsed"]] - t0)
-}
-
 # the data: 8 Gaussian groups in 16 columns; in memory and as a file-backed matrix
 set.seed(1)
 centres <- matrix(rnorm(8 * 16, sd = 3), 8)

@@ -30,11 +30,6 @@ args <- setdiff(args, c("--heldout", grep("^--methods=", args, value = TRUE)))
 shift <- if (length(args)) as.integer(args[1]) else 0L
 suite <- if (heldout) select_suite_heldout(shift) else select_suite(shift)
 
-timed <- function(expr) {
-  t0 <- proc.time()[["elapsed"]]
-  value <- expr
-  list(value = value, seconds = proc.time()[["elapsed"]] - t0)
-}
 methods <- list(
   select_size = function(x) {
     select_size(x, sizes = 2:12, seed = 1, threads = 2, progress = FALSE)$groups

@@ -17,11 +17,6 @@ bench_future_batch <- function(rows_list, passes = 20L) {
   slurm <- nzchar(Sys.getenv("SLURM_CONF")) && nzchar(Sys.which("srun"))
   if (!nzchar(Sys.getenv("USER"))) Sys.setenv(USER = Sys.info()[["user"]])
   cat(machine_line(), "\n")
-  timed <- function(expr) {
-    t0 <- proc.time()[["elapsed"]]
-    v <- expr
-    list(value = v, seconds = proc.time()[["elapsed"]] - t0)
-  }
   out <- list()
   for (n in rows_list) {
     dir <- tempfile("somgpu-future-batch-")

@@ -13,6 +13,13 @@ time_median <- function(f, reps) {
   median(t)
 }
 
+# expr's value and the elapsed seconds it took: list(value, seconds).
+timed <- function(expr) {
+  t0 <- proc.time()[["elapsed"]]
+  value <- expr
+  list(value = value, seconds = proc.time()[["elapsed"]] - t0)
+}
+
 machine_line <- function() {
   cpu <- if (file.exists("/proc/cpuinfo")) {
     trimws(sub(".*: ", "", grep("model name", readLines("/proc/cpuinfo"), value = TRUE)[1]))
