@@ -26,6 +26,13 @@ check_internal <- function(ok, what) {
   invisible(TRUE)
 }
 
+# A message of somgpu's (what happened that the user should know, the call going on): a
+# `somgpu_message`, so that it can be muffled by class.
+inform <- function(message, class = character()) {
+  message(structure(class = c(class, "somgpu_message", "message", "condition"),
+                    list(message = paste0(message, "\n"), call = NULL)))
+}
+
 # A suggested package that `what` needs: a `somgpu_package_error` naming the missing ones.
 need_packages <- function(packages, what, call) {
   missing <- packages[!vapply(packages, requireNamespace, logical(1), quietly = TRUE)]

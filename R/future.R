@@ -31,6 +31,7 @@ chunk_steps <- function(chunks, size) {
 # count or NULL (each worker's own); `options`: this session's backend options
 # (backend_options()); `progress`: signal progressr updates (when progressr is installed).
 train_future <- function(x, problem, args, threads, options, progress, call) {
+  keep_user_plan()
   nmaps <- length(problem$size)
   sizes <- problem$size
   chunks <- future_chunks(sizes, future_workers(nmaps))
@@ -51,7 +52,8 @@ train_future <- function(x, problem, args, threads, options, progress, call) {
                     threads = threads, options = options, progress = p,
                     globals = as.numeric(utils::object.size(x)) +
                       as.numeric(utils::object.size(work)),
-                    lost = function(e, k) workers_lost(e, k, chunks, sizes, plan, call))
+                    lost = function(e, k) workers_lost(e, k, chunks, sizes, plan, call),
+                    what = function(k) sprintf("training sizes %s", sizes_text(sizes, chunks[[k]])))
   res <- ran$results
   if (length(failed_workers(res))) worker_failed(res, chunks, sizes, call)
   weights <- vector("list", nmaps)

@@ -82,6 +82,21 @@ read_physical_memory <- function() {
   NA_real_
 }
 
+# Bytes free for new data now: the smaller of the option somgpu.max_memory and what the
+# system has available (MemAvailable on Linux; elsewhere the physical memory), Inf where
+# neither can be read.
+available_memory <- function() {
+  avail <- NA_real_
+  if (file.exists("/proc/meminfo")) {
+    line <- grep("^MemAvailable:", readLines("/proc/meminfo", warn = FALSE), value = TRUE)
+    kb <- suppressWarnings(as.double(gsub("[^0-9]", "", line[1L])))
+    if (length(kb) == 1L && !is.na(kb)) avail <- kb * 1024
+  }
+  if (is.na(avail)) avail <- physical_memory()
+  opt <- getOption("somgpu.max_memory")
+  min(if (is.na(avail)) Inf else avail, if (is.numeric(opt) && length(opt) == 1L) opt else Inf)
+}
+
 format_bytes <- function(b) {
   units <- c("B", "kB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB")
   i <- max(1L, min(length(units), floor(log(max(b, 1), 1000)) + 1L))

@@ -42,10 +42,12 @@ run_replicates <- function(work, x, args, parallel, progress, call) {
   }
   threads <- args$threads
   args$threads <- NULL
+  keep_user_plan()
   plan <- plan_name()
   ran <- on_workers(work, "replicate_worker", x = x, args = args, threads = threads,
                     progress = p, globals = as.numeric(utils::object.size(x)),
                     label = "somgpu-select-%d",
+                    what = function(k) sprintf("training replicate %d", k),
                     lost = function(e, k) {
                       abort(sprintf("somgpu: the future worker (plan %s) of replicate %d failed %s: %s",
                                     plan, k, retried_text(), conditionMessage(e)),

@@ -10,24 +10,29 @@ plan_name <- function() setdiff(class(future::plan()), c("FutureStrategy", "twea
 # future workers, a future per piece, as many at a time as the plan has workers (a wave):
 # list(results in order, reruns). A piece whose future fails (its worker died, its job was
 # cancelled or killed) runs again, on a live worker, up to future_retries() times: every
-# piece is deterministic, so its re-run gives what its first run would have. `reruns` has a
-# row per re-run (piece, attempt, reason). lost(e, i): what to do when piece i's retries are
-# spent (it raises the caller's error). A piece whose body failed (an error returned as a
+# piece is deterministic, so its re-run gives what its first run would have; a message says
+# so (`what(i)`: what piece i does, for it). `reruns` has a row per re-run (piece, attempt,
+# reason). lost(e, i): what to do when piece i's retries are spent (it raises the caller's
+# error). A piece whose body failed (an error returned as a
 # value, on_worker()) stops the launching of the pieces still to come. globals: bytes of
 # the arguments the futures carry (the data: let future send them whatever their size).
 # Leaving early (an error, an interrupt) cancels the jobs of a scheduler still queued or
 # running (cancel_futures()).
-on_workers <- function(work, fun, ..., globals = 0, label = "somgpu-%d", lost) {
+on_workers <- function(work, fun, ..., globals = 0, label = "somgpu-%d", lost,
+                       what = function(i) sprintf("piece %d", i)) {
   old <- options(future.globals.maxSize = max(2 * globals + 50 * 1024^2,
                                               getOption("future.globals.maxSize", 500 * 1024^2)))
   on.exit(options(old), add = TRUE)
   entry <- worker_entry(fun)
   rest <- list(...)
   retries <- future_retries()
-  # for the tests and benchmarks, a fault on purpose: list(piece, times, kind): the worker
-  # of `piece` dies (kind "die", its process killed) or its body fails ("error") the first
-  # `times` times it runs
+  # for the tests and benchmarks, a fault on purpose: list(piece, times, kind, call): the
+  # worker of `piece` dies (kind "die", its process killed) or its body fails ("error") the
+  # first `times` times it runs, in every call of a fit (a pass of the data-parallel
+  # batch), or in its call number `call` only
   fault <- getOption("somgpu.future_fault")
+  the_plan$calls <- if (is.null(the_plan$calls)) 1L else the_plan$calls + 1L
+  if (!is.null(fault$call) && fault$call != the_plan$calls) fault <- NULL
   main <- Sys.getpid()
   scheduler <- inherits(future::plan(), "batchtools")
   tries <- integer(length(work))
@@ -48,11 +53,12 @@ on_workers <- function(work, fun, ..., globals = 0, label = "somgpu-%d", lost) {
   running <- list()
   on.exit(cancel_futures(running), add = TRUE)
   queue <- seq_along(work)
-  width <- future_workers(length(work))
   while (length(queue)) {
+    width <- future_workers(length(work)) # (fewer once a lost worker is left out)
     wave <- queue[seq_len(min(width, length(queue)))]
     queue <- queue[-seq_along(wave)]
     running <- vector("list", length(wave))
+    started <- vector("list", length(wave)) # the futures (a failed start leaves its node)
     for (j in seq_along(wave)) {
       # Each future is recorded before it starts, so that leaving early cancels a
       # scheduler's job from the moment it is submitted (the workers of other plans finish
@@ -63,6 +69,7 @@ on_workers <- function(work, fun, ..., globals = 0, label = "somgpu-%d", lost) {
       # interrupt between sbatch and the registry's record of the job.
       record <- quote({
         running[j] <- list(tryCatch(launch(wave[j]), FutureError = function(e) e))
+        started[j] <- running[j]
         if (!inherits(running[[j]], "FutureError")) {
           running[j] <- list(tryCatch({
             future::run(running[[j]])
@@ -72,7 +79,7 @@ on_workers <- function(work, fun, ..., globals = 0, label = "somgpu-%d", lost) {
       })
       if (scheduler) suspendInterrupts(eval(record)) else eval(record)
     }
-    died <- FALSE
+    lost_nodes <- integer(0)
     for (j in seq_along(wave)) {
       i <- wave[j]
       f <- running[[j]]
@@ -90,11 +97,15 @@ on_workers <- function(work, fun, ..., globals = 0, label = "somgpu-%d", lost) {
       tries[i] <- tries[i] + 1L
       reruns[[length(reruns) + 1L]] <- data.frame(piece = i, attempt = tries[i] + 1L,
                                                   reason = conditionMessage(v))
+      inform(sprintf("somgpu: the future worker %s was lost (%s); it runs again on a live worker (attempt %d of %d).",
+                     what(i), first_sentence(conditionMessage(v)), tries[i] + 1L, retries + 1L),
+             "somgpu_worker_lost")
       queue <- c(i, queue)
-      died <- TRUE
+      node <- if (inherits(started[[j]], "ClusterFuture")) started[[j]]$node
+      lost_nodes <- c(lost_nodes, if (is.numeric(node)) node else NA_integer_)
     }
     running <- list()
-    if (died) repair_plan()
+    if (length(lost_nodes)) repair_plan(lost_nodes)
     if (length(failed_workers(out[!vapply(out, is.null, TRUE)]))) break # a body failed
   }
   list(results = out, reruns = if (length(reruns)) do.call(rbind, reruns) else
@@ -113,14 +124,54 @@ future_retries <- function() {
   check_whole(r, "getOption(\"somgpu.future_retries\")", 0, call = NULL)
 }
 
-# After a worker died: the workers of a plan that keeps them (multisession, cluster) started
-# anew, the same plan, since future does not replace a dead one and would send the next
-# futures to it. A scheduler's plan (future.batchtools) starts a job per future anyway.
-repair_plan <- function() {
+# After workers died (`lost`: their nodes in the plan's cluster, NA where unknown): a plan
+# whose workers future started (multisession, cluster of a number or hosts) set again,
+# which starts them anew, since future does not replace a dead one and would send the next
+# futures to it; a cluster of the user's own (parallelly::makeClusterPSOCK(), srun workers)
+# goes on without the lost nodes for the rest of the fit (future cannot start theirs again),
+# and keep_user_plan() gives the user's plan back when the fit ends. A scheduler's plan
+# (future.batchtools) starts a job per future anyway.
+repair_plan <- function(lost) {
   if (!inherits(future::plan(), "cluster")) return(invisible())
   stack <- future::plan("list") # (assigned first: plan() takes its argument unevaluated)
+  cl <- formals(stack[[1L]])$workers
+  lost <- unique(lost[!is.na(lost)])
+  if (!inherits(cl, "cluster") || !length(lost) || length(lost) >= length(cl)) {
+    future::plan(stack)
+    return(invisible())
+  }
+  if (identical(the_plan$user, NA)) the_plan$user <- stack # the user's, given back at the end
+  inform(sprintf("somgpu: %s of the plan's cluster of %d %s lost: this fit goes on with the other %d; when it ends, your plan is as you set it (start the lost %s anew for the next fit).",
+                 if (length(lost) == 1L) sprintf("worker %d", lost) else
+                   sprintf("workers %s", paste(lost, collapse = ", ")),
+                 length(cl), if (length(lost) == 1L) "is" else "are", length(cl) - length(lost),
+                 if (length(lost) == 1L) "worker" else "workers"),
+         "somgpu_worker_lost")
+  stack[[1L]] <- future::tweak(stack[[1L]], workers = cl[-lost])
   future::plan(stack)
+  invisible()
 }
+
+# The user's plan, as it was when a fit began, while the fit runs (the_plan$user: NA while a
+# fit runs and has not changed the plan, the plan's stack once repair_plan() has, NULL
+# otherwise). keep_user_plan(): called by the functions that send a fit's work to the
+# workers; the outermost gives the plan back when it returns.
+the_plan <- new.env(parent = emptyenv())
+keep_user_plan <- function(env = parent.frame()) {
+  if (!is.null(the_plan$user)) return(invisible()) # an outer call keeps it
+  the_plan$user <- NA
+  the_plan$calls <- 0L # on_workers() calls of this fit
+  do.call(on.exit, list(quote(somgpu_restore_plan()), add = TRUE), envir = env)
+  invisible()
+}
+somgpu_restore_plan <- function() {
+  user <- the_plan$user
+  the_plan$user <- NULL
+  if (is.list(user)) future::plan(user)
+}
+
+# The first sentence of a message (future's errors go on with a post-mortem).
+first_sentence <- function(msg) sub("(?s)\\.\\s.*$", "", msg, perl = TRUE)
 
 # The jobs of a scheduler's futures still queued or running, cancelled (a future of a
 # plan that keeps its workers runs to its end, its result then dropped).

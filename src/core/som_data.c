@@ -10,6 +10,15 @@ int som_window_load(const som_data *d, int64_t first, int64_t rows, double *buf,
         w->first = 0;
         return SOM_OK;
     }
+    if (d->src->read == NULL) { /* held in memory: a view, within the rows held */
+        if (first < d->src->held_first || rows < 0 ||
+            first + rows > d->src->held_first + d->src->held_rows)
+            return som_fail(st, SOM_ERR_INVALID, "rows beyond the range held in memory");
+        w->x = d->src->held;
+        w->ld = d->src->held_rows;
+        w->first = d->src->held_first;
+        return SOM_OK;
+    }
     w->x = buf;
     w->ld = rows;
     w->first = first;

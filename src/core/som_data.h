@@ -29,10 +29,15 @@ typedef struct {
 
 /* Data held outside memory (a file-backed matrix: som_file.c). Rows are read on the thread
  * that drives the work (never from a worker thread), a window of whole blocks at a time, as
- * the data in memory would hold them (centred and scaled where R would have). */
+ * the data in memory would hold them (centred and scaled where R would have). A source may
+ * instead hold a range of the rows in memory (read NULL): a future worker's shard of a
+ * file, read from it once and kept for every pass (R/shards.R); its windows are views. */
 struct som_source {
-    /* Rows first .. first + rows - 1 into out, column-major (rows apart). */
+    /* Rows first .. first + rows - 1 into out, column-major (rows apart); NULL: held. */
     int (*read)(som_source *src, int64_t first, int64_t rows, double *out, som_status *st);
+    /* With read NULL: rows held_first .. held_first + held_rows - 1, column-major. */
+    const double *held;
+    int64_t held_first, held_rows;
 };
 
 /* Bytes of the data a window from a source holds at most (whole blocks: at least one). */

@@ -1,8 +1,10 @@
 /* r_shards.c: data-parallel batch training from R (future workers): each pass, every
  * worker computes the sums of its range of blocks of rows, as the aligned nodes of the
- * pairwise sums it holds (C_batch_shards), and the main process, training through the
- * driver with the shards engine (C_train, backend "shards"), gathers them (r_shards_gather)
- * and ends the pass from all of them in block order, as one process would. */
+ * pairwise sums it holds (C_batch_shards), from the file or from its rows read once into
+ * memory (C_shard_rows), and the main process, training through the driver with the shards
+ * engine (C_train, backend "shards"), gathers them (r_shards_gather) and ends the pass from
+ * all of them in block order, as one process would. */
+#include <limits.h>
 #include <string.h>
 
 #include <R.h>
@@ -46,13 +48,31 @@ static int single(const shard_job *j)
     return j->rb.cfg.cpu.precision == SOM_SINGLE;
 }
 
+/* The rows a worker holds (R's list(x, first): a double matrix of the file's rows
+ * first .. first + nrow(x) - 1, as C_shard_rows read them) as the data's source: its windows
+ * are views of x. R errors only. */
+static void held_of(SEXP held, const som_data *d, som_source *src)
+{
+    SEXP x = r_elt(held, "x"), dim = Rf_getAttrib(x, R_DimSymbol);
+    memset(src, 0, sizeof *src);
+    if (TYPEOF(x) != REALSXP || Rf_length(dim) != 2 || INTEGER(dim)[1] != d->m)
+        Rf_error("somgpu: internal error: the rows held must be a double matrix of the data's columns");
+    src->held = REAL(x);
+    src->held_first = (int64_t)r_real(held, "first");
+    src->held_rows = INTEGER(dim)[0];
+    if (src->held_first < 0 || src->held_first + src->held_rows > d->n)
+        Rf_error("somgpu: internal error: the rows held lie beyond the data");
+}
+
 /* The maps of `problem` (init "given": this pass's weights) summed over blocks
- * blocks[1] .. blocks[2] - 1 (0-based) of the data on the CPU backend `backend`: a matrix
- * of node_len x nodes (the range's aligned nodes of the pairwise sums), or a
+ * blocks[1] .. blocks[2] - 1 (0-based) of the data on the CPU backend `backend`, the rows
+ * read from the file, or from `held` (NULL, or the rows of those blocks in memory: held_of):
+ * a matrix of node_len x nodes (the range's aligned nodes of the pairwise sums), or a
  * somgpu_status. */
-SEXP C_batch_shards(SEXP data, SEXP problem, SEXP backend, SEXP blocks)
+SEXP C_batch_shards(SEXP data, SEXP problem, SEXP backend, SEXP blocks, SEXP held)
 {
     shard_job j;
+    som_source in_memory;
     SEXP out;
     int64_t b0, b1;
     int rc = job_of(data, problem, backend, &j);
@@ -61,10 +81,15 @@ SEXP C_batch_shards(SEXP data, SEXP problem, SEXP backend, SEXP blocks)
     b0 = (int64_t)REAL(blocks)[0];
     b1 = (int64_t)REAL(blocks)[1];
     if (b0 < 0 || b1 < b0) Rf_error("somgpu: internal error: shards must be two numbers");
+    if (!Rf_isNull(held)) held_of(held, &j.rd.d, &in_memory);
     out = PROTECT(Rf_allocMatrix(REALSXP, (int)node_len(&j.p),
                                  (int)som_pair_nodes((som_count)b0, (som_count)b1)));
-    if (rc == SOM_OK) rc = r_data_open(&j.rd, &j.st); /* closed on every path below */
-    j.p.data.src = j.rd.d.src;
+    if (Rf_isNull(held)) {
+        if (rc == SOM_OK) rc = r_data_open(&j.rd, &j.st); /* closed on every path below */
+        j.p.data.src = j.rd.d.src;
+    } else {
+        j.p.data.src = &in_memory;
+    }
     if (rc == SOM_OK) rc = som_check_problem(&j.p, &j.st);
     if (rc == SOM_OK)
         rc = (single(&j) ? som_cpu_batch_shards_f : som_cpu_batch_shards)(
@@ -72,6 +97,30 @@ SEXP C_batch_shards(SEXP data, SEXP problem, SEXP backend, SEXP blocks)
     r_data_close(&j.rd);
     UNPROTECT(1);
     return rc == SOM_OK ? out : status_out(&j.st, R_NilValue);
+}
+
+/* Rows first .. first + rows - 1 of a file-backed matrix `data` (R's somgpu_file list) as
+ * the core reads them (centred and scaled where R would have): a double matrix of rows x m,
+ * or a somgpu_status. A worker's shard, read once (R/shards.R). */
+SEXP C_shard_rows(SEXP data, SEXP first, SEXP rows)
+{
+    r_data rd;
+    som_status st;
+    SEXP out;
+    int64_t f, r;
+    int rc;
+    r_data_of(data, R_NilValue, &rd);
+    f = (int64_t)Rf_asReal(first);
+    r = (int64_t)Rf_asReal(rows);
+    if (!rd.is_file || f < 0 || r < 0 || f + r > rd.d.n || r > INT_MAX)
+        Rf_error("somgpu: internal error: rows beyond the file-backed matrix");
+    out = PROTECT(Rf_allocMatrix(REALSXP, (int)r, rd.d.m));
+    som_status_init(&st);
+    rc = r_data_open(&rd, &st); /* closed on every path below */
+    if (rc == SOM_OK && r > 0) rc = rd.d.src->read(rd.d.src, f, r, REAL(out), &st);
+    r_data_close(&rd);
+    UNPROTECT(1);
+    return rc == SOM_OK ? out : status_out(&st, R_NilValue);
 }
 
 /* The shards engine's gather (som_gather_fn, ud an r_gather): R's function(weights, pass)

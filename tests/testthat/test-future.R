@@ -134,7 +134,9 @@ test_that("a worker that dies mid-run: its work runs again on a live one, same b
                           threads = 1, progress = FALSE)
   local_plan(future::multisession, workers = 2)
   withr::local_options(somgpu.future_fault = list(piece = 2, times = 1))
-  fit <- train(y, nmax = 8, restarts = 2, seed = 1, parallel = "future", threads = 1)
+  got <- lost_said(train(y, nmax = 8, restarts = 2, seed = 1, parallel = "future", threads = 1))
+  fit <- got$value
+  expect_match(got$said, "^somgpu: the future worker training sizes [0-9, ]+ was lost \\(.*somgpu-2.*\\); it runs again on a live worker \\(attempt 2 of 3\\)\\.$")
   expect_identical(fit$weights, here$weights)
   expect_identical(fit$clusters, here$clusters)
   rr <- fit$backend$reruns
@@ -143,19 +145,22 @@ test_that("a worker that dies mid-run: its work runs again on a live one, same b
   expect_identical(rr$sizes, fit$backend$workers$sizes[2])
   expect_match(rr$reason, "somgpu-2")
   # the plan's workers work on afterwards (the dead one replaced)
-  again <- train(y, nmax = 8, restarts = 2, seed = 1, parallel = "future", threads = 1)
+  again <- lost_said(train(y, nmax = 8, restarts = 2, seed = 1, parallel = "future",
+                           threads = 1))$value
   expect_identical(again$weights, here$weights)
   expect_identical(nrow(again$backend$reruns), 1L) # the fault, once more (a new call)
   withr::local_options(somgpu.future_fault = list(piece = 3, times = 1))
-  sel <- select_size(y, sizes = 2:5, restarts = 1, bootstrap = 4, iter_max = 20, seed = 1,
-                     threads = 1, progress = FALSE, parallel = "future")
+  got <- lost_said(select_size(y, sizes = 2:5, restarts = 1, bootstrap = 4, iter_max = 20,
+                               seed = 1, threads = 1, progress = FALSE, parallel = "future"))
+  sel <- got$value
+  expect_match(got$said, "the future worker training replicate 3 was lost", fixed = TRUE)
   expect_identical(sel$criteria, sel_here$criteria)
   expect_identical(sel$partition, sel_here$partition)
   expect_identical(sel$reruns$replicate, 3L)
   # retries spent: a classed error naming what was lost
   withr::local_options(somgpu.future_fault = list(piece = 1, times = 2),
                        somgpu.future_retries = 1L)
-  expect_error(train(y, nmax = 8, seed = 1, parallel = "future", threads = 1),
+  expect_error(lost_said(train(y, nmax = 8, seed = 1, parallel = "future", threads = 1)),
                "future worker 1 of 2 .* failed every time it ran \\(2 times",
                class = "somgpu_worker_error")
   withr::local_options(somgpu.future_retries = -1)
@@ -165,22 +170,80 @@ test_that("a worker that dies mid-run: its work runs again on a live one, same b
 
 test_that("data-parallel rows: a range whose worker dies is summed again, same bits", {
   skip_if_no_future()
-  skip_if_not_installed("bigmemory")
-  dir <- withr::local_tempdir()
-  big <- withr::with_seed(5, matrix(rnorm(3000 * 2), ncol = 2))
-  bm <- bigmemory::as.big.matrix(big, backingfile = "y.bin", backingpath = dir,
-                                 descriptorfile = "y.desc")
+  bm <- file_rows(5, 3000, 2)
   withr::local_options(somgpu.batch_block = 256L)
   here <- train(bm, nmax = 4, algorithm = "batch", iter_max = 4, seed = 2, threads = 1)
   local_plan(future::multisession, workers = 2)
   withr::local_options(somgpu.future_fault = list(piece = 1, times = 1))
-  fit <- train(bm, nmax = 4, algorithm = "batch", iter_max = 4, seed = 2, threads = 1,
-               parallel = "future")
+  got <- lost_said(train(bm, nmax = 4, algorithm = "batch", iter_max = 4, seed = 2,
+                         threads = 1, parallel = "future"))
+  fit <- got$value
   expect_identical(fit$weights, here$weights)
-  # the fault strikes at every pass (each pass's rows are a call of their own)
+  # the fault strikes at every pass (each pass's rows are a call of their own), each said
+  expect_match(got$said, "the future worker summing blocks 1 to [0-9]+ at pass [1-3] was lost")
+  expect_length(got$said, 3L)
   expect_identical(fit$backend$reruns$pass, 1:3)
   expect_identical(fit$backend$reruns$piece, rep(1L, 3))
   expect_match(fit$backend$reruns$blocks, "^blocks 1 to [0-9]+$")
+})
+
+test_that("data-parallel rows: persistent workers read their rows once and let them go", {
+  skip_if_no_future()
+  skip_if_not_installed("bigmemory")
+  skip_if_not_installed("parallelly")
+  bm <- file_rows(5, 3000, 2)
+  withr::local_options(somgpu.batch_block = 256L) # 12 blocks: 4 to each worker
+  here <- train(bm, nmax = 4, algorithm = "batch", iter_max = 5, seed = 2, threads = 1)
+  cl <- local_cluster(3)
+  local_plan(future::cluster, workers = cl)
+  fit <- train(bm, nmax = 4, algorithm = "batch", iter_max = 5, seed = 2, threads = 1,
+               parallel = "future")
+  expect_identical(fit$weights, here$weights)
+  expect_identical(fit$quality, here$quality)
+  w <- fit$backend$workers
+  expect_identical(w$held, rep(TRUE, 3))
+  expect_identical(w$reads, rep(1L, 3)) # read once, for the 4 passes
+  expect_identical(sum(w$rows), 3000)
+  expect_identical(rows_held(cl), rep(0L, 3)) # let go when the fit ended
+  # read from the file every pass where the user says so: the same bits
+  withr::local_options(somgpu.hold_shards = FALSE)
+  every <- train(bm, nmax = 4, algorithm = "batch", iter_max = 5, seed = 2, threads = 1,
+                 parallel = "future")
+  expect_identical(every$weights, here$weights)
+  expect_identical(every$backend$workers$held, rep(FALSE, 3))
+  expect_identical(every$backend$workers$reads, rep(4L, 3))
+  withr::local_options(somgpu.hold_shards = "yes")
+  expect_error(train(bm, nmax = 4, algorithm = "batch", iter_max = 5, seed = 2,
+                     threads = 1, parallel = "future"),
+               "options(somgpu.hold_shards)` must be TRUE, FALSE or NA", fixed = TRUE,
+               class = "somgpu_input_error")
+})
+
+test_that("data-parallel rows: a lost worker of the user's cluster, same bits, plan kept", {
+  skip_if_no_future()
+  skip_if_not_installed("bigmemory")
+  skip_if_not_installed("parallelly")
+  bm <- file_rows(6, 3000, 2)
+  withr::local_options(somgpu.batch_block = 256L)
+  here <- train(bm, nmax = 4, algorithm = "batch", iter_max = 5, seed = 2, threads = 1)
+  cl <- local_cluster(3)
+  local_plan(future::cluster, workers = cl)
+  before <- future::plan("list")
+  # the worker summing the first range dies at pass 2, once
+  withr::local_options(somgpu.future_fault = list(piece = 1, times = 1, call = 2))
+  got <- lost_said(train(bm, nmax = 4, algorithm = "batch", iter_max = 5, seed = 2,
+                         threads = 1, parallel = "future"))
+  fit <- got$value
+  expect_identical(fit$weights, here$weights)
+  expect_identical(fit$backend$reruns$pass, 2L)
+  expect_identical(fit$backend$reruns$piece, 1L)
+  expect_length(got$said, 2L)
+  expect_match(got$said[1], "the future worker summing blocks 1 to 4 at pass 2 was lost")
+  expect_match(got$said[2], "worker 1 of the plan's cluster of 3 is lost: this fit goes on with the other 2; when it ends, your plan is as you set it")
+  # the passes after it ran on the two live workers
+  expect_identical(length(unique(fit$backend$workers$pid)), 2L)
+  expect_identical(future::plan("list"), before) # the user's plan, as it was
+  expect_identical(rows_held(cl[2:3]), c(0L, 0L))
 })
 
 test_that("data-parallel rows run on the backends C registers for them, others refused", {
