@@ -50,3 +50,20 @@ new_train_setup <- function(fields) {
   check_internal(name %in% names(x), sprintf("a train setup has no field `%s`", name))
   .subset2(x, name)
 }
+
+# What the compiled code trains: the maps in size-major order, (size 1, restart 0..R-1),
+# (size 2, ...), ..., with their initial weights and the schedule (sigma0: per size; the
+# `problem` list of C_train, read by name, with sigma0 per map).
+new_problem <- function(sizes, restarts, iter_max, sigma0, eta0, init, seed, algorithm,
+                        batch_block, trace, dist, fill = NULL) {
+  given <- init$type %in% c("user", "pca", "fit")
+  c(list(size = rep(sizes, each = restarts),
+         restart = rep(seq_len(restarts) - 1L, times = length(sizes)),
+         iter_max = iter_max, sigma0 = rep(as.double(sigma0), each = restarts), eta0 = eta0,
+         init = if (given) "given" else init$type,
+         init_w = if (given) rep(init$weights, each = restarts), fill = fill,
+         seed = as.double(seed), algorithm = algorithm, batch_block = batch_block,
+         trace = trace),
+    dist)
+}
+

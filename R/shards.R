@@ -30,7 +30,8 @@ train_shards <- function(x, problem, args, threads, options, main_threads, progr
   ranges <- shard_ranges(nblocks, future_workers(nblocks))
   plan <- plan_name()
   hold <- shard_hold(block_rows, call)
-  if (!is.null(hold)) on.exit(release_shards(hold$token), add = TRUE)
+  # (first: on the workers the fit ran on, before keep_user_plan() gives the plan back)
+  if (!is.null(hold)) on.exit(release_shards(hold$token), add = TRUE, after = FALSE)
   step <- problem
   step$init <- "given"
   step$trace <- FALSE

@@ -302,6 +302,18 @@
 #'   gets back). The maps are those of one process, bit for bit, whatever the number of
 #'   workers; a range whose worker is lost is summed again at the same pass
 #'   (`fit$backend$reruns` names the pass and the blocks). Workers run the CPU backend.
+#'   Where the workers persist (`plan(multisession)`, `plan(cluster)`, workers started by
+#'   `srun`), each reads its rows from the file once and holds them in memory for every
+#'   pass, if they take at most half the memory it has available; they are let go when
+#'   the fit ends, also after an error or an interrupt. `options(somgpu.hold_shards =
+#'   FALSE)` makes every pass read the file, `TRUE` holds the rows whatever the memory;
+#'   `fit$backend$workers$held` and `$reads` say what each did.
+#'
+#'   A piece of work whose worker is lost is said in a message (class
+#'   `somgpu_worker_lost`). A worker of a cluster you made yourself (`plan(cluster,
+#'   workers = cl)`) that is lost is left out for the rest of the fit, which goes on with
+#'   the others; your plan is as you set it when the call returns (start the lost worker
+#'   anew before the next fit).
 #'
 #' @return An object of class `somgpu`, a list with
 #'   \describe{
@@ -575,20 +587,3 @@ train_result <- function(s, trained, started) {
 # The schedule length when iter_max = NULL: the original script's for the online rule; for
 # the batch rule, 76 (see ?train and bench/bench_batch_passes.R).
 default_iter_max <- function(algorithm) if (algorithm == "batch") 76L else 150L
-
-# What the compiled code trains: the maps in size-major order, (size 1, restart 0..R-1),
-# (size 2, ...), ..., with their initial weights and the schedule (sigma0: per size; the
-# `problem` list of C_train, read by name, with sigma0 per map).
-new_problem <- function(sizes, restarts, iter_max, sigma0, eta0, init, seed, algorithm,
-                        batch_block, trace, dist, fill = NULL) {
-  given <- init$type %in% c("user", "pca", "fit")
-  c(list(size = rep(sizes, each = restarts),
-         restart = rep(seq_len(restarts) - 1L, times = length(sizes)),
-         iter_max = iter_max, sigma0 = rep(as.double(sigma0), each = restarts), eta0 = eta0,
-         init = if (given) "given" else init$type,
-         init_w = if (given) rep(init$weights, each = restarts), fill = fill,
-         seed = as.double(seed), algorithm = algorithm, batch_block = batch_block,
-         trace = trace),
-    dist)
-}
-

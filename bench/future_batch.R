@@ -34,29 +34,39 @@ bench_future_batch <- function(rows_list, passes = 20L) {
     run <- function(...) timed(do.call(train, c(list(bm), fit_args, list(...))))
     ref <- run()
     add <- function(how, r, start = NA_real_) {
+      w <- r$value$backend$workers
       out[[length(out) + 1L]] <<- data.frame(
         rows = n, how = how, start_s = start, seconds = round(r$seconds, 2),
+        file_reads = if (is.null(w$reads)) NA else sum(w$reads),
         same_bits = identical(r$value$weights, ref$value$weights) &&
           identical(r$value$quality, ref$value$quality))
+    }
+    # the rows held by each persistent worker (read once), or read from the file every pass
+    both <- function(how, start = NA_real_) {
+      add(paste0(how, ", rows held"), run(parallel = "future"), start)
+      options(somgpu.hold_shards = FALSE)
+      add(paste0(how, ", rows read every pass"), run(parallel = "future"))
+      options(somgpu.hold_shards = NULL)
     }
     add("this process, 1 thread", ref)
     future::plan(future::multisession, workers = 2)
     invisible(future::value(future::future(NULL))) # the workers started before the clock
-    add("multisession, 2 workers", run(parallel = "future"))
+    both("multisession, 2 workers")
     future::plan(future::sequential)
     if (slurm) {
       started <- timed(slurm_workers(2L))
       cl <- started$value
       future::plan(future::cluster, workers = cl)
       invisible(future::value(future::future(NULL)))
-      add("Slurm, 2 persistent workers (srun)", run(parallel = "future"), started$seconds)
+      both("Slurm, 2 persistent workers (srun)", started$seconds)
       future::plan(future::sequential)
       parallel::stopCluster(cl)
     }
     unlink(dir, recursive = TRUE)
   }
   tab <- do.call(rbind, out)
-  ms <- tab$seconds[match(paste(tab$rows, "multisession, 2 workers"), paste(tab$rows, tab$how))]
+  ms <- tab$seconds[match(paste(tab$rows, "multisession, 2 workers, rows held"),
+                          paste(tab$rows, tab$how))]
   tab$vs_multisession <- round(tab$seconds / ms, 2)
   cat(sprintf("data-parallel batch, file-backed rows x 16, N = 2..20, %d passes, 1 thread a worker\n",
               passes))
@@ -67,7 +77,7 @@ bench_future_batch <- function(rows_list, passes = 20L) {
   # time beyond half this process's, per pass)
   big <- tab[tab$rows == max(tab$rows), ]
   rate <- big$rows[1] * passes / big$seconds[big$how == "this process, 1 thread"]
-  slurm_s <- big$seconds[grepl("^Slurm", big$how)]
+  slurm_s <- big$seconds[grepl("^Slurm.*held", big$how)]
   overhead <- if (length(slurm_s)) max(0, (slurm_s - big$seconds[1] / 2) / passes) else NA
   per_node <- 1e9 / 16
   est <- data.frame(cores_per_node = c(8, 32), compute_s = per_node / (rate * c(8, 32)),

@@ -27,18 +27,26 @@ typedef struct {
 /* The data need the general path: column weights or missing values. */
 #define som_data_general(d) ((d)->col_w != NULL || (d)->missing)
 
-/* Data held outside memory (a file-backed matrix: som_file.c). Rows are read on the thread
- * that drives the work (never from a worker thread), a window of whole blocks at a time, as
- * the data in memory would hold them (centred and scaled where R would have). A source may
- * instead hold a range of the rows in memory (read NULL): a future worker's shard of a
- * file, read from it once and kept for every pass (R/shards.R); its windows are views. */
+/* Data held outside memory (a file-backed matrix: som_file.c), or only a range of their rows
+ * in memory (som_held). Rows are read on the thread that drives the work (never from a
+ * worker thread), a window of whole blocks at a time, as the data in memory would hold them
+ * (centred and scaled where R would have). */
 struct som_source {
-    /* Rows first .. first + rows - 1 into out, column-major (rows apart); NULL: held. */
+    /* Rows first .. first + rows - 1 into out, column-major (rows apart). */
     int (*read)(som_source *src, int64_t first, int64_t rows, double *out, som_status *st);
-    /* With read NULL: rows held_first .. held_first + held_rows - 1, column-major. */
-    const double *held;
-    int64_t held_first, held_rows;
 };
+
+/* Rows first .. first + rows - 1 of the data held in memory, column-major (x: rows apart),
+ * the others not: a future worker's shard of a file, read from it once and kept for every
+ * pass (R/shards.R). Its windows are copies, as a file's are: a window's columns then lie
+ * close together, which the batch sums read faster than columns a shard apart. */
+typedef struct {
+    som_source src; /* first: the core reads through it */
+    const double *x;
+    int64_t first, rows;
+    int m;
+} som_held;
+void som_held_init(som_held *h, const double *x, int64_t first, int64_t rows, int m);
 
 /* Bytes of the data a window from a source holds at most (whole blocks: at least one). */
 #define SOM_WINDOW_BYTES (16.0 * 1024 * 1024)

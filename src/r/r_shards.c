@@ -49,19 +49,18 @@ static int single(const shard_job *j)
 }
 
 /* The rows a worker holds (R's list(x, first): a double matrix of the file's rows
- * first .. first + nrow(x) - 1, as C_shard_rows read them) as the data's source: its windows
- * are views of x. R errors only. */
-static void held_of(SEXP held, const som_data *d, som_source *src)
+ * first .. first + nrow(x) - 1, as C_shard_rows read them) as the data's source. R errors
+ * only. */
+static void held_of(SEXP held, const som_data *d, som_held *h)
 {
     SEXP x = r_elt(held, "x"), dim = Rf_getAttrib(x, R_DimSymbol);
-    memset(src, 0, sizeof *src);
+    int64_t first;
     if (TYPEOF(x) != REALSXP || Rf_length(dim) != 2 || INTEGER(dim)[1] != d->m)
         Rf_error("somgpu: internal error: the rows held must be a double matrix of the data's columns");
-    src->held = REAL(x);
-    src->held_first = (int64_t)r_real(held, "first");
-    src->held_rows = INTEGER(dim)[0];
-    if (src->held_first < 0 || src->held_first + src->held_rows > d->n)
+    first = (int64_t)r_real(held, "first");
+    if (first < 0 || first + INTEGER(dim)[0] > d->n)
         Rf_error("somgpu: internal error: the rows held lie beyond the data");
+    som_held_init(h, REAL(x), first, INTEGER(dim)[0], d->m);
 }
 
 /* The maps of `problem` (init "given": this pass's weights) summed over blocks
@@ -72,7 +71,7 @@ static void held_of(SEXP held, const som_data *d, som_source *src)
 SEXP C_batch_shards(SEXP data, SEXP problem, SEXP backend, SEXP blocks, SEXP held)
 {
     shard_job j;
-    som_source in_memory;
+    som_held in_memory;
     SEXP out;
     int64_t b0, b1;
     int rc = job_of(data, problem, backend, &j);
@@ -88,7 +87,7 @@ SEXP C_batch_shards(SEXP data, SEXP problem, SEXP backend, SEXP blocks, SEXP hel
         if (rc == SOM_OK) rc = r_data_open(&j.rd, &j.st); /* closed on every path below */
         j.p.data.src = j.rd.d.src;
     } else {
-        j.p.data.src = &in_memory;
+        j.p.data.src = &in_memory.src;
     }
     if (rc == SOM_OK) rc = som_check_problem(&j.p, &j.st);
     if (rc == SOM_OK)
