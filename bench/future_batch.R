@@ -10,6 +10,18 @@ slurm_workers <- function(n = 2L) {
     file.path(R.home("bin"), "Rscript"))), rscript_libs = .libPaths())
 }
 
+# Every worker of the plan started, with somgpu loaded, before the clock (a future per
+# worker, none collected before all are sent: each goes to a worker of its own).
+warm_workers <- function() {
+  fs <- lapply(seq_len(future::nbrOfWorkers()), function(i) {
+    future::future({
+      loadNamespace("somgpu")
+      NULL
+    }, seed = NULL)
+  })
+  invisible(lapply(fs, future::value))
+}
+
 bench_future_batch <- function(rows_list, passes = 20L) {
   for (p in c("future", "parallelly", "bigmemory")) {
     if (!requireNamespace(p, quietly = TRUE)) stop("bench_future.R --batch needs ", p)
@@ -50,14 +62,14 @@ bench_future_batch <- function(rows_list, passes = 20L) {
     }
     add("this process, 1 thread", ref)
     future::plan(future::multisession, workers = 2)
-    invisible(future::value(future::future(NULL))) # the workers started before the clock
+    warm_workers()
     both("multisession, 2 workers")
     future::plan(future::sequential)
     if (slurm) {
       started <- timed(slurm_workers(2L))
       cl <- started$value
       future::plan(future::cluster, workers = cl)
-      invisible(future::value(future::future(NULL)))
+      warm_workers()
       both("Slurm, 2 persistent workers (srun)", started$seconds)
       future::plan(future::sequential)
       parallel::stopCluster(cl)
