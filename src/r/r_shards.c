@@ -87,6 +87,7 @@ SEXP C_batch_shards(SEXP data, SEXP problem, SEXP backend, SEXP blocks, SEXP hel
         if (rc == SOM_OK) rc = r_data_open(&j.rd, &j.st); /* closed on every path below */
         j.p.data.src = j.rd.d.src;
     } else {
+        j.p.data.x = NULL; /* the rows come from those held, whatever the data */
         j.p.data.src = &in_memory.src;
     }
     if (rc == SOM_OK) rc = som_check_problem(&j.p, &j.st);

@@ -234,8 +234,27 @@ test_that("every error path of the compiled glue reaches R as a somgpu_internal_
            "clusters must say, for each map, whether to keep them")
   internal(assess(list(1:3), TRUE), "the weights must be double matrices")
   internal(assess(list(matrix(0, 3, 5)), TRUE), "the weights must be double matrices")
-  internal(somgpu:::call_core("sum", NULL, function() .Call(somgpu:::C_batch_shards, y, problem, spec, 1)),
-           "shards must be two numbers")
+  # a worker's sums (C_batch_shards) and the rows it holds (C_shard_rows)
+  step <- within(problem, {
+    algorithm <- "batch"
+    init <- "given"
+    init_w <- list(fit$weights$N3)
+  })
+  sums <- function(blocks, held = NULL, p = step) {
+    somgpu:::call_core("sum", NULL, function() {
+      .Call(somgpu:::C_batch_shards, y, p, spec, blocks, held)
+    })
+  }
+  expect_equal(sums(c(0, 1), list(x = y, first = 0)), sums(c(0, 1))) # held or not: the same
+  internal(sums(1), "shards must be two numbers")
+  internal(sums(c(1, 0)), "shards must be two numbers")
+  internal(sums(c(0, 1), list(x = y[, 1, drop = FALSE], first = 0)),
+           "the rows held must be a double matrix of the data's columns")
+  internal(sums(c(0, 1), list(x = y, first = 5)), "the rows held lie beyond the data")
+  expect_error(sums(c(0, 1), list(x = y[1:5, ], first = 0)),
+               "rows beyond the range held in memory", class = "somgpu_error")
+  internal(somgpu:::call_core("read", NULL, function() .Call(somgpu:::C_shard_rows, y, 0, 5)),
+           "rows beyond the file-backed matrix")
   # the data-parallel batch's side in this process (the "shards" backend): its settings
   # checked, and workers' sums that do not fit the maps stop the run with a status
   shards <- function(ranges, gather) {
