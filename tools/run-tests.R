@@ -235,7 +235,8 @@ run_slurm <- function() {
   queue <- suppressWarnings(system2("squeue", c("-h", "-o", "%i"), stdout = TRUE, stderr = TRUE))
   system2("sh", c("tools/slurm.sh", "stop"))
   Sys.unsetenv("SLURM_CONF")
-  alive <- suppressWarnings(system2("pgrep", c("-x", "slurmd|slurmctld|slurmstepd"),
+  # (quoted: system2() hands its arguments to the shell, where | would start the daemons)
+  alive <- suppressWarnings(system2("pgrep", c("-x", shQuote("slurmd|slurmctld|slurmstepd")),
                                     stdout = TRUE))
   checks <- c("no job left in the queue" = length(queue) == 0L,
               "the Slurm daemons stopped" = length(alive) == 0L)
