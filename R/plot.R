@@ -175,9 +175,12 @@ plot_codes <- function(cd, dots) {
 # (each filled with its group's colour), a legend naming every group.
 plot_groups <- function(gd, dots) {
   pal <- group_palette(gd$groups)
-  key <- list(cex = 0.8, pch = c(rep(16, gd$groups), 21), col = c(pal, "black"),
-              pt.bg = c(rep(NA, gd$groups), "white"), pt.cex = c(rep(1.2, gd$groups), 1.4),
-              legend = c(gd$labels, sprintf("neuron of the ring of %d", nrow(gd$neurons))),
+  dots_in <- length(gd$labels) + length(gd$no_group) # the rows' kinds of dots: groups, none
+  key <- list(cex = 0.8, pch = c(rep(16, dots_in), 21),
+              col = c(pal, if (length(gd$no_group)) "grey70", "black"),
+              pt.bg = c(rep(NA, dots_in), "white"), pt.cex = c(rep(1.2, dots_in), 1.4),
+              legend = c(gd$labels, gd$no_group,
+                         sprintf("neuron of the ring of %d", nrow(gd$neurons))),
               title = shown_label(gd, "their group's colour"), title.adj = 0)
   rf <- ring_frame(gd, gd$title, dots, key,
                    shorter = sprintf("%d group%s", gd$groups, if (gd$groups == 1) "" else "s"))

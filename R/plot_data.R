@@ -242,6 +242,10 @@ groups_data <- function(x, grouping, groups_at, counts, rows, max_points, table 
   stab <- if (!is.null(table)) sprintf(", stability %.2f (%s)", table$stability, table$reading)
   cd$labels <- sprintf("group %d: %d rows%s", seq_len(G), counts, if (is.null(stab)) "" else stab)
   cd$groups <- G
+  # rows in no group (select_size(noise = TRUE)), drawn grey: a legend line of their own
+  # where some are drawn
+  outside <- cd$n - sum(counts)
+  cd$no_group <- if (outside > 0 && anyNA(cd$points$group)) sprintf("in no group: %d rows", outside)
   # the title: where the groups were found (the rows themselves for groups of the rows'
   # linkage, the ring then drawn only to show the data's shape) and by which rule
   cd$title <- sprintf(if (grouping$assign == "rows") "%d group%s of the rows (rule %s), the ring of %d" else

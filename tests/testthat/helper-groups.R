@@ -345,3 +345,14 @@ random_blobs <- function(k, m = 5, min_sep = 8, seed = 1) {
     }))
   })
 }
+
+# k round Gaussian groups of n_each rows in 2 columns, their centres on a circle, each
+# `spread` from its neighbours; attribute "groups" (test-connected.R, test-figures.R).
+blobs <- function(k, n_each, sd = 1, spread = 5, seed = 1) {
+  withr::with_seed(seed, {
+    a <- 2 * pi * seq_len(k) / k
+    centres <- spread / (2 * sin(pi / k)) * cbind(cos(a), sin(a)) # neighbours `spread` apart
+    g <- rep(seq_len(k), each = n_each)
+    structure(centres[g, ] + matrix(rnorm(2 * length(g), sd = sd), ncol = 2), groups = g)
+  })
+}

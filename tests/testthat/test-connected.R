@@ -213,15 +213,6 @@ test_that("shape is checked, and \"connected\" forces the connected groups", {
 # Genie's linkage on the rows, the groups told their number, the rows in no group (R/genie.R,
 # R/told.R, R/noise.R).
 
-blobs <- function(k, n_each, sd = 1, spread = 5, seed = 1) {
-  withr::with_seed(seed, {
-    a <- 2 * pi * seq_len(k) / k
-    centres <- spread / (2 * sin(pi / k)) * cbind(cos(a), sin(a)) # neighbours `spread` apart
-    g <- rep(seq_len(k), each = n_each)
-    structure(centres[g, ] + matrix(rnorm(2 * length(g), sd = sd), ncol = 2), groups = g)
-  })
-}
-
 test_that("told k, select_size() gives k groups: connected on rings, Gaussian on blobs", {
   y <- two_rings(400)
   sel <- select_size(y, sizes = 2:8, bootstrap = 3, iter_max = 40, seed = 1,

@@ -70,6 +70,34 @@ test_that("base figures: a legend for every kind of mark, reference lines labell
   expect_lt(somgpu:::point_style(16000)$cex, somgpu:::point_style(150)$cex)
 })
 
+test_that("the groups view names the rows in no group, in base graphics and ggplot2", {
+  b <- blobs(2, 150, spread = 8, seed = 2)
+  far <- withr::with_seed(5, cbind(runif(6, -30, 40), c(-25, -20, 35, 40, 30, -30)))
+  y <- rbind(b, far)
+  sel <- select_size(y, sizes = 2:6, bootstrap = 3, iter_max = 40, seed = 1,
+                     progress = FALSE, noise = TRUE)
+  k <- sum(is.na(sel$partition))
+  expect_gte(k, 6L) # the six far rows at least
+  said <- sprintf("in no group: %d rows", k)
+  g <- record_base(plot(sel, "groups", data = y))$legend[[1]]
+  expect_length(g, sel$groups + 2L)
+  expect_identical(g[sel$groups + 1L], said)
+  expect_match(g[sel$groups + 2L], "^neuron of the ring of")
+  # without rows in no group, no such line
+  plain <- select_size(y, sizes = 2:6, bootstrap = 3, iter_max = 40, seed = 1,
+                       progress = FALSE)
+  expect_false(any(grepl("in no group", record_base(plot(plain, "groups", data = y))$legend[[1]])))
+  skip_if_not_installed("ggplot2")
+  gg <- ggplot2::autoplot(sel, "groups", data = y)
+  pts <- gg$layers[[1]]$data
+  expect_identical(levels(pts$group_f)[sel$groups + 1L], said)
+  expect_identical(as.character(pts$group_f[is.na(pts$group)]), rep(said, sum(is.na(pts$group))))
+  expect_false(anyNA(pts$group_f))
+  colours <- ggplot2::ggplot_build(gg)$data[[1]]$colour
+  expect_identical(unique(colours[is.na(pts$group)]), "grey70")
+  expect_false("grey70" %in% colours[!is.na(pts$group)])
+})
+
 test_that("base figures of a selection take graphical parameters and say what they need", {
   sel <- figure_sel()
   png(tempfile(fileext = ".png"))
