@@ -93,7 +93,8 @@ profile_keys <- function(pd) {
 
 # The values of a heatmap's cells as written, column by column: three significant digits of
 # the column's range (so the decimals a column gets follow its spread, and a value near zero
-# beside ones near 1, as 1.55e-15 among 0 and 1, reads 0), no trailing zeros.
+# beside ones near 1, as 1.55e-15 among 0 and 1, reads 0), the same decimals for every
+# value of a column (2.70 beside 2.44), less those that are zero in all of them.
 cell_labels <- function(w) {
   out <- vapply(seq_len(ncol(w)), function(k) {
     v <- w[, k]
@@ -104,7 +105,12 @@ cell_labels <- function(w) {
     d <- max(0L, 2L - floor(log10(ref)))
     v <- round(v, d)
     v[v == 0] <- 0 # no "-0"
-    formatC(v, format = "f", digits = d, drop0trailing = TRUE)
+    out <- formatC(v, format = "f", digits = d)
+    while (d > 0L && all(endsWith(out, "0"))) {
+      d <- d - 1L
+      out <- formatC(v, format = "f", digits = d)
+    }
+    out
   }, character(nrow(w)))
   as.vector(out)
 }

@@ -418,9 +418,14 @@ test_that("profiles: the variables in the same order, values written as they rea
   y <- Filter(function(a) a$side == 2, r$axes)[[1]]
   base_order <- y$labels[order(y$at, decreasing = TRUE)]
   expect_identical(base_order, names(mtcars))
-  # near-zero weights among 0 and 1 read 0; the decimals follow each column's range
-  w <- cbind(am = c(1.55e-15, 1, 0.25, -2e-16), disp = c(71.1, 472, 230.6, 160.04))
-  expect_identical(somgpu:::cell_labels(w), c("0", "1", "0.25", "0", "71", "472", "231", "160"))
+  # near-zero weights among 0 and 1 read 0; the decimals follow each column's range, the
+  # same for every value of a column, less those zero in all
+  w <- cbind(am = c(1.55e-15, 1, 0.25, -2e-16), disp = c(71.1, 472, 230.6, 160.04),
+             wt = c(2.44, 2.7, 3.44, 1), vs = c(1e-17, 1, 1, 0), drat = c(3.9, 4.1, 3.5, 3.7))
+  expect_identical(somgpu:::cell_labels(w),
+                   c("0.00", "1.00", "0.25", "0.00", "71", "472", "231", "160",
+                     "2.44", "2.70", "3.44", "1.00", "0", "1", "1", "0",
+                     "3.9", "4.1", "3.5", "3.7"))
   skip_if_not_installed("ggplot2")
   p <- ggplot2::autoplot(fit30, "profiles", size = 5)
   gg_order <- rev(ggplot2::ggplot_build(p)$layout$panel_params[[1]]$y$get_labels())
