@@ -235,9 +235,11 @@ run_slurm <- function() {
   queue <- suppressWarnings(system2("squeue", c("-h", "-o", "%i"), stdout = TRUE, stderr = TRUE))
   system2("sh", c("tools/slurm.sh", "stop"))
   Sys.unsetenv("SLURM_CONF")
-  # (quoted: system2() hands its arguments to the shell, where | would start the daemons)
-  alive <- suppressWarnings(system2("pgrep", c("-x", shQuote("slurmd|slurmctld|slurmstepd")),
-                                    stdout = TRUE))
+  # (a name at a time: one pattern "a|b|c" unquoted is a shell pipeline that starts the
+  # daemons, and quoted, longer than 15 characters, draws a warning from pgrep)
+  alive <- unlist(lapply(c("slurmd", "slurmctld", "slurmstepd"), function(name) {
+    suppressWarnings(system2("pgrep", c("-x", name), stdout = TRUE))
+  }))
   checks <- c("no job left in the queue" = length(queue) == 0L,
               "the Slurm daemons stopped" = length(alive) == 0L)
   for (k in names(checks)) cat(sprintf("%-4s %s\n", if (checks[[k]]) "ok" else "FAIL", k))
