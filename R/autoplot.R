@@ -149,20 +149,17 @@ gg_codes <- function(cd) {
 gg_groups <- function(gd) {
   st <- point_style(gd$shown)
   pal <- group_palette(gd$groups)
-  # the rows in no group as a level of their own, grey, named in the legend
+  # the rows in no group as a level of their own, named in the legend
   labels <- c(gd$labels, gd$no_group)
   g <- gd$points$group
-  gd$points$group_f <- factor(if (length(gd$no_group)) ifelse(is.na(g), 0L, g) else g,
-                              levels = c(seq_len(gd$groups), if (length(gd$no_group)) 0L),
-                              labels = labels)
+  gd$points$group_f <- factor(ifelse(is.na(g), gd$no_group, gd$labels[g]), levels = labels)
   fill <- ifelse(is.na(gd$neurons$group), "white", pal[pmax(gd$neurons$group, 1L)])
   gg_ring(gd) +
     ggplot2::geom_point(data = gd$points, ggplot2::aes(PC1, PC2, colour = group_f),
                         alpha = st$alpha, size = 1.6 * st$cex) +
-    ggplot2::scale_colour_manual(values = stats::setNames(c(pal, "grey70")[seq_along(labels)],
-                                                          labels),
-                                 name = shown_label(gd, "their group's colour"),
-                                 na.value = "grey70") +
+    ggplot2::scale_colour_manual(values = stats::setNames(
+                                   c(pal, no_group_colour)[seq_along(labels)], labels),
+                                 name = shown_label(gd, "their group's colour")) +
     ggplot2::guides(colour = ggplot2::guide_legend(override.aes = list(alpha = 1, size = 3))) +
     gg_neurons(gd$neurons, fill, numbers = FALSE) +
     ggplot2::labs(title = gd$title,

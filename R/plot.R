@@ -177,7 +177,7 @@ plot_groups <- function(gd, dots) {
   pal <- group_palette(gd$groups)
   dots_in <- length(gd$labels) + length(gd$no_group) # the rows' kinds of dots: groups, none
   key <- list(cex = 0.8, pch = c(rep(16, dots_in), 21),
-              col = c(pal, if (length(gd$no_group)) "grey70", "black"),
+              col = c(pal, if (length(gd$no_group)) no_group_colour, "black"),
               pt.bg = c(rep(NA, dots_in), "white"), pt.cex = c(rep(1.2, dots_in), 1.4),
               legend = c(gd$labels, gd$no_group,
                          sprintf("neuron of the ring of %d", nrow(gd$neurons))),
@@ -188,7 +188,7 @@ plot_groups <- function(gd, dots) {
   st <- point_style(gd$shown)
   g <- gd$points$group
   draw(graphics::points, list(x = gd$points$PC1, y = gd$points$PC2, pch = 16, cex = st$cex,
-                              col = ifelse(is.na(g), "grey70",
+                              col = ifelse(is.na(g), no_group_colour,
                                            grDevices::adjustcolor(pal[pmax(g, 1L)], st$alpha))),
        mark_dots(dots))
   fill <- ifelse(is.na(gd$neurons$group), "white", pal[pmax(gd$neurons$group, 1L)])

@@ -105,12 +105,12 @@ cell_labels <- function(w) {
     d <- max(0L, 2L - floor(log10(ref)))
     v <- round(v, d)
     v[v == 0] <- 0 # no "-0"
-    out <- formatC(v, format = "f", digits = d)
-    while (d > 0L && all(endsWith(out, "0"))) {
+    text <- formatC(v, format = "f", digits = d)
+    while (d > 0L && all(endsWith(text, "0"))) {
       d <- d - 1L
-      out <- formatC(v, format = "f", digits = d)
+      text <- formatC(v, format = "f", digits = d)
     }
-    out
+    text
   }, character(nrow(w)))
   as.vector(out)
 }
@@ -251,7 +251,9 @@ groups_data <- function(x, grouping, groups_at, counts, rows, max_points, table 
   # rows in no group (select_size(noise = TRUE)), drawn grey: a legend line of their own
   # where some are drawn
   outside <- cd$n - sum(counts)
-  cd$no_group <- if (outside > 0 && anyNA(cd$points$group)) sprintf("in no group: %d rows", outside)
+  cd$no_group <- if (outside > 0 && anyNA(cd$points$group)) {
+    sprintf("in no group: %d row%s", outside, if (outside == 1) "" else "s")
+  }
   # the title: where the groups were found (the rows themselves for groups of the rows'
   # linkage, the ring then drawn only to show the data's shape) and by which rule
   cd$title <- sprintf(if (grouping$assign == "rows") "%d group%s of the rows (rule %s), the ring of %d" else
@@ -431,6 +433,9 @@ shown_label <- function(cd, colour) {
 
 # Colours of G groups, distinct and readable on white.
 group_palette <- function(G) grDevices::hcl.colors(max(G, 1L), "Dark 3")
+
+# The colour of the rows in no group (select_size(noise = TRUE)) in the groups view.
+no_group_colour <- "grey70"
 
 # A selection's groups view (groups_data()), on `data` (in memory, or a file-backed
 # big.matrix, of which only the rows drawn are read) or the rows its fit keeps; each row's
