@@ -211,12 +211,13 @@ gg_bars <- function(d, xlab, ylab, title, counts = FALSE) {
 gg_profiles <- function(w, size, enc = NULL) {
   if (!is.null(enc)) return(gg_mixed_profiles(profiles_data(w, enc), size))
   pd <- profiles_data(w)
-  d <- data.frame(neuron = factor(rep(seq_len(size), ncol(w)), seq_len(size)),
+  m <- length(pd$vars)
+  d <- data.frame(neuron = factor(rep(seq_len(size), m), seq_len(size)),
                   variable = factor(rep(pd$vars, each = size), rev(pd$vars)),
                   span = as.vector(pd$span), text = pd$labels)
   p <- ggplot2::ggplot(d, ggplot2::aes(neuron, variable, fill = span)) +
     ggplot2::geom_tile(colour = "white")
-  if (profiles_fit(pd$labels, size, ncol(w))) {
+  if (profiles_fit(pd$labels, size, m)) {
     p <- p + ggplot2::geom_text(ggplot2::aes(label = text, colour = span > 0.6), size = 3,
                                 show.legend = FALSE) +
       ggplot2::scale_colour_manual(values = c(`TRUE` = "white", `FALSE` = "black"))
@@ -226,7 +227,8 @@ gg_profiles <- function(w, size, enc = NULL) {
                                     labels = c("lowest", "middle", "highest"),
                                     name = "within each\nvariable") +
     ggplot2::scale_x_discrete(breaks = levels(d$neuron)[axis_labels_at(size)]) +
-    ggplot2::labs(x = "neuron (ring order)", y = NULL, title = sprintf("profiles, N = %d", size))
+    ggplot2::labs(x = "neuron (ring order)", y = NULL, title = sprintf("profiles, N = %d", size),
+                  subtitle = if (!is.null(pd$note) && nzchar(pd$note)) pd$note)
 }
 
 # The profiles of a fit with categorical columns (mixed_profiles_data()): the numeric
@@ -266,7 +268,8 @@ gg_mixed_profiles <- function(pd, size) {
                                    name = if (nrow(tiles)) "within each numeric\nvariable;\nlevels' shares" else "levels' shares") +
     ggplot2::scale_x_continuous(breaks = axis_labels_at(size), expand = c(0, 0)) +
     ggplot2::scale_y_continuous(breaks = m:1, labels = pd$vars, expand = c(0, 0)) +
-    ggplot2::labs(x = "neuron (ring order)", y = NULL, title = sprintf("profiles, N = %d", size))
+    ggplot2::labs(x = "neuron (ring order)", y = NULL, title = sprintf("profiles, N = %d", size),
+                  subtitle = if (!is.null(pd$note) && nzchar(pd$note)) pd$note)
 }
 
 # Whether a heatmap's values can be written in its cells (size columns, m rows) at ggplot2's

@@ -290,6 +290,9 @@ plot_profiles <- function(x, size, dots) {
                                    xlab = "neuron (ring order)", ylab = "", axes = FALSE,
                                    main = sprintf("profiles, N = %d", size)),
              area_dots(dots), shorter = sprintf("N = %d", size))
+  if (!is.null(pd$note) && nzchar(pd$note)) { # which variables, of thousands
+    graphics::mtext(pd$note, side = 3, line = 0.4, cex = 0.8)
+  }
   sg <- pd$segments
   if (!is.null(sg)) {
     graphics::rect(sg$neuron - 0.5, m - sg$row + 0.5 + sg$bottom, sg$neuron + 0.5,

@@ -23,12 +23,28 @@ trace_data <- function(x, call) {
 # neuron (0.5 when all equal), the variables' names, the values as written in the cells
 # (cell_labels()). With an encoding (a data frame's categorical columns), the user's
 # columns: mixed_profiles_data().
+# Of more than profile_columns variables, those whose neurons differ most (the range of
+# their weights over the neurons, in the weights' units: a wide table's columns share one),
+# most first: a heatmap of 2,000 rows has no readable label. `shown` says which were kept,
+# `note` says it in words ("" when all are).
+profile_columns <- 30L
+
 profiles_data <- function(w, enc = NULL) {
   if (!is.null(enc)) return(mixed_profiles_data(w, enc))
+  m <- ncol(w)
+  vars <- if (is.null(colnames(w))) paste0("V", seq_len(m)) else colnames(w)
+  shown <- seq_len(m)
+  note <- ""
+  if (m > profile_columns) {
+    spread <- apply(w, 2, function(v) diff(range(v)))
+    shown <- order(-spread, seq_len(m))[seq_len(profile_columns)]
+    note <- sprintf("the %d of %s variables whose neurons differ most", profile_columns,
+                    format(m, big.mark = ","))
+  }
+  w <- w[, shown, drop = FALSE]
   span <- apply(w, 2, function(v) if (diff(range(v)) > 0) (v - min(v)) / diff(range(v)) else v * 0 + 0.5)
-  list(span = matrix(span, nrow = nrow(w)),
-       vars = if (is.null(colnames(w))) paste0("V", seq_len(ncol(w))) else colnames(w),
-       labels = cell_labels(w))
+  list(span = matrix(span, nrow = nrow(w)), vars = vars[shown], labels = cell_labels(w),
+       shown = shown, note = note)
 }
 
 # The profiles of a fit with categorical columns, a row per user column: a numeric one's
@@ -268,6 +284,10 @@ groups_data <- function(x, grouping, groups_at, counts, rows, max_points, table 
 # row's group is counted a block of rows at a time (groups_of_rows()), and the rows drawn
 # are read from the file.
 fit_groups_view <- function(x, data, max_points, call) {
+  if (wide_fit(x)) {
+    abort_input(sprintf("The fit has %s columns: find their groups with select_size(), which runs on their principal components, and draw plot(selection, \"groups\", data = ...).",
+                        format(x$params$m, big.mark = ",")), call)
+  }
   cl <- fit_clusters(x, call)
   file <- !is.null(data) && is_file_data(data)
   rows <- if (file) view_rows(x, data, call)
@@ -447,7 +467,12 @@ selection_groups_view <- function(x, data, max_points, call) {
     abort_input("The groups view draws the rows: pass the data the selection was made on as `data` (or run select_size() with keep_data = TRUE).",
                 call)
   }
-  xm <- newdata_matrix(rows, x$fit, call, name = "data")
+  xm <- if (!is.null(x$reduction) && !is.null(data)) { # wide data: drawn on its components
+    reduced <- newdata_matrix(rows, x$reduction$source, call, name = "data")
+    reduce_rows(x$reduction, rows_at(reduced, seq_len(nrow(reduced))))
+  } else {
+    newdata_matrix(rows, x$fit, call, name = "data")
+  }
   n <- if (!is.null(x$partition)) length(x$partition) else x$strategy$n
   if (nrow(xm) != n) {
     abort_input(sprintf("`data` has %d rows; the selection was made on %d.", nrow(xm), n), call)

@@ -62,8 +62,10 @@
 #'   package's sources) holds the measurements behind each rule.
 #'
 #' @section Reading the decisions: `decisions` is a data frame with a row per rule in the
-#'   order above, then `noise`: `rule`; `outcome`, `"accepted"` (its groups are the answer
-#'   so far), `"declined"` (the test in `statistic` said no) or `"not tried"` (the rule
+#'   order above, then `noise` (and, for wide data run on principal components, a first
+#'   row `components`: how many, and the variance they explain; see "Wide data"):
+#'   `rule`; `outcome`, `"accepted"` (its groups are the answer so far), `"declined"`
+#'   (the test in `statistic` said no) or `"not tried"` (the rule
 #'   does not apply here: `reason` says why); `statistic`, `value` and `threshold`, what
 #'   the rule measured and the figure it was compared with; `constant`, the name of that
 #'   threshold in [selection_constants()]; `reason`, in words. The groups are those of the
@@ -111,8 +113,28 @@
 #'   a file-backed `bigmemory::big.matrix`, never read whole. `strategy` says what was
 #'   done.
 #'
+#' @section Wide data: From 64 columns (the constant `"wide_columns"`) the maps, the rules
+#'   and the replicates run on the data's leading principal components, those that stand
+#'   above the noise (whose variance exceeds the Marchenko-Pastur edge of columns of pure
+#'   noise), at most 20 (`"components_kept"`), as the field groups gene expression and
+#'   other wide tables (Seurat-style graphs, mclust on the components): covariances of
+#'   thousands of columns cannot be estimated from hundreds of rows, the columns that
+#'   carry no group only add noise to every distance, and the Gaussian rule's cost grows
+#'   as the cube of the columns. The columns are centred (and with `scale = TRUE`
+#'   standardized; `scale = "auto"` keeps a wide table's units, its columns measuring
+#'   one kind of thing) and projected by a truncated SVD (randomized, from `seed`); a
+#'   missing value counts as its column's mean, and a row missing more than `na_max` of
+#'   its values is left out. `reduction` in the result
+#'   holds the projection, the first row of `decisions` and `print()` say how many
+#'   components and the share of the variance they keep; [predict()] and `augment()`
+#'   project new rows on them. `fit` is then trained on the components (columns `PC1`,
+#'   `PC2`, ...). `components = FALSE` keeps every column, `components = k` takes k
+#'   components at any width.
+#'
 #' @section Time: About twice one [train()] call with the same arguments, and the groups:
 #'   under a second for a few hundred rows, a few seconds for a few thousand, on 2 threads.
+#'   Wide data add their truncated SVD, linear in the columns: 200 x 20,000 takes a few
+#'   seconds (`bench/bench_select_wide.R`).
 #'   With `parallel = "future"` the replicates run side by side on the workers of the
 #'   current [future::plan()]. By default the maps train with the ring-scaled schedule,
 #'   `sigma0 = "auto"`; `sigma0 = 5` gives the original script's.
@@ -149,6 +171,9 @@
 #' @param scale `"auto"` (the default): standardize the columns when their standard
 #'   deviations differ more than 10-fold or when `y` has categorical columns; else keep the
 #'   data's units. Or as for [train()]: `TRUE`, `FALSE`, or a list of centres and scales.
+#' @param components `"auto"` (the default: from 64 columns on, the leading principal
+#'   components above the noise, at most 20; else the columns), `FALSE` (always the
+#'   columns) or a whole number of components to run on: see "Wide data".
 #' @param ... For `select_size()`, further arguments to [train()] (`iter_max`, `algorithm`,
 #'   `var_weights`, `backend`, `threads`, `nmin`, `nmax`, `keep_data` (for `fit`),
 #'   ...); for `plot()`, graphical parameters (`main`, a title over the three panels; `col`,
@@ -174,12 +199,16 @@
 #'   own figures per number of groups (its `partition` covers the rows the rules ran on:
 #'   the sample, where the rows were sampled); `decisions` (see "Reading the decisions");
 #'   `strategy` (`rows`, `n`, `sampled`, `algorithm`, `dropped`, `scaled`, `spread_ratio`,
-#'   `text`); `groups_file`; `replicates`, one row per replicate and size (`size`,
-#'   `replicate`, `train_qe`, `heldout_qe`, `stability`); `reruns`, with
+#'   `components`, `variance_explained`, `text`); `groups_file`; `replicates`, one row
+#'   per replicate and size (`size`, `replicate`, `train_qe`, `heldout_qe`,
+#'   `stability`); `reruns`, with
 #'   `parallel = "future"`, the replicates run again after their worker was lost; `fit`,
 #'   the fit on all rows (or on the sample: a [train()] result); `shape`, the shape used;
-#'   `scale`, the scaling used (`TRUE`, `FALSE` or a list); `noise`, as asked; `seed`;
-#'   `bootstrap`, the replicates run; `holdout`; `sigma0`; `elapsed`, seconds.
+#'   `scale`, the scaling used (`TRUE`, `FALSE` or a list); `reduction`, for wide data
+#'   the principal components the maps ran on (`centre`, `scale`, `rotation`, `sdev`,
+#'   `explained`, each component's share of the variance, ...; see "Wide data"), else
+#'   `NULL`; `noise`, as asked; `seed`; `bootstrap`, the replicates run; `holdout`;
+#'   `sigma0`; `elapsed`, seconds.
 #' @seealso [train()], [summary.somgpu_selection()], [tidy.somgpu_selection()],
 #'   [selection_constants()]
 #' @examples
@@ -205,7 +234,8 @@
 select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout = 0.2,
                         seed = NULL, sigma0 = "auto", progress = interactive(),
                         parallel = "none", sample_rows = "auto", groups_file = NULL, ...,
-                        shape = "auto", groups = NULL, noise = FALSE, scale = "auto") {
+                        shape = "auto", groups = NULL, noise = FALSE, scale = "auto",
+                        components = "auto") {
   call <- compact_call(sys.call(), "select_size")
   started <- proc.time()[["elapsed"]]
   matched <- match.call()
@@ -238,8 +268,18 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
   # neuron update, and at these sizes its groups are as good (R/tuning.R)
   if ((!is.null(sample) || n >= tuned("batch_rows")) && is.null(dots$algorithm)) dots$algorithm <- "batch"
   # columns in different units standardized (R/select_units.R)
-  scaling <- select_scaling(scale, x, data$encoding, call)
+  scaling <- select_scaling(scale, x, data$encoding, call,
+                            wide_auto(components, ncol(x), data$encoding))
   dots$scale <- scaling$scale
+  # wide data: the maps and the rules on the leading principal components (R/select_reduce.R)
+  na_max <- if (is.null(dots$na_max)) eval(formals(train)$na_max) else dots$na_max
+  reduction <- select_reduction(components, x, data$encoding, scaling, dots$var_weights,
+                                na_max, seed, call)
+  if (!is.null(reduction)) {
+    x <- reduce_rows(reduction, x)
+    dots$scale <- FALSE # the components keep their variances
+    dots$var_weights <- NULL # (weighed in the reduction)
+  }
   progress <- check_flag(progress, "progress", call)
   parallel <- check_choice(parallel, "parallel", c("none", "future"), call)
   if (parallel == "future") {
@@ -256,7 +296,8 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
   full <- do.call(train, c(list(x, seed = seed),
                           utils::modifyList(args, list(keep_data = keep_data))))
   strategy <- select_strategy(n_all, sample, full$params$algorithm, length(full$dropped),
-                              scaling, !is.null(full$scaling))
+                              scaling, !is.null(full$scaling) || !is.null(reduction$scale),
+                              reduction, ncol(data$x))
   top <- full$clusters[[paste0("N", max(sizes))]]
   settings <- list(shape = shape, shape_asked = shape_asked, k_max = max(sizes), told = groups,
                    noise = noise, seed = seed, args = args)
@@ -320,7 +361,7 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
     # every row (to the groups file when asked), and each group's rows among them
     to <- clusters_file_matrix(groups_file, n_all, "group", call, "groups_file")
     every <- with_clusters_file(to, groups_of_rows(grouping, full, data$x, n_all,
-                                                   dots$threads, to))
+                                                   dots$threads, to, reduction))
     partition <- every$partition
     table$rows <- every$rows
     noise_count <- every$noise
@@ -328,10 +369,12 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
   new_selection(call = matched, criteria = found$criteria, groups = pick$groups,
                 recommended = pick$size, reason = pick$reason, partition = partition,
                 group_table = table, noise_rows = if (noise && !is.null(grouping)) noise_count,
-                grouping = grouping, decisions = decided$decisions, strategy = strategy,
+                grouping = grouping,
+                decisions = rbind(reduction_decision(reduction, n), decided$decisions),
+                strategy = strategy,
                 groups_file = if (!is.null(grouping)) groups_file,
                 replicates = found$replicates, reruns = reruns, fit = full,
-                shape = shape, scale = scaling$scale, noise = noise, seed = seed,
+                shape = shape, scale = scaling$scale, reduction = reduction, noise = noise, seed = seed,
                 bootstrap = length(reps), holdout = holdout, sigma0 = sigma0,
                 elapsed = proc.time()[["elapsed"]] - started)
 }
@@ -369,8 +412,9 @@ predict.somgpu_selection <- function(object, newdata, threads = NULL, ...) {
     abort_input("predict() of a selection needs `newdata`, the rows to give groups to (its own rows' groups are in `partition`).", call)
   }
   fit <- object$fit
-  x <- newdata_matrix(newdata, fit, call)
+  # a selection on principal components takes the columns it reduced (R/select_reduce.R)
+  x <- newdata_matrix(newdata, if (is.null(object$reduction)) fit else object$reduction$source, call)
   g <- selection_grouping(object, call)
   if (is.null(g) || nrow(x) == 0L) return(rep(NA_integer_, nrow(x)))
-  groups_of_rows(g, fit, x, nrow(x), threads)$partition
+  groups_of_rows(g, fit, x, nrow(x), threads, reduction = object$reduction)$partition
 }

@@ -34,8 +34,9 @@ rows_at <- function(x, idx) {
 # of rows at a time: each row's winner on the grouping map, then the mixture's most
 # probable group (predict_groups()); NA for rows the fit leaves out. list(partition, rows:
 # each group's rows, noise: the rows with a winner in no group, see noise_grouping()); with
-# `to` (clusters_file_matrix()), the groups go to its file and partition is NULL.
-groups_of_rows <- function(grouping, fit, y, n, threads, to = NULL) {
+# `to` (clusters_file_matrix()), the groups go to its file and partition is NULL. With a
+# `reduction` (R/select_reduce.R), y has the columns it reduces: each block is projected.
+groups_of_rows <- function(grouping, fit, y, n, threads, to = NULL, reduction = NULL) {
   fit <- grouping_fit(grouping, fit) # the map the groups live on
   out <- if (is.null(to)) rep(NA_integer_, n)
   rows <- integer(grouping$groups)
@@ -44,6 +45,7 @@ groups_of_rows <- function(grouping, fit, y, n, threads, to = NULL) {
   for (lo in seq(1, n, by = block)) {
     idx <- seq.int(lo, min(n, lo + block - 1))
     xb <- rows_at(y, idx)
+    if (!is.null(reduction)) xb <- reduce_rows(reduction, xb)
     cl <- stats::predict(fit, xb, sizes = grouping$size, threads = threads)[[1L]]
     g <- predict_groups(grouping, fit, xb, cl)
     rows <- rows + tabulate(g, grouping$groups)
@@ -55,11 +57,15 @@ groups_of_rows <- function(grouping, fit, y, n, threads, to = NULL) {
 }
 
 # What select_size() did at this size of data, for the result and its print(): list(rows,
-# n, sampled, algorithm, dropped, scaled, spread_ratio, text). dropped: the rows (of the
-# sample) that the fit left out for missing values; scaled, whether the maps trained on
-# scaled columns (the fit's scaling); spread_ratio, the columns' spread ratio where scale = "auto"
-# measured it (select_scaling(); NA otherwise).
-select_strategy <- function(n, sample, algorithm, dropped = 0L, scaling = NULL, scaled = FALSE) {
+# n, sampled, algorithm, dropped, scaled, spread_ratio, components, variance_explained,
+# text). dropped: the rows (of the sample) that the fit left out for missing values;
+# scaled, whether the maps trained on scaled columns (the fit's scaling, or the
+# reduction's); spread_ratio, the columns' spread ratio where scale = "auto" measured it
+# (select_scaling(); NA otherwise); components and variance_explained, the principal
+# components the maps trained on and their share of the variance (`reduction`,
+# R/select_reduce.R; NA without one).
+select_strategy <- function(n, sample, algorithm, dropped = 0L, scaling = NULL, scaled = FALSE,
+                            reduction = NULL, columns = NA_integer_) {
   k <- if (is.null(sample)) n else length(sample)
   big <- function(v) format(v, big.mark = ",")
   out <- if (dropped > 0L) {
@@ -69,6 +75,8 @@ select_strategy <- function(n, sample, algorithm, dropped = 0L, scaling = NULL, 
   list(rows = k, n = n, sampled = !is.null(sample), algorithm = algorithm,
        dropped = as.integer(dropped), scaled = scaled,
        spread_ratio = scaling$ratio,
+       components = if (is.null(reduction)) NA_integer_ else length(reduction$sdev),
+       variance_explained = if (is.null(reduction)) NA_real_ else sum(reduction$explained),
        text = paste0(if (is.null(sample) && dropped == 0L) {
          sprintf("all %s rows, %s training", big(n), algorithm)
        } else if (is.null(sample)) {
@@ -76,5 +84,6 @@ select_strategy <- function(n, sample, algorithm, dropped = 0L, scaling = NULL, 
        } else {
          sprintf("a sample of %s of the %s rows%s, %s training; every row then given its group",
                  big(k), big(n), out, algorithm)
-       }, scaling_words(scaling)))
+       }, scaling_words(scaling), reduction_words(reduction),
+       if (isTRUE(columns > k)) sprintf("; more columns (%s) than rows", big(columns)) else ""))
 }

@@ -30,20 +30,25 @@ spread_ratio <- function(x) {
 # trains on; `encoding`, a data frame's categorical columns, or NULL), TRUE, FALSE or a
 # list as given (train() checks the list). list(scale, the value for train(); auto,
 # whether "auto" decided; ratio, the spread ratio when it did (NA otherwise)).
-select_scaling <- function(scale, x, encoding, call) {
+# `wide`: a wide table reduced to its components (wide_auto(), R/select_reduce.R), whose
+# units "auto" keeps.
+select_scaling <- function(scale, x, encoding, call, wide = FALSE) {
   if (!identical(scale, "auto")) {
     if (!isTRUE(scale) && !isFALSE(scale) && !(is.list(scale) && !is.data.frame(scale))) {
       abort_scale(scale, call, auto = TRUE)
     }
-    return(list(scale = scale, auto = FALSE, ratio = NA_real_))
+    return(list(scale = scale, auto = FALSE, ratio = NA_real_, wide = FALSE))
   }
-  if (!is.null(encoding)) return(list(scale = TRUE, auto = TRUE, ratio = NA_real_))
+  if (!is.null(encoding)) return(list(scale = TRUE, auto = TRUE, ratio = NA_real_, wide = FALSE))
   ratio <- spread_ratio(x)
-  list(scale = ratio > tuned("spread_ratio"), auto = TRUE, ratio = ratio)
+  list(scale = !wide && ratio > tuned("spread_ratio"), auto = TRUE, ratio = ratio, wide = wide)
 }
 
 # The words print() adds to the strategy for an "auto" decision that standardized.
 scaling_words <- function(scaling) {
+  if (isTRUE(scaling$wide)) {
+    return("; columns kept in their units (a wide table's columns measure one kind of thing; scale = TRUE standardizes them)")
+  }
   if (!scaling$auto || !isTRUE(scaling$scale)) return("")
   if (is.na(scaling$ratio)) return("; columns standardized (categorical columns present)")
   sprintf("; columns standardized (their spreads differ %s-fold; scale = FALSE keeps the units)",

@@ -16,7 +16,8 @@
 #' 50,000 rows, evenly spaced) or `data`. Without them, the suggestion is the elbow of qe
 #' against size, a rough guide: the size whose point lies farthest below the straight line
 #' from the smallest to the largest size, both axes scaled to \[0, 1\] (at least three
-#' sizes).
+#' sizes). So it is too for a fit of 64 columns or more (a wide table, numeric), whose
+#' groups [select_size()] finds on the leading principal components (its "Wide data").
 #'
 #' @param object A `somgpu` fit from [train()].
 #' @param data The training rows, for a fit that keeps none (`keep_data = FALSE`).
@@ -47,12 +48,17 @@ summary.somgpu <- function(object, data = NULL, ...) {
                     stability = object$stability$stability,
                     smallest = vapply(counts, min, integer(1)),
                     largest = vapply(counts, max, integer(1)))
-  answer <- fit_answer(object, data, cl, call)
+  answer <- if (!wide_fit(object)) fit_answer(object, data, cl, call)
   pick <- if (!is.null(answer)) {
     recommend_size(answer$grouping, sort(sizes), "fit's ")
   } else {
     list(groups = NA_integer_, size = elbow(q$size, q$qe), reason = paste(
-      "The fit keeps no data to find groups in (pass them as `data`): this is the elbow of qe, a rough guide;",
+      if (wide_fit(object)) {
+        sprintf("The fit has %s columns, whose groups select_size() finds on their principal components: this is the elbow of qe, a rough guide;",
+                format(object$params$m, big.mark = ","))
+      } else {
+        "The fit keeps no data to find groups in (pass them as `data`): this is the elbow of qe, a rough guide;"
+      },
       "select_size() finds the groups and checks them on bootstrap replicates."))
   }
   structure(list(table = tab, groups = pick$groups, suggested = pick$size,
@@ -61,6 +67,13 @@ summary.somgpu <- function(object, data = NULL, ...) {
                  restarts = object$params$restarts, algorithm = object$params$algorithm,
                  dropped = length(object$dropped), n = object$params$n),
             class = "summary.somgpu")
+}
+
+# Whether a fit's columns are a wide table (numeric, from "wide_columns" on), whose groups
+# only select_size() finds, on their components (R/select_reduce.R): the Gaussian rule on
+# the columns themselves costs the cube of their number (minutes at 2,000).
+wide_fit <- function(object) {
+  is.null(object$encoding) && object$params$m >= tuned("wide_columns")
 }
 
 # The groups of a fit (fit_grouping() on its largest map), from its own data (at most

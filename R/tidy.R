@@ -236,6 +236,9 @@ augment.somgpu_selection <- function(x, data = NULL, newdata = NULL, ...) {
       "its groups file (as_big_matrix(selection))."), call)
   }
   own <- is.null(rows)
+  if (own && !is.null(x$reduction)) {
+    abort_input("The selection's maps kept the principal components of its rows, not their columns: pass the rows it was made on as `data`.", call)
+  }
   if (own) rows <- fit_data(x$fit, NULL, call)
   groups <- stats::predict(x, rows)
   out <- rows_frame(if (own && !is.null(x$fit$encoding)) decoded_frame(rows, x$fit$encoding) else rows)
@@ -259,5 +262,7 @@ glance.somgpu_selection <- function(x, ...) {
     stability = if (is.null(x$group_table) || x$groups < 2L) NA_real_ else
       mean(x$group_table$stability, na.rm = TRUE),
     rows = if (is.null(g)) NA_integer_ else as.integer(g$rows),
-    n = st$n, sampled = st$sampled, bootstrap = x$bootstrap, elapsed = x$elapsed))
+    n = st$n, sampled = st$sampled,
+    components = if (is.null(st$components)) NA_integer_ else st$components,
+    bootstrap = x$bootstrap, elapsed = x$elapsed))
 }

@@ -102,7 +102,13 @@ tuning_table <- rbind(
               "each replicate trains this many passes (or the fit's, when fewer)",
               "ten suite sets: stability within 0.01 to 0.04 of the fit's recipe"),
   tuning_rows("tree_rows", 10000, "cost", "connected, apart, sparse",
-              "the rules that build the rows' tree (n^2) run up to this many rows", "the default sample"))
+              "the rules that build the rows' tree (n^2) run up to this many rows", "the default sample"),
+  tuning_rows("wide_columns", 64, "cost", "components",
+              "from this many columns the maps and the rules run on leading principal components",
+              "the Gaussian rule's cost grows as the cube of the columns (57 s at 400, issue 66); digits' 64: 51 s, ARI 0.70 on the columns, 3.6 s, 0.75 on components; the suites' widest set has 60"),
+  tuning_rows("components_kept", 20, "convention", "components",
+              "... at most this many of them: those above the noise (the Marchenko-Pastur edge)",
+              "the field's count for wide data (Seurat-style graphs and mclust on 20 components; bench_select_wide.R)"))
 
 # A constant's value: the table's, or a value set by options(somgpu.tuning = list(name =
 # value)) (the sensitivity benchmark's and the tests'; a name not in the table is an

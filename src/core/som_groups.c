@@ -24,7 +24,25 @@ typedef struct {
      * tr(A^-1 psi), for each step's unions (lemma_ok: A's factor exists) */
     double *ainv, *apa, logdet_a, tr_a;
     int lemma_ok;
+    /* the caller's interrupt hook (or NULL), asked at most every SOM_AGGLO_CHECK seconds
+     * between two pairs: a pair in hundreds of columns costs a Cholesky of their scatter */
+    const som_hooks *hooks;
+    double checked;
 } agglo;
+
+#define SOM_AGGLO_CHECK 0.1
+
+/* Whether the caller asked to stop (its hook, asked when SOM_AGGLO_CHECK seconds have
+ * passed since the last time). */
+static int agglo_stop(agglo *a)
+{
+    double now;
+    if (!a->hooks || !a->hooks->interrupted) return 0;
+    now = som_now_seconds();
+    if (now - a->checked < SOM_AGGLO_CHECK) return 0;
+    a->checked = now;
+    return a->hooks->interrupted(a->hooks->ud);
+}
 
 /* Cholesky factor L (lower, column-major) of the d x d matrix S; 0 when S is not positive
  * definite. */
@@ -289,7 +307,7 @@ static void *alloc(size_t count, size_t size)
 
 int som_agglomerate(int N, const double *cn, const double *cs, const double *cq,
                     const double *cc, const som_cov_model *f, int down_to,
-                    som_group_path *path, som_status *st)
+                    const som_hooks *hooks, som_group_path *path, som_status *st)
 {
     const int d = f->d, dd = d * d, L = cc ? f->L : 0;
     agglo a;
@@ -303,6 +321,8 @@ int som_agglomerate(int N, const double *cn, const double *cs, const double *cq,
     a.N = N;
     a.d = d;
     a.L = L;
+    a.hooks = hooks;
+    a.checked = som_now_seconds();
     a.n = alloc((size_t)N, sizeof *a.n);
     a.s = alloc((size_t)N * d, sizeof *a.s);
     a.q = alloc((size_t)N * dd, sizeof *a.q);
@@ -345,6 +365,7 @@ int som_agglomerate(int N, const double *cn, const double *cs, const double *cq,
             group_scatter(&a, k, a.w);
             a.own[k] = scatter_loglik(f, a.w, a.n[k], &a);
             own += a.own[k];
+            if (agglo_stop(&a)) goto stopped;
         }
         loglik = mix + own;
     }
@@ -357,17 +378,25 @@ int som_agglomerate(int N, const double *cn, const double *cs, const double *cq,
             for (k = 0; k < a.K; k++) rest += a.n[k] * log(a.n[k] / f->n) + a.cat[k];
             rest = loglik - rest;
             if (f->form == SOM_COV_FULL) lemma_prepare(f, &a);
+            if (agglo_stop(&a)) goto stopped;
             for (i = 0; i + 1 < a.K; i++)
-                for (j = i + 1; j < a.K; j++) a.gain[(size_t)i * N + j] = gain_of(f, &a, i, j, rest);
+                for (j = i + 1; j < a.K; j++) {
+                    a.gain[(size_t)i * N + j] = gain_of(f, &a, i, j, rest);
+                    if (agglo_stop(&a)) goto stopped;
+                }
         } else if (made < 0) {
             for (i = 0; i + 1 < a.K; i++)
-                for (j = i + 1; j < a.K; j++) a.gain[(size_t)i * N + j] = gain_of(f, &a, i, j, 0);
+                for (j = i + 1; j < a.K; j++) {
+                    a.gain[(size_t)i * N + j] = gain_of(f, &a, i, j, 0);
+                    if (agglo_stop(&a)) goto stopped;
+                }
         } else { /* only the pairs of the group made at the last step */
             for (k = 0; k < a.K; k++) {
                 if (k == made) continue;
                 i = k < made ? k : made;
                 j = k < made ? made : k;
                 a.gain[(size_t)i * N + j] = gain_of(f, &a, i, j, 0);
+                if (agglo_stop(&a)) goto stopped;
             }
         }
         for (i = 0; i + 1 < a.K; i++)
@@ -395,6 +424,9 @@ int som_agglomerate(int N, const double *cn, const double *cs, const double *cq,
         }
         loglik += best;
     }
+    goto done;
+stopped:
+    rc = som_fail(st, SOM_ERR_INTERRUPTED, "interrupted");
 done:
     free(a.n);
     free(a.s);

@@ -43,10 +43,11 @@ typedef struct {
  * cross-products cq[c * d * d ..] (column-major) of the Gaussian columns, and with
  * categorical columns each level's count cc[c * L .. c * L + L - 1] (else NULL). Joins
  * down to down_to groups (1: all the way) and stops early when no union has a finite
- * log-likelihood. */
+ * log-likelihood. hooks (or NULL): asked between pairs whether to stop (SOM_ERR_INTERRUPTED,
+ * every allocation released). */
 int som_agglomerate(int N, const double *cn, const double *cs, const double *cq,
                     const double *cc, const som_cov_model *f, int down_to,
-                    som_group_path *path, som_status *st);
+                    const som_hooks *hooks, som_group_path *path, som_status *st);
 
 /* Where a mixture's columns are among the rows' m columns: the Gaussian ones gauss[0 ..
  * f->d - 1], and the L indicator columns of the categorical blocks (block by block, as

@@ -43,7 +43,9 @@ SEXP C_agglomerate(SEXP n, SEXP s, SEXP q, SEXP c, SEXP model)
     som_cov_model f;
     som_group_path path;
     som_status st;
-    SEXP out;
+    glue_ud ud;
+    som_hooks hooks;
+    SEXP out, keep;
     int rc, t, k;
 
     model_of(model, Rf_nrows(s), &f);
@@ -57,9 +59,18 @@ SEXP C_agglomerate(SEXP n, SEXP s, SEXP q, SEXP c, SEXP model)
     path.rows = (double *)R_alloc((size_t)N * N, sizeof(double));
     path.loglik = (double *)R_alloc((size_t)N, sizeof(double));
     som_status_init(&st);
+    /* an interrupt or a time limit (setTimeLimit()) stops it between two pairs */
+    keep = PROTECT(Rf_allocVector(VECSXP, R_HOOKS_KEEP));
+    hooks = r_hooks_interrupt_only(&ud, keep);
     rc = som_agglomerate(N, REAL(n), REAL(s), REAL(q), Rf_isNull(c) ? NULL : REAL(c), &f,
-                         r_int(model, "down_to"), &path, &st);
-    if (rc != SOM_OK) return status_out(&st, R_NilValue);
+                         r_int(model, "down_to"), &hooks, &path, &st);
+    if (rc != SOM_OK) {
+        out = status_out(&st, r_hooks_end(&ud, &st));
+        UNPROTECT(1);
+        return out;
+    }
+    r_hooks_end(&ud, &st);
+    UNPROTECT(1);
     out = PROTECT(Rf_allocVector(VECSXP, path.steps));
     for (t = 0; t < path.steps; t++) {
         SEXP step = PROTECT(Rf_mkNamed(VECSXP, names));

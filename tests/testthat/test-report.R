@@ -86,7 +86,8 @@ test_that("glance() of a selection: one row that says what it found", {
                      scale = TRUE, seed = 1, progress = FALSE)
   gl <- generics::glance(sel)
   expect_identical(names(gl), c("groups", "recommended", "rule", "model", "criterion",
-                                "stability", "rows", "n", "sampled", "bootstrap", "elapsed"))
+                                "stability", "rows", "n", "sampled", "components", "bootstrap",
+                                "elapsed"))
   expect_identical(nrow(gl), 1L)
   expect_identical(gl$groups, sel$groups)
   expect_identical(gl$recommended, sel$recommended)
