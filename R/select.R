@@ -133,8 +133,8 @@
 #'
 #' @section Time: About twice one [train()] call with the same arguments, and the groups:
 #'   under a second for a few hundred rows, a few seconds for a few thousand, on 2 threads.
-#'   Wide data add their truncated SVD, linear in the columns: 200 x 20,000 takes a few
-#'   seconds (`bench/bench_select_wide.R`).
+#'   Wide data add their truncated SVD, linear in the columns: 200 x 20,000 takes about a
+#'   second, 2,000 x 2,000 about three (`bench/bench_select_wide.R`).
 #'   With `parallel = "future"` the replicates run side by side on the workers of the
 #'   current [future::plan()]. By default the maps train with the ring-scaled schedule,
 #'   `sigma0 = "auto"`; `sigma0 = 5` gives the original script's.
@@ -273,13 +273,15 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
   dots$scale <- scaling$scale
   # wide data: the maps and the rules on the leading principal components (R/select_reduce.R)
   na_max <- if (is.null(dots$na_max)) eval(formals(train)$na_max) else dots$na_max
-  reduction <- select_reduction(components, x, data$encoding, scaling, dots$var_weights,
-                                na_max, seed, call)
+  reduced <- select_reduction(components, x, data$encoding, scaling, dots$var_weights,
+                              na_max, seed, call)
+  reduction <- reduced$reduction
   if (!is.null(reduction)) {
-    x <- reduce_rows(reduction, x)
+    x <- reduced$rows
     dots$scale <- FALSE # the components keep their variances
     dots$var_weights <- NULL # (weighed in the reduction)
   }
+  rm(reduced)
   progress <- check_flag(progress, "progress", call)
   parallel <- check_choice(parallel, "parallel", c("none", "future"), call)
   if (parallel == "future") {

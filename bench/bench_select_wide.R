@@ -60,10 +60,10 @@ if ("groups" %in% parts) {
   for (kind in c("real", "synthetic")) {
     at <- vapply(sets, `[[`, "", "kind") == kind
     cat(sprintf("  %-9s %s\n", kind, paste(sprintf("%s %.3f", sub("^ARI ", "", ari_cols),
-                                                   colMeans(tab[at, ari_cols])), collapse = "; ")))
+                                                   colMeans(tab[at, ari_cols, drop = FALSE])), collapse = "; ")))
   }
   cat(sprintf("  %-9s %s\n", "all", paste(sprintf("%s %.3f", sub("^ARI ", "", ari_cols),
-                                                  colMeans(tab[, ari_cols])), collapse = "; ")))
+                                                  colMeans(tab[, ari_cols, drop = FALSE])), collapse = "; ")))
 }
 
 if ("cost" %in% parts) {
