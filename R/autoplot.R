@@ -228,7 +228,7 @@ gg_profiles <- function(w, size, enc = NULL) {
                                     name = "within each\nvariable") +
     ggplot2::scale_x_discrete(breaks = levels(d$neuron)[axis_labels_at(size)]) +
     ggplot2::labs(x = "neuron (ring order)", y = NULL, title = sprintf("profiles, N = %d", size),
-                  subtitle = if (!is.null(pd$note) && nzchar(pd$note)) pd$note)
+                  subtitle = if (nzchar(pd$note)) pd$note)
 }
 
 # The profiles of a fit with categorical columns (mixed_profiles_data()): the numeric
@@ -268,8 +268,7 @@ gg_mixed_profiles <- function(pd, size) {
                                    name = if (nrow(tiles)) "within each numeric\nvariable;\nlevels' shares" else "levels' shares") +
     ggplot2::scale_x_continuous(breaks = axis_labels_at(size), expand = c(0, 0)) +
     ggplot2::scale_y_continuous(breaks = m:1, labels = pd$vars, expand = c(0, 0)) +
-    ggplot2::labs(x = "neuron (ring order)", y = NULL, title = sprintf("profiles, N = %d", size),
-                  subtitle = if (!is.null(pd$note) && nzchar(pd$note)) pd$note)
+    ggplot2::labs(x = "neuron (ring order)", y = NULL, title = sprintf("profiles, N = %d", size))
 }
 
 # Whether a heatmap's values can be written in its cells (size columns, m rows) at ggplot2's

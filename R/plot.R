@@ -290,7 +290,7 @@ plot_profiles <- function(x, size, dots) {
                                    xlab = "neuron (ring order)", ylab = "", axes = FALSE,
                                    main = sprintf("profiles, N = %d", size)),
              area_dots(dots), shorter = sprintf("N = %d", size))
-  if (!is.null(pd$note) && nzchar(pd$note)) { # which variables, of thousands
+  if (!is.null(pd$note) && nzchar(pd$note)) { # which of thousands (mixed profiles: none)
     graphics::mtext(pd$note, side = 3, line = 0.4, cex = 0.8)
   }
   sg <- pd$segments

@@ -21,12 +21,11 @@ trace_data <- function(x, call) {
 
 # A heatmap's cells: each variable's weights scaled from its lowest (0) to its highest (1)
 # neuron (0.5 when all equal), the variables' names, the values as written in the cells
-# (cell_labels()). With an encoding (a data frame's categorical columns), the user's
-# columns: mixed_profiles_data().
-# Of more than profile_columns variables, those whose neurons differ most (the range of
-# their weights over the neurons, in the weights' units: a wide table's columns share one),
-# most first: a heatmap of 2,000 rows has no readable label. `shown` says which were kept,
-# `note` says it in words ("" when all are).
+# (cell_labels()), and `note`. Of more than profile_columns variables, those whose neurons
+# differ most (the range of their weights over the neurons, in the weights' units: a wide
+# table's columns share one), most first: a heatmap of 2,000 rows has no readable label;
+# `note` says so in words ("" when all are shown). With an encoding (a data frame's
+# categorical columns), the user's columns: mixed_profiles_data().
 profile_columns <- 30L
 
 profiles_data <- function(w, enc = NULL) {
@@ -44,7 +43,7 @@ profiles_data <- function(w, enc = NULL) {
   w <- w[, shown, drop = FALSE]
   span <- apply(w, 2, function(v) if (diff(range(v)) > 0) (v - min(v)) / diff(range(v)) else v * 0 + 0.5)
   list(span = matrix(span, nrow = nrow(w)), vars = vars[shown], labels = cell_labels(w),
-       shown = shown, note = note)
+       note = note)
 }
 
 # The profiles of a fit with categorical columns, a row per user column: a numeric one's
@@ -469,7 +468,8 @@ selection_groups_view <- function(x, data, max_points, call) {
   }
   xm <- if (!is.null(x$reduction) && !is.null(data)) { # wide data: drawn on its components
     reduced <- newdata_matrix(rows, x$reduction$source, call, name = "data")
-    reduce_rows(x$reduction, rows_at(reduced, seq_len(nrow(reduced))))
+    if (inherits(reduced, "somgpu_file")) reduced <- rows_at(reduced, seq_len(nrow(reduced)))
+    reduce_rows(x$reduction, reduced)
   } else {
     newdata_matrix(rows, x$fit, call, name = "data")
   }

@@ -122,11 +122,11 @@
 #'   carry no group only add noise to every distance, and the Gaussian rule's cost grows
 #'   as the cube of the columns. The columns are centred (and with `scale = TRUE`
 #'   standardized; `scale = "auto"` keeps a wide table's units, its columns measuring
-#'   one kind of thing) and projected by a truncated SVD (randomized, from `seed`); a
-#'   missing value counts as its column's mean, and a row missing more than `na_max` of
-#'   its values is left out. `reduction` in the result
-#'   holds the projection, the first row of `decisions` and `print()` say how many
-#'   components and the share of the variance they keep; [predict()] and `augment()`
+#'   one kind of thing) and projected by a truncated SVD (exact up to 600 rows or
+#'   columns, randomized from `seed` beyond); a missing value counts as its column's
+#'   mean, and a row missing more than `na_max` of its values is left out. `reduction`
+#'   in the result holds the projection, the first row of `decisions` and `print()` say
+#'   how many components and the share of the variance they keep; [predict()] and `augment()`
 #'   project new rows on them. `fit` is then trained on the components (columns `PC1`,
 #'   `PC2`, ...). `components = FALSE` keeps every column, `components = k` takes k
 #'   components at any width.

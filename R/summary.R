@@ -48,12 +48,13 @@ summary.somgpu <- function(object, data = NULL, ...) {
                     stability = object$stability$stability,
                     smallest = vapply(counts, min, integer(1)),
                     largest = vapply(counts, max, integer(1)))
-  answer <- if (!wide_fit(object)) fit_answer(object, data, cl, call)
+  wide <- wide_fit(object)
+  answer <- if (!wide) fit_answer(object, data, cl, call)
   pick <- if (!is.null(answer)) {
     recommend_size(answer$grouping, sort(sizes), "fit's ")
   } else {
     list(groups = NA_integer_, size = elbow(q$size, q$qe), reason = paste(
-      if (wide_fit(object)) {
+      if (wide) {
         sprintf("The fit has %s columns, whose groups select_size() finds on their principal components: this is the elbow of qe, a rough guide;",
                 format(object$params$m, big.mark = ","))
       } else {
@@ -72,9 +73,7 @@ summary.somgpu <- function(object, data = NULL, ...) {
 # Whether a fit's columns are a wide table (numeric, from "wide_columns" on), whose groups
 # only select_size() finds, on their components (R/select_reduce.R): the Gaussian rule on
 # the columns themselves costs the cube of their number (minutes at 2,000).
-wide_fit <- function(object) {
-  is.null(object$encoding) && object$params$m >= tuned("wide_columns")
-}
+wide_fit <- function(object) wide_auto("auto", object$params$m, object$encoding)
 
 # The groups of a fit (fit_grouping() on its largest map), from its own data (at most
 # 50,000 rows, evenly spaced) or `data`: list(x, grouping), or NULL without data. cl: the
