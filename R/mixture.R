@@ -58,7 +58,7 @@ mixture_prior <- function(x, share, blocks = NULL) {
   if (!is.null(blocks)) x <- x[, gauss, drop = FALSE]
   d <- ncol(x)
   cv <- if (nrow(x) > 1L && d > 0L) stats::cov(x) else matrix(0, d, d)
-  floor <- 1e-10 * max(1, mean(diag(cv)), na.rm = TRUE) # a column without spread
+  floor <- 1e-10 * spread_scale(x, cv) # a column without spread, at the data's scale
   out <- list(psi = share * cv + diag(floor, d), nu = d + 2)
   if (is.null(blocks)) return(out)
   end <- cumsum(lengths(lapply(blocks, `[[`, "cols")))
@@ -74,6 +74,16 @@ mixture_prior <- function(x, share, blocks = NULL) {
               at = (end[k] - length(b$cols) + 1L):end[k]))
   })
   out
+}
+
+# The data's scale, a variance, for the floor of a column without spread: the columns' mean
+# variance, never an absolute one (which made data multiplied by 1e-7 one group), so that
+# the answer does not change when the data are multiplied by a constant; where no column
+# varies, the values' mean square, or 1.
+spread_scale <- function(x, cv) {
+  v <- mean(diag(cv), na.rm = TRUE)
+  if (!(is.finite(v) && v > 0)) v <- if (length(x)) mean(x^2, na.rm = TRUE) else NaN
+  if (is.finite(v) && v > 0) v else 1
 }
 
 # The covariance models worth trying under a prior: all of them, or with no Gaussian column

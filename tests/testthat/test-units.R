@@ -102,3 +102,23 @@ test_that("a `scale` select_size() does not know is a classed error naming \"aut
                  class = "somgpu_input_error", regexp = "\"auto\", TRUE, FALSE or a list")
   }
 })
+
+test_that("the data multiplied by a constant give the same groups (issue 68)", {
+  # three round groups 5 sd apart: X's groups are (up to a few rows in the tails) those the
+  # rows were drawn from, and X in other units (times 1e-7, 1e-100 or 1e7) holds the same
+  # groups, found by the same rules (once, below 1, variances were floored at an absolute
+  # 1e-10 and X * 1e-7 was one group)
+  set.seed(1)
+  truth <- rep(1:3, each = 100)
+  x <- cbind(rnorm(300, c(0, 5, 0)[truth]), rnorm(300, c(0, 5, 5)[truth]))
+  base <- select_size(x, seed = 1, threads = 1, progress = FALSE)
+  expect_identical(base$groups, 3L)
+  expect_gt(ref_ari(base$partition, truth), 0.95)
+  for (k in c(1e-7, 1e-100, 1e7)) {
+    sel <- select_size(x * k, seed = 1, threads = 1, progress = FALSE)
+    expect_identical(sel$groups, 3L, label = sprintf("groups of x * %g", k))
+    expect_true(same_partition(sel$partition, base$partition),
+                label = sprintf("x * %g's partition is x's", k))
+    expect_identical(sel$decisions$outcome, base$decisions$outcome)
+  }
+})
