@@ -115,7 +115,7 @@ rule_bimodal <- function(inputs, current) {
                     "dip between 2 groups (z)", z, bar, "bimodal_z"))
   }
   g <- update_grouping(two, rule = "bimodal", scores = current$scores, detail = list(z = z))
-  accepted("bimodal", g, sprintf("the rows' density dips between 2 Gaussian groups (%s) by %s standard errors",
-                                 g$model, figure(z)),
+  accepted("bimodal", g, sprintf("the rows' density dips between %s by %s standard errors",
+                                 mixture_label(g$model, 2L, g$par), figure(z)),
            "dip between 2 groups (z)", z, bar, "bimodal_z")
 }

@@ -74,7 +74,7 @@ agglomerate_cells <- function(moments, model, n, prior, down_to = 1L) {
 discrete_columns <- function(xc) {
   tol <- tuned("few_values_tie") * sqrt(mean(xc^2))
   n <- nrow(xc)
-  if (n < 2L) return(rep(FALSE, ncol(xc))) # no neighbour to tie with
+  if (n < 2L || !ncol(xc)) return(rep(FALSE, ncol(xc))) # no neighbour to tie with, or no column
   # every column sorted at once (one order() by column, then value); a row ties where the
   # gap to its lower or upper neighbour is within tol
   v <- matrix(xc[order(col(xc), xc)], n)
@@ -235,15 +235,16 @@ rule_gaussian <- function(inputs, current) {
   one <- if (length(one)) max(one) else NA_real_
   m <- g$detail$merged
   split <- if (!is.null(m)) max(m$groups) else g$groups
+  one_group <- one_group_words(g$par)
   why <- if (g$groups == 1L && split == 1L) {
-    "one Gaussian cloud fits the rows better than any grouping of the cells"
+    sprintf("%s fits the rows better than any grouping of the cells", one_group)
   } else if (g$groups == 1L) {
-    sprintf("%d groups fit the classification best, but one Gaussian cloud's mixture has the higher BIC", split)
+    sprintf("%d groups fit the classification best, but %s's mixture has the higher BIC", split, one_group)
   } else if (split > g$groups) {
-    sprintf("%d Gaussian groups (%s): %d fit the classification best, %d the mixture's BIC", g$groups,
-            g$model, split, g$groups)
+    sprintf("%s: %d fit the classification best, %d the mixture's BIC",
+            mixture_label(g$model, g$groups, g$par), split, g$groups)
   } else {
-    sprintf("%d Gaussian groups (%s) fit best, above one group's criterion", g$groups, g$model)
+    sprintf("%s fit best, above one group's criterion", mixture_label(g$model, g$groups, g$par))
   }
   accepted("gaussian", g, why, statistic = "criterion (BIC of the classification)",
            value = g$criterion, threshold = one)

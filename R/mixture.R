@@ -14,11 +14,35 @@ model_words <- c(VVV = "a full covariance each", EEE = "one shared full covarian
                   VII = "a spherical covariance each", EII = "one shared spherical covariance")
 model_shared <- function(model) substr(model, 1L, 1L) == "E"
 
+# Whether a mixture's parameters (par) are latent classes alone: every column categorical,
+# no Gaussian part and so no covariance model to name.
+latent_only <- function(par) !is.null(par$blocks) && !length(par$gauss)
+
+# G of what, in words: "3 Gaussian groups", "1 latent class".
+count_words <- function(G, what) {
+  sprintf("%d %s%s", G, what, if (G == 1) "" else if (grepl("s$", what)) "es" else "s")
+}
+
+# G groups of a mixture briefly, for a decision: "3 Gaussian groups (VVV)", or with
+# categorical columns only, "3 latent classes".
+mixture_label <- function(model, G, par) {
+  if (latent_only(par)) count_words(G, "latent class") else sprintf("%s (%s)", count_words(G, "Gaussian group"), model)
+}
+
+# One group of a mixture in words: "one Gaussian cloud", or "one latent class".
+one_group_words <- function(par) if (latent_only(par)) "one latent class" else "one Gaussian cloud"
+
+# The covariance model a report names (glance(), summary()): mclust's name, NA for latent
+# classes alone (and for a grouping without one).
+reported_model <- function(grouping) {
+  if (is.null(grouping) || latent_only(grouping$par)) NA_character_ else grouping$model
+}
+
 # G groups of a mixture (par: its parameters) in words: "3 Gaussian groups with a full
 # covariance each"; with categorical columns, each group's levels' shares said too, or for
 # categorical columns only, "3 latent classes".
 mixture_words <- function(model, G, par) {
-  groups <- function(what) sprintf("%d %s%s", G, what, if (G == 1) "" else if (grepl("s$", what)) "es" else "s")
+  groups <- function(what) count_words(G, what)
   if (is.null(par$blocks)) return(sprintf("%s with %s", groups("Gaussian group"), model_words[[model]]))
   k <- length(par$blocks)
   cols <- sprintf("%d categorical column%s", k, if (k == 1L) "" else "s")

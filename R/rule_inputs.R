@@ -74,7 +74,7 @@ figure <- function(v) {
 # Gaussian groups with their latent-class terms).
 shape_reason <- function(settings) {
   if (settings$shape_asked == "auto" && settings$shape != "auto") {
-    return("categorical columns: shape \"auto\" takes the Gaussian groups (their levels part the rows by gaps that border no group)")
+    return("categorical columns: shape \"auto\" takes the mixture's groups (their levels part the rows by gaps that border no group)")
   }
   sprintf("shape = \"%s\"", settings$shape)
 }

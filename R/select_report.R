@@ -78,8 +78,8 @@ recommend_size <- function(grouping, sizes, maps = "", dropped_all = TRUE, decis
     dip <- if (NROW(dip)) sprintf(", and the rows' density does not dip between its two halves (%.1f standard errors, under %s)",
                                   dip$value[1], format(dip$threshold[1])) else ""
     return(list(groups = 1L, size = NA_integer_, reason = sprintf(
-      "No group structure: one Gaussian cloud fits the rows better than any grouping of %s%s. A ring of any size summarises the data, no size better than another.",
-      on, dip)))
+      "No group structure: %s fits the rows better than any grouping of %s%s. A ring of any size summarises the data, no size better than another.",
+      one_group_words(grouping$par), on, dip)))
   }
   size <- if (g %in% sizes) g else if (g > max(sizes)) max(sizes) else min(sizes[sizes > g])
   gap <- if (told && !is.na(dt$gap)) sprintf(
@@ -91,8 +91,8 @@ recommend_size <- function(grouping, sizes, maps = "", dropped_all = TRUE, decis
               if (isTRUE(dt$gap > tuned("gap_times"))) ", every cut a gap in the data" else "",
               gap)
     } else {
-      sprintf("Told %s: joined from %s, %s with %s%s", plural(g, "group"), on,
-              plural(g, "Gaussian group"), model_words[[grouping$model]], gap)
+      sprintf("Told %s: joined from %s, %s%s", plural(g, "group"), on,
+              mixture_words(grouping$model, g, grouping$par), gap)
     },
     apart = sprintf("The data hold %s apart: the rows joined by Genie's linkage, every cut a gap %.1f times or more the longest links (%s%%) within the groups (%s)",
                     plural(g, "group"), dt$gaps[g], format(100 * tuned("apart_quantile")),
@@ -241,10 +241,10 @@ print.somgpu_selection <- function(x, ...) {
 }
 
 # The groups' kind in a few words, from the rule that found them and their model.
-rule_words <- function(rule, model, G) {
+rule_words <- function(rule, model, G, latent = FALSE) {
   if (is.na(rule)) return("no rule gave groups: see `decisions`")
   if (G == 1L) return(sprintf("rule %s: no group structure", rule))
-  gaussian <- if (!is.na(model)) sprintf("Gaussian, %s", model)
+  gaussian <- if (isTRUE(latent)) "latent classes" else if (!is.na(model)) sprintf("Gaussian, %s", model)
   sprintf("rule %s: %s", rule, switch(rule, gaussian = gaussian,
     told = if (is.null(gaussian)) "the rows' linkage" else gaussian,
     connected = "of any shape, on a finer ring", apart = "apart, the rows' linkage",

@@ -132,9 +132,11 @@ print.summary.somgpu <- function(x, ...) {
 #'   (the rule that found the groups: `"gaussian"`, `"told"`, `"connected"`, `"apart"`,
 #'   `"sparse"` or `"bimodal"`; see [select_size()], "How the groups are chosen"),
 #'   `model` (the Gaussian groups' covariance model, mclust's name such as `"VVV"`, or
-#'   `NA`), `recommended` (a size or `NA`), `reason`, `decisions` (as in [select_size()]'s
-#'   result), `group_table`, `noise_rows` (the number of rows in no group, with
-#'   `noise = TRUE`, else `NULL`), `rows` (the rows in a group), `n` (the rows of the data), `sampled` (whether
+#'   `NA`: groups not Gaussian, or latent classes of categorical columns alone), `latent`
+#'   (whether the groups are such latent classes), `recommended` (a size or `NA`),
+#'   `reason`, `decisions` (as in [select_size()]'s result), `group_table`, `noise_rows`
+#'   (the number of rows in no group, with `noise = TRUE`, else `NULL`), `rows` (the rows
+#'   in a group), `n` (the rows of the data), `sampled` (whether
 #'   the groups were found on a sample of the rows), `ran_on` (the rows they were found
 #'   on), `bootstrap` (the replicates run) and `elapsed` (seconds).
 #' @seealso [select_size()], [tidy.somgpu_selection()]
@@ -151,7 +153,7 @@ summary.somgpu_selection <- function(object, ...) {
   structure(list(
     groups = object$groups, told = !is.null(g) && !is.na(g$told),
     rule = if (is.null(g)) NA_character_ else g$rule,
-    model = if (is.null(g)) NA_character_ else g$model,
+    model = reported_model(g), latent = !is.null(g) && latent_only(g$par),
     recommended = object$recommended, reason = object$reason,
     decisions = object$decisions, group_table = object$group_table,
     noise_rows = object$noise_rows,
@@ -166,7 +168,7 @@ summary.somgpu_selection <- function(object, ...) {
 #' @export
 print.summary.somgpu_selection <- function(x, ...) {
   cat(sprintf("%s group%s (%s%s); recommended size: %s\n", format(x$groups),
-              if (identical(x$groups, 1L)) "" else "s", rule_words(x$rule, x$model, x$groups),
+              if (identical(x$groups, 1L)) "" else "s", rule_words(x$rule, x$model, x$groups, x$latent),
               if (x$told) ", told their number" else "",
               if (is.na(x$recommended)) "none" else sprintf("N = %d", x$recommended)))
   cat(sprintf("%s of %s grouped%s; %d replicates; %.1f s\n",

@@ -182,7 +182,7 @@ as_table <- function(df) {
 #' @return A tibble or data frame (see Description). `glance()` gives one row: `groups`
 #'   (1: no group structure), `recommended` (a size or `NA`), `rule` (the rule that found
 #'   the groups, as in the selection's `decisions`), `model` (Gaussian groups' covariance
-#'   model, mclust's name, else `NA`), `criterion` (its BIC of the classification),
+#'   model, mclust's name, else `NA`, as for latent classes of categorical columns alone), `criterion` (its BIC of the classification),
 #'   `stability` (the groups' mean bootstrap stability), `rows` (the rows the rule ran on),
 #'   `n` (the rows of the data), `sampled`, `bootstrap` and `elapsed` (seconds).
 #' @seealso [select_size()], [tidy.somgpu()], [predict.somgpu_selection()]
@@ -257,7 +257,7 @@ glance.somgpu_selection <- function(x, ...) {
   as_table(data.frame(
     groups = x$groups, recommended = x$recommended,
     rule = if (is.null(g)) NA_character_ else g$rule,
-    model = if (is.null(g)) NA_character_ else g$model,
+    model = reported_model(g),
     criterion = if (is.null(g)) NA_real_ else g$criterion,
     stability = if (is.null(x$group_table) || x$groups < 2L) NA_real_ else
       mean(x$group_table$stability, na.rm = TRUE),

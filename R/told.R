@@ -41,5 +41,5 @@ rule_told <- function(inputs, current) {
     "the rows' linkage gives no cut to measure"
   } else sprintf("the rows' linkage cuts through data (%s <= %s)", figure(gap), times)
   g <- update_grouping(gauss, rule = "told", told = k, detail = detail)
-  do.call(accepted, c(list("told", g, sprintf("%d Gaussian groups (%s): %s", k, g$model, why)), test))
+  do.call(accepted, c(list("told", g, sprintf("%s: %s", mixture_label(g$model, k, g$par), why)), test))
 }

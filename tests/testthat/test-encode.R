@@ -147,6 +147,39 @@ test_that("the groups of mixed data follow the documented rule (a slow reference
   expect_gt(somgpu:::ari(s$partition, rep(1:3, each = 60)), 0.8)
 })
 
+test_that("categorical columns alone: no warning, and every report says latent classes", {
+  # issue 68: the Gaussian rule's check of columns of few values ran on the empty numeric
+  # block and warned 22 times; the decision and glance() said "Gaussian groups (VVV)"
+  lc <- withr::with_seed(8, {
+    g <- rep(1:3, each = 60)
+    as.data.frame(lapply(1:5, function(k) {
+      factor(ifelse(runif(180) < 0.8, c("p", "q", "r")[g], sample(c("p", "q", "r"), 180, TRUE)))
+    }))
+  })
+  warned <- character(0)
+  sel <- withCallingHandlers(select_size(lc, seed = 1, threads = 1, progress = FALSE),
+                             warning = function(w) {
+                               warned <<- c(warned, conditionMessage(w))
+                               invokeRestart("muffleWarning")
+                             })
+  expect_identical(warned, character(0))
+  expect_identical(sel$groups, 3L)
+  expect_match(sel$reason, "3 latent classes")
+  said <- sel$decisions$reason[sel$decisions$rule == "gaussian"]
+  expect_match(said, "^3 latent classes fit best")
+  expect_no_match(paste(sel$decisions$reason, collapse = " "), "Gaussian|VVV")
+  expect_identical(generics::glance(sel)$model, NA_character_) # no covariance: no model
+  s <- summary(sel)
+  expect_identical(s$model, NA_character_)
+  expect_output(print(s), "^3 groups \\(rule gaussian: latent classes\\)")
+  expect_no_match(paste(capture.output(print(sel)), collapse = " "), "Gaussian|VVV")
+  # with a numeric column beside them, the groups are Gaussian and the model named
+  mixed <- cbind(lc, x = withr::with_seed(9, rnorm(180, rep(c(0, 4, 8), each = 60))))
+  sel <- select_size(mixed, seed = 1, threads = 1, progress = FALSE)
+  expect_identical(generics::glance(sel)$model, sel$grouping$model)
+  expect_match(sel$decisions$reason[2], sprintf("Gaussian groups \\(%s\\)", sel$grouping$model))
+})
+
 test_that("CPU and OpenCL give the same bits on the indicator columns, gaps included", {
   skip_if_no_opencl()
   d <- suppressMessages(mixed_frame(120, 5))
