@@ -7,7 +7,9 @@
 #' fit's `na_max` share of their values (or all of them) get `NA`.
 #'
 #' @param object A `somgpu` fit from [train()].
-#' @param newdata The rows to assign: a data frame (or tibble), a numeric matrix, a named
+#' @param newdata The rows to assign (omitted: the training rows, as R's `predict()` methods
+#'   do: their clusters as the fit holds them, `fit$clusters`, for `sizes`; with
+#'   `type = "detail"`, the rows the fit keeps, `keep_data = TRUE`): a data frame (or tibble), a numeric matrix, a named
 #'   numeric vector (one row), or a file-backed `bigmemory::big.matrix` (or its
 #'   descriptor; read a window of rows at a time, as [train()] reads one). When `newdata`
 #'   has column names, the fit's columns are taken by name and everything else in
@@ -57,6 +59,10 @@ predict.somgpu <- function(object, newdata, sizes = object$params$sizes, threads
     check_choice(type, "type", c("clusters", "detail"), call)
   sizes <- check_fit_sizes(object, sizes, call)
   threads <- resolve_threads(threads, call)
+  if (missing(newdata)) { # the training rows: their clusters, kept in the fit
+    if (type == "clusters" && is.null(clusters_file)) return(training_clusters(object, sizes, call))
+    newdata <- training_newdata(object, call)
+  }
   x <- newdata_matrix(newdata, object, call)
   sourced <- inherits(x, "somgpu_file")
   clusters_file <- check_clusters_file(clusters_file, sourced, call)
@@ -167,6 +173,26 @@ newdata_matrix <- function(newdata, object, call, name = "newdata") {
                         if (ncol(x) == 1L) "" else "s", m), call)
   }
   x
+}
+
+# The training rows' clusters on `sizes` (predict() without newdata): the fit's own, with
+# the training rows' names; clusters in a file, all sizes at once.
+training_clusters <- function(object, sizes, call) {
+  cl <- object$clusters
+  if (!inherits(cl, "somgpu_file_clusters")) return(new_clusters(cl[paste0("N", sizes)]))
+  if (setequal(sizes, object$params$sizes)) return(cl)
+  abort_input("The fit's clusters are in a file (`clusters_file`), every size at once: predict() without `newdata` gives them all (or read columns of as_big_matrix(fit$clusters)).",
+              call)
+}
+
+# The rows predict() reads without newdata where it needs them (type = "detail"): those
+# the fit keeps.
+training_newdata <- function(object, call) {
+  if (is.null(object$data)) {
+    abort_input("predict() without `newdata` gives the training rows' clusters; their details need the rows, which the fit does not keep (keep_data = FALSE): pass them as `newdata`.",
+                call)
+  }
+  object$data
 }
 
 check_fit_sizes <- function(object, sizes, call) {

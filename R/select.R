@@ -398,7 +398,8 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
 #' @param threads Number of CPU threads; `NULL` uses [somgpu_threads()].
 #' @param ... Not used: an argument these methods do not take is an error that names it
 #'   (and the nearest argument they do take).
-#' @return An integer vector, a group (1, 2, ...) per row of `newdata`; `NA` for rows
+#' @return An integer vector, a group (1, 2, ...) per row of `newdata` (named by its row
+#'   names where it has them, as [predict.somgpu()]'s rows are); `NA` for rows
 #'   left out for missing values, for rows in no group (a selection with `noise = TRUE`),
 #'   and for every row when the selection found no groups (no map had rows).
 #' @seealso [select_size()], [augment.somgpu_selection()]
@@ -417,6 +418,8 @@ predict.somgpu_selection <- function(object, newdata, threads = NULL, ...) {
   # a selection on principal components takes the columns it reduced (R/select_reduce.R)
   x <- newdata_matrix(newdata, if (is.null(object$reduction)) fit else object$reduction$source, call)
   g <- selection_grouping(object, call)
-  if (is.null(g) || nrow(x) == 0L) return(rep(NA_integer_, nrow(x)))
-  groups_of_rows(g, fit, x, nrow(x), threads, reduction = object$reduction)$partition
+  out <- if (is.null(g) || nrow(x) == 0L) rep(NA_integer_, nrow(x)) else
+    groups_of_rows(g, fit, x, nrow(x), threads, reduction = object$reduction)$partition
+  names(out) <- rownames(x) # newdata's row names, as predict() of the fit keeps them
+  out
 }

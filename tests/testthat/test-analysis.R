@@ -63,6 +63,27 @@ test_that("predict assigns new rows like the training rows, columns matched by n
                class = "somgpu_input_error")
 })
 
+test_that("predict() without newdata gives the training rows'; row names kept (issue 68)", {
+  # as R's predict() methods: the training rows' clusters, those train() assigned
+  d <- as.data.frame(two_blobs(seed = 6))
+  rownames(d) <- sprintf("r%03d", seq_len(nrow(d)))
+  fit <- train(d, nmax = 5, iter_max = 15, seed = 1)
+  expect_identical(predict(fit), predict(fit, d))
+  expect_identical(rownames(predict(fit)), rownames(d))
+  expect_identical(predict(fit, sizes = 3), predict(fit, d, sizes = 3))
+  expect_identical(predict(fit, type = "detail"), predict(fit, d, type = "detail"))
+  lean <- train(d, nmax = 5, iter_max = 15, seed = 1, keep_data = FALSE)
+  expect_identical(predict(lean), predict(fit))
+  expect_error(predict(lean, type = "detail"), "does not keep \\(keep_data = FALSE\\): pass them as `newdata`",
+               class = "somgpu_input_error")
+  # a selection's groups of a data frame's rows carry its row names, as the fit's clusters
+  sel <- select_size(d, sizes = 2:4, bootstrap = 3, seed = 1, threads = 1, progress = FALSE)
+  got <- predict(sel, d[c(5, 200), ])
+  expect_identical(names(got), c("r005", "r200"))
+  expect_identical(unname(got), sel$partition[c(5, 200)])
+  expect_null(names(predict(sel, unname(as.matrix(d))[1:3, ]))) # no row names, none made
+})
+
 test_that("summary: a table per size, the groups and the elbow of qe", {
   y <- two_blobs(seed = 7)
   fit <- train(y, nmax = 7, iter_max = 20, restarts = 2, seed = 3)

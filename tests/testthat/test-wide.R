@@ -114,7 +114,8 @@ test_that("new rows of a wide selection: projected, their groups as the selectio
   expect_identical(predict(sel, d$x), sel$partition)
   # by name, from a data frame with the columns in another order
   df <- as.data.frame(d$x)[, rev(colnames(d$x))]
-  expect_identical(predict(sel, df[c(1, 41, 81), ]), sel$partition[c(1, 41, 81)])
+  expect_identical(predict(sel, df[c(1, 41, 81), ]),
+                   stats::setNames(sel$partition[c(1, 41, 81)], c("1", "41", "81")))
   # a row missing most of its values is left out; one missing a few keeps its group
   y <- d$x[c(1, 41), ]
   y[1, 1:500] <- NA
@@ -147,7 +148,7 @@ test_that("components: FALSE keeps the columns, k takes k, bad values are classe
   # narrow data with a number of components: reduced too
   narrow <- quick_wide(iris[1:4], components = 2)
   expect_identical(narrow$fit$params$colnames, c("PC1", "PC2"))
-  expect_identical(predict(narrow, iris[1:3, 1:4]), narrow$partition[1:3])
+  expect_identical(unname(predict(narrow, iris[1:3, 1:4])), narrow$partition[1:3])
   # narrow data under "auto": the columns, as before
   expect_null(quick_wide(iris[1:4])$reduction)
   expect_error(quick_wide(d$x, components = "many"), "components", class = "somgpu_input_error")
