@@ -105,10 +105,7 @@ encode_frame <- function(y, enc, call, name = "y") {
     col <- cols[[k]]
     at <- which(enc$column == k)
     if (enc$type[k] == "numeric") {
-      if (is_categorical(col)) {
-        abort_input(sprintf("`%s` of `%s` is %s, but the fit trained it as a numeric column: give its numbers.",
-                            enc$columns[k], name, class(col)[1L]), call)
-      }
+      if (is_categorical(col)) abort_trained_numeric(enc$columns[k], list(col), name, call)
       out[[at]] <- col
       next
     }
@@ -189,7 +186,15 @@ plain_matrix <- function(x) {
 encoded_newdata <- function(newdata, object, call, name = "newdata") {
   enc <- object$encoding
   if (inherits(newdata, "somgpu_encoded")) return(plain_matrix(newdata))
-  if (is.null(enc) || is_file_data(newdata)) return(newdata)
+  if (is_file_data(newdata)) return(newdata)
+  if (is.null(enc)) { # numeric columns only: the fit's, given as text or levels, refused
+    if (is.data.frame(newdata)) {
+      cols <- as.list(newdata)[intersect(object$params$colnames, usable_names(names(newdata)))]
+      bad <- vapply(cols, is_categorical, TRUE)
+      if (any(bad)) abort_trained_numeric(names(cols)[bad], cols[bad], name, call)
+    }
+    return(newdata)
+  }
   have <- if (is.data.frame(newdata)) names(newdata) else colnames(newdata)
   if (!is.data.frame(newdata) && !is.null(have) && all(enc$names %in% have)) return(newdata)
   if (is.null(have)) {
@@ -202,6 +207,18 @@ encoded_newdata <- function(newdata, object, call, name = "newdata") {
                              stringsAsFactors = FALSE, optional = TRUE)
   }
   encode_frame(newdata, enc, call, name)
+}
+
+# The error of newdata's columns (`columns`, their values `cols`) that the fit trained as
+# numeric, given as text, levels or logical values.
+abort_trained_numeric <- function(columns, cols, name, call) {
+  one <- length(columns) == 1L
+  abort_input(sprintf(
+    "%s of `%s` %s %s, but the fit trained %s: give %s numbers (e.g. with as.numeric()).",
+    paste0("`", columns, "`", collapse = ", "), name, if (one) "is" else "are",
+    paste(unique(vapply(cols, function(col) class(col)[1L], "")), collapse = " and "),
+    if (one) "it as a numeric column" else "them as numeric columns",
+    if (one) "its" else "their"), call)
 }
 
 # `scale` for data with an encoding (check_scale() without one): the numeric columns

@@ -91,6 +91,26 @@ test_that("predict() takes the user's columns, refuses a level it has not seen",
                class = "somgpu_input_error")
 })
 
+test_that("a numeric column as text or factor in newdata: told it was numeric (issue 68)", {
+  # a fit of numeric columns only (no encoding) says what a mixed fit says: the column was
+  # numeric in training, with the conversion to make
+  fit <- train(iris[1:4], nmax = 3, iter_max = 10, seed = 1, threads = 1)
+  nd <- iris[1:3, ]
+  nd$Sepal.Length <- as.character(nd$Sepal.Length)
+  err <- expect_error(predict(fit, nd), class = "somgpu_input_error")
+  expect_match(conditionMessage(err),
+               "`Sepal.Length` of `newdata` is character, but the fit trained it as a numeric column",
+               fixed = TRUE)
+  expect_match(conditionMessage(err), "as.numeric()", fixed = TRUE)
+  nd$Petal.Width <- factor(nd$Petal.Width)
+  expect_error(predict(fit, nd), paste("`Sepal.Length`, `Petal.Width` of `newdata` are character",
+                                       "and factor, but the fit trained them as numeric columns"),
+               class = "somgpu_input_error")
+  # a column the fit does not read stays ignored, whatever its type
+  expect_identical(unname(as.matrix(predict(fit, iris[1:3, ]))),
+                   unname(as.matrix(fit$clusters[1:3, ])))
+})
+
 test_that("var_weights stay per user column; refusals name the column", {
   d <- suppressMessages(mixed_frame())
   fit <- suppressMessages(train(d, nmax = 3, iter_max = 10, seed = 1,
