@@ -260,7 +260,10 @@ groups_data <- function(x, grouping, groups_at, counts, rows, max_points, table 
   cd$drawn <- NULL
   cd$neurons$group <- grouping$neurons
   G <- grouping$groups
-  stab <- if (!is.null(table)) sprintf(", stability %.2f (%s)", table$stability, table$reading)
+  stab <- if (!is.null(table)) {
+    ifelse(is.na(table$stability), ", stability not rated",
+           sprintf(", stability %.2f (%s)", table$stability, table$reading))
+  }
   cd$labels <- sprintf("group %d: %d rows%s", seq_len(G), counts, if (is.null(stab)) "" else stab)
   cd$groups <- G
   # rows in no group (select_size(noise = TRUE)), drawn grey: a legend line of their own

@@ -188,8 +188,9 @@
 #'   word of caution where the groups' stability weighted by their rows is under 0.75);
 #'   `partition`, each row's group (`NA` for rows left out, and with `noise = TRUE` for
 #'   rows in no group); `group_table`, a row per group (`group`, `rows`, `stability`,
-#'   `reading`); `noise_rows`, with `noise = TRUE` the number of rows in no group, else
-#'   `NULL`; `grouping`, the groups' contract: `rule`, the rule that found them; `groups`;
+#'   `reading`; one group is not rated: stability `NA`, reading `"not rated"`);
+#'   `noise_rows`, with `noise = TRUE` the number of rows in no group, else `NULL`;
+#'   `grouping`, the groups' contract: `rule`, the rule that found them; `groups`;
 #'   `model`, Gaussian groups' covariance model (else `NA`); `criterion`; `scores`, every
 #'   Gaussian candidate's criterion by model and number of groups; `par`, the groups'
 #'   proportions and means (and covariances) in the space the maps trained in; `size`, the

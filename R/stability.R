@@ -23,13 +23,18 @@ group_stability <- function(grouping, reps, work) {
 # jaccard's row, its Jaccard similarity in each replicate; NaN: none measured, NA) and the
 # usual reading of it, of the stability as printed (two decimals: 0.5996 shows as 0.60 and
 # reads "a pattern"); the matrix kept as the attribute "jaccard" (readings_settled()).
+# One group is not rated: its match in a replicate of one group is the replicate's every
+# row, a Jaccard of 1 that measures nothing (stability NA, as glance() says, and reading
+# "not rated").
 stability_table <- function(G, partition, jaccard) {
-  stab <- rowMeans(jaccard, na.rm = TRUE)
+  stab <- if (G == 1L) NA_real_ else rowMeans(jaccard, na.rm = TRUE)
   stab[is.nan(stab)] <- NA_real_
+  reading <- as.character(cut(round(stab, 2), c(-Inf, reading_bands, Inf),
+                              c("doubtful", "a pattern", "stable", "highly stable"),
+                              right = FALSE))
+  if (G == 1L) reading <- "not rated"
   out <- data.frame(group = seq_len(G), rows = tabulate(partition, G), stability = stab,
-                    reading = as.character(cut(round(stab, 2), c(-Inf, reading_bands, Inf),
-                                               c("doubtful", "a pattern", "stable", "highly stable"),
-                                               right = FALSE)))
+                    reading = reading)
   structure(out, jaccard = jaccard)
 }
 

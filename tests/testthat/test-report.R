@@ -102,6 +102,26 @@ test_that("glance() of a selection: one row that says what it found", {
   expect_false(gl$sampled)
 })
 
+test_that("one group is not rated: NA stability in every report (issue 68)", {
+  # one round cloud: one group, whose "stability" (its Jaccard with the replicates' one
+  # group, 1 by construction) measures nothing; glance() says NA, and so do the rest
+  x <- withr::with_seed(1, matrix(rnorm(400), ncol = 2, dimnames = list(NULL, c("a", "b"))))
+  for (groups in list(NULL, 1L)) {
+    sel <- select_size(x, groups = groups, seed = 1, threads = 1, progress = FALSE)
+    expect_identical(sel$groups, 1L)
+    expect_identical(sel$group_table$stability, NA_real_)
+    expect_identical(sel$group_table$reading, "not rated")
+    expect_identical(generics::tidy(sel)$stability, NA_real_)
+    expect_identical(generics::tidy(sel)$reading, "not rated")
+    expect_identical(generics::glance(sel)$stability, NA_real_)
+    expect_no_match(paste(capture.output(print(sel), print(summary(sel))), collapse = " "),
+                    "stable")
+  }
+  # two groups are rated as before
+  sel <- select_size(two_blobs(), sizes = 2:4, seed = 1, threads = 1, progress = FALSE)
+  expect_identical(sel$group_table$reading, rep("highly stable", 2))
+})
+
 test_that("a saved fit predicts and plots in a new R session", {
   skip_if_not_installed("processx")
   fit <- train(airquality, nmax = 4, iter_max = 15, seed = 1, scale = TRUE, backend = "cpu")
