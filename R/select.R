@@ -354,7 +354,7 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
   # rows that belong to no group (with noise = TRUE): NA in the partition, out of the table
   decided <- run_noise(inputs_of(reps, work[done]), decided)
   grouping <- decided$grouping
-  pick <- recommend_size(grouping, found$criteria$size, decisions = decided$decisions,
+  pick <- recommend_size(grouping, found$criteria$size, decisions = decided$decisions, rows = x,
                          dropped_all = length(full$dropped) == n)
   pick$reason <- paste0(pick$reason, weak_groups_words(table))
   noise_count <- if (!is.null(grouping$noise)) grouping$noise$rows

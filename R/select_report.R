@@ -52,8 +52,10 @@ selection_criteria <- function(reps, full, x) {
 # (NULL when none was found: every row left out, `dropped_all`, or no rule gave groups)
 # and the sizes compared; `maps` names whose map it was, for the reason. The words follow
 # the rule that found the groups (grouping$rule) and its figures (grouping$detail); for
-# no groups, the bimodal rule's decision where it declined (`decisions`).
-recommend_size <- function(grouping, sizes, maps = "", dropped_all = TRUE, decisions = NULL) {
+# no groups, the bimodal rule's decision where it declined (`decisions`); `rows`, the rows
+# the groups were found on (whether they hold more distinct points than groups).
+recommend_size <- function(grouping, sizes, maps = "", dropped_all = TRUE, decisions = NULL,
+                           rows = NULL) {
   plural <- function(k, one, many = paste0(one, "s")) sprintf("%d %s", k, if (k == 1) one else many)
   if (is.null(grouping)) {
     return(list(groups = NA_integer_, size = NA_integer_, reason = if (dropped_all) {
@@ -118,7 +120,7 @@ recommend_size <- function(grouping, sizes, maps = "", dropped_all = TRUE, decis
   if (told) {
     # told the number: nothing to add on the map's limits
   } else if (g >= grouping$cells) { # no two cells joined: the map shows no more groups
-    reason <- paste(reason, groups_at_limit(grouping, sizes))
+    reason <- paste(reason, groups_at_limit(grouping, sizes, rows))
   } else if (g < min(sizes)) {
     reason <- sprintf("%s Smaller sizes were not compared (e.g. sizes = 2:%d).", reason,
                       max(sizes))
@@ -126,11 +128,25 @@ recommend_size <- function(grouping, sizes, maps = "", dropped_all = TRUE, decis
   list(groups = g, size = as.integer(size), reason = reason)
 }
 
+# The distinct rows among `rows` in a group of `partition` (all of them where the partition
+# is of other rows); NA without rows.
+distinct_grouped <- function(rows, partition) {
+  if (is.null(rows)) return(NA_integer_)
+  if (length(partition) == nrow(rows)) rows <- rows[!is.na(partition), , drop = FALSE]
+  nrow(unique(rows))
+}
+
 # What the reason adds when no two of the map's cells were joined (each a group of its
 # own): the data may hold more groups than the map shows. A wider range helps only when
 # every neuron held enough rows to be a group (group_min_rows()) and the rows allow more
-# such neurons; else the rows are what limits the groups.
-groups_at_limit <- function(grouping, sizes) {
+# such neurons; else the rows are what limits the groups. Rows (`rows`, those the groups
+# were found on) that hold no more distinct points than groups show no more groups at all.
+groups_at_limit <- function(grouping, sizes, rows = NULL) {
+  distinct <- distinct_grouped(rows, grouping$partition)
+  if (isTRUE(distinct <= grouping$groups)) {
+    return(sprintf("Each group is one point: the %d rows are %d distinct points, no more groups to show.",
+                   grouping$rows, distinct))
+  }
   least <- group_min_rows(grouping$rows)
   most <- floor(grouping$rows / least) # neurons the rows can fill with groups
   if (grouping$occupied < grouping$size) {

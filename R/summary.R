@@ -51,7 +51,7 @@ summary.somgpu <- function(object, data = NULL, ...) {
   wide <- wide_fit(object)
   answer <- if (!wide) fit_answer(object, data, cl, call)
   pick <- if (!is.null(answer)) {
-    recommend_size(answer$grouping, sort(sizes), "fit's ")
+    recommend_size(answer$grouping, sort(sizes), "fit's ", rows = answer$x)
   } else {
     list(groups = NA_integer_, size = elbow(q$size, q$qe), reason = paste(
       if (wide) {

@@ -134,6 +134,25 @@ test_that("the reason claims a limit only where the map had one (issue 38)", {
   expect_no_match(limit(4L, 8L, 8L, 8L, 1000L), "group of its own|wider range|cannot show")
 })
 
+test_that("rows that repeat as many points as groups: no more groups to show (issue 68)", {
+  # 40 rows, 2 points 20 times each: 2 groups, every one a point, and no claim that more
+  # rows could show more groups; with a third point among them (41 rows) the claim stays
+  y <- cbind(a = rep(c(0, 5), each = 20), b = rep(c(0, 5), each = 20))
+  sel <- select_size(y, seed = 1, threads = 1, progress = FALSE)
+  expect_identical(sel$groups, 2L)
+  expect_setequal(paste(sel$partition, y[, "a"]), c("1 0", "2 5", "2 0", "1 5")[
+    if (sel$partition[1] == 1L) 1:2 else 3:4]) # each point one group
+  expect_no_match(sel$reason, "may hold more groups|rows can show|wider range")
+  expect_match(sel$reason, "the 40 rows are 2 distinct points")
+  y3 <- rbind(y, c(a = 2.5, b = 0))
+  sel <- select_size(y3, seed = 1, threads = 1, progress = FALSE)
+  expect_identical(sel$groups, 2L)
+  expect_match(sel$reason, "the data may hold more groups than 41 rows can show")
+  # summary() of a fit says the same of its rows
+  fit <- train(y, sizes = 2:20, seed = 1, threads = 1)
+  expect_match(summary(fit)$reason, "the 40 rows are 2 distinct points")
+})
+
 test_that("the criteria follow from the replicates, the groups from the fit on all rows", {
   y <- random_blobs(4, seed = 3)
   sel <- select_size(y, sizes = c(6, 2, 4, 3, 5), restarts = 2, bootstrap = 7, seed = 2,
