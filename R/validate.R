@@ -110,6 +110,27 @@ check_data <- function(y, call, min_rows = 2L, name = "y") {
   c(list(x = x), scan_data(x, call, name))
 }
 
+# The error of data `y` of a type no function takes: what they take, what `y` is, and for a
+# Matrix package's matrix (sparse or not) the conversion.
+abort_data_type <- function(y, name, call) {
+  taken <- "a numeric matrix or vector, a data frame of numeric, factor, logical or character columns, or a bigmemory::big.matrix"
+  if (is.null(y)) abort_input(sprintf("`%s` is NULL: give the rows as %s.", name, taken), call)
+  if (inherits(y, "Matrix")) {
+    abort_input(sprintf(
+      "`%s` must be %s, not a %s matrix (class %s) of the Matrix package: convert it with as.matrix(), a dense copy of its %s x %s values.",
+      name, taken, if (inherits(y, "sparseMatrix")) "sparse" else "dense", class(y)[1L],
+      format(nrow(y), big.mark = ","), format(ncol(y), big.mark = ",")), call)
+  }
+  type <- if (is.matrix(y)) sprintf("a %s matrix", typeof(y))
+    else if (is.array(y)) sprintf("an array with %d dimensions", length(dim(y)))
+    else if (is.factor(y)) "a factor"
+    else if (is.list(y)) "a list"
+    else if (is.character(y)) "a character vector"
+    else if (is.object(y)) sprintf("an object of class %s", class(y)[1L])
+    else class(y)[1L]
+  abort_input(sprintf("`%s` must be %s, not %s.", name, taken, type), call)
+}
+
 # y as a double matrix with at least min_rows rows and one column; a data frame (tibbles
 # included) must have numeric columns only (its categorical ones encoded before: encode.R); a plain numeric vector is one column. Numeric
 # containers (ts, AsIs, table, 1-d arrays) are unwrapped. Unique row names are kept. The
@@ -158,16 +179,7 @@ as_data_matrix <- function(y, call, min_rows = 2L, name = "y") {
     rn <- rownames(x)
     if (!is.null(rn) && (anyNA(rn) || anyDuplicated(rn))) rownames(x) <- NULL
   } else {
-    type <- if (is.matrix(y)) sprintf("a %s matrix", typeof(y))
-      else if (is.array(y)) sprintf("an array with %d dimensions", length(dim(y)))
-      else if (is.factor(y)) "a factor"
-      else if (is.list(y)) "a list"
-      else if (is.character(y)) "a character vector"
-      else if (is.object(y)) sprintf("an object of class %s", class(y)[1L])
-      else class(y)[1L]
-    abort_input(sprintf(
-      "`%s` must be a numeric matrix or a data frame of numeric columns, not %s.", name, type),
-      call)
+    abort_data_type(y, name, call)
   }
   n <- nrow(x)
   if (ncol(x) < 1L) abort_input(sprintf("`%s` has no columns.", name), call)

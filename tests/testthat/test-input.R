@@ -29,7 +29,7 @@ test_that("unsupported data types are refused and named", {
   expect_input_error(train(factor(1:5)), "not a factor")
   expect_input_error(train(matrix(TRUE, 4, 2)), "not a logical matrix")
   expect_input_error(train(array(1, c(2, 2, 2))), "3 dimensions")
-  expect_input_error(train(NULL), "not NULL")
+  expect_input_error(train(NULL), "`y` is NULL")
   expect_input_error(train(function(x) x), "not function")
   # factor, character and logical columns are categorical (test-encode.R); other types are
   # refused, each named
@@ -45,6 +45,26 @@ test_that("unsupported data types are refused and named", {
   expect_input_error(train(df2), "`m` \\(a matrix column\\)")
   df3 <- data.frame(a = as.Date("2020-01-01") + 0:3, b = 1:4)
   expect_input_error(train(df3), "`a` \\(Date\\)")
+})
+
+test_that("a refused type is told what is taken; a sparse matrix, as.matrix() (issue 68)", {
+  # what train() takes: numeric matrices and vectors, data frames of numeric, factor,
+  # logical and character columns (test-encode.R), file-backed big.matrix (test-filedata.R)
+  taken <- "a numeric matrix or vector, a data frame of numeric, factor, logical or character columns, or a bigmemory::big.matrix"
+  err <- expect_input_error(train(NULL), "`y` is NULL")
+  expect_match(conditionMessage(err), taken, fixed = TRUE)
+  err <- expect_input_error(train(list(1:3, 4:6)), "not a list")
+  expect_match(conditionMessage(err), taken, fixed = TRUE)
+  expect_input_error(select_size(NULL), "`y` is NULL")
+  fit <- train(y0, sizes = 2, iter_max = 3, seed = 1)
+  expect_input_error(predict(fit, NULL), "`newdata` is NULL")
+  skip_if_not_installed("Matrix")
+  sp <- Matrix::Matrix(y0, sparse = TRUE)
+  err <- expect_input_error(train(sp), "not a sparse matrix \\(class dgCMatrix\\)")
+  expect_match(conditionMessage(err), "convert it with as.matrix()", fixed = TRUE)
+  expect_input_error(predict(fit, sp), "`newdata` .* as.matrix\\(\\)")
+  # as told, it trains as the dense matrix does
+  expect_identical(train(as.matrix(sp), sizes = 2, iter_max = 3, seed = 1)$weights, fit$weights)
 })
 
 test_that("infinite values are counted and located; missing values are allowed", {
