@@ -37,8 +37,8 @@ new_encoding <- function(columns, type, levels, names, column, level) {
 # The encoding of data frame y (NULL when it has no categorical column): levels in the
 # factor's order (unused ones dropped), a character column's sorted as factor() sorts them
 # (said once per session), a logical's FALSE, TRUE (those observed). Refuses a categorical
-# column without an observed value, with more than encoding_max_levels levels, or with a
-# level per row (more than 20: an identifier).
+# column without an observed value, with more than encoding_max_levels levels, or with
+# more than 20 levels, a level per observed value (an identifier; ?train says so).
 frame_encoding <- function(y, call, name = "y") {
   cols <- as.list(y)
   categorical <- vapply(cols, is_categorical, logical(1))

@@ -140,7 +140,9 @@
 #'   levels sorted as [factor()] sorts them, said once per session; an ordered factor's
 #'   order is not used; a logical column without any observed value stays an empty numeric
 #'   one). The maps see numbers only: a categorical column with L levels (those observed;
-#'   unused levels are dropped; more than 100, or one per row, is refused as an identifier)
+#'   unused levels are dropped; more than 100 levels, or more than 20 that are all
+#'   different, a level per observed value, is refused as an identifier or free text,
+#'   while up to 20 unique values, as 15 identifiers in 15 rows, are taken as levels)
 #'   becomes L indicator columns named `column=level`, 1 where the row has the level and 0
 #'   elsewhere, and a missing value is missing in all L of them (the rule of "Missing
 #'   values", which counts the L columns, in `na_max` as in the distance's rescaling).

@@ -129,8 +129,11 @@ tuned <- function(name) {
 #' The constants the choice of groups was tuned with
 #'
 #' One row per constant that [select_size()]'s rules read: its value, where it came from
-#' and the benchmark figure that set it. Nothing here changes a result; it documents
-#' them. `bench/bench_clustering_suite.R --sensitivity` (in the package's sources) moves
+#' and the benchmark figure that set it. Reading the table changes nothing, but the
+#' constants decide [select_size()]'s answers: `options(somgpu.tuning = list(name =
+#' value))` moves one (an expert's setting, for experiments; the table then shows the
+#' value in force) and the rules follow it, so results change with it.
+#' `bench/bench_clustering_suite.R --sensitivity` (in the package's sources) moves
 #' each constant to 0.75 and 1.33 times its value and reports the benchmark suite's mean
 #' adjusted Rand index for each, so that a reader sees which figures stand on a knife's
 #' edge.

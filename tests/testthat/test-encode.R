@@ -111,6 +111,29 @@ test_that("a numeric column as text or factor in newdata: told it was numeric (i
                    unname(as.matrix(fit$clusters[1:3, ])))
 })
 
+test_that("?train states the identifier rule the code applies (issue 68)", {
+  help_text <- function(topic) {
+    rd <- tools::Rd_db("somgpu")[[paste0(topic, ".Rd")]]
+    gsub("\\s+", " ", paste(utils::capture.output(tools::Rd2txt(rd)), collapse = " "))
+  }
+  txt <- help_text("train")
+  expect_no_match(txt, "one per row, is refused")
+  expect_match(txt, "more than 100 levels, or more than 20 that are all different", fixed = TRUE)
+  expect_match(txt, "15 identifiers in 15 rows, are taken as levels", fixed = TRUE)
+  # the rule itself: 15 unique ids are 15 indicators; 21 are refused, and so are 101 levels
+  # among repeated values
+  ids <- function(k, n = k) {
+    data.frame(x = seq_len(n), id = sprintf("id%03d", rep_len(seq_len(k), n)))
+  }
+  fit <- suppressMessages(train(ids(15), sizes = 2, iter_max = 2, seed = 1))
+  expect_identical(sum(fit$encoding$column == 2L), 15L)
+  expect_error(suppressMessages(train(ids(21), sizes = 2)), "21 levels \\(one per row\\)",
+               class = "somgpu_input_error")
+  expect_s3_class(suppressMessages(train(ids(21, 42), sizes = 2, iter_max = 2)), "somgpu")
+  expect_error(suppressMessages(train(ids(101, 202), sizes = 2)), "101 levels \\(at most 100\\)",
+               class = "somgpu_input_error")
+})
+
 test_that("var_weights stay per user column; refusals name the column", {
   d <- suppressMessages(mixed_frame())
   fit <- suppressMessages(train(d, nmax = 3, iter_max = 10, seed = 1,

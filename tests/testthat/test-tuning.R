@@ -22,6 +22,13 @@ test_that("the rules read every constant of the table by name, and no other", {
   expect_setequal(read, selection_constants()$name)
 })
 
+test_that("?selection_constants says the constants change results (issue 68)", {
+  rd <- tools::Rd_db("somgpu")[["selection_constants.Rd"]]
+  txt <- gsub("\\s+", " ", paste(utils::capture.output(tools::Rd2txt(rd)), collapse = " "))
+  expect_no_match(txt, "Nothing here changes a result")
+  expect_match(txt, "the rules follow it, so results change with it", fixed = TRUE)
+})
+
 test_that("options(somgpu.tuning) moves a constant, and the rules follow it", {
   withr::local_options(somgpu.tuning = list(apart_pieces = 99, spread_ratio = 2))
   tab <- selection_constants()
