@@ -23,7 +23,7 @@ ari_pairs <- function(C, pairs, k) {
   if (nrow(C) < 2L) return(rep(1, P))
   storage.mode(C) <- "integer"
   storage.mode(pairs) <- "integer"
-  .Call(C_ari_pairs, C, pairs, as.integer(k)) # src/core/som_agreement.c
+  .Call(C_ari_pairs, C, pairs, as.integer(k)) # src/groups/som_agreement.c
 }
 
 # Mean adjusted Rand index over the pairs of restarts' clusterings of one size.

@@ -8,7 +8,7 @@
 # without a distance matrix (each step the distances from the point just joined to those
 # still out: n^2 d / 2 operations, memory of order n): list(from, to, weight), the n - 1
 # edges lightest first (ties in the order Prim's algorithm took them). In C
-# (src/core/som_genie.c); the R it replaced is mst_reference() in
+# (src/groups/som_genie.c); the R it replaced is mst_reference() in
 # tests/testthat/helper-genie.R.
 mst_rows <- function(X) {
   n <- nrow(X)
@@ -25,7 +25,7 @@ mst_rows <- function(X) {
 # (1..k_max) the labels (1..k, numbered by first appearance) of the partition into k
 # groups. The Gini index, sum_{i<j} |s_i - s_j| / ((K - 1) p) over the K groups' sizes s,
 # is kept up to date at each join (O(K)), so the whole linkage costs O(p^2). In C
-# (src/core/som_genie.c); the R it replaced is genie_reference() in helper-genie.R.
+# (src/groups/som_genie.c); the R it replaced is genie_reference() in helper-genie.R.
 genie_merge <- function(mst, p, k_max, gini = tuned("genie_gini")) {
   k_max <- min(k_max, p)
   labels <- call_core("join the groups by Genie's linkage", NULL, function() {
@@ -57,7 +57,7 @@ genie_partitions <- function(P, k_max, gini = tuned("genie_gini")) {
 # to the m-th nearest row of ref (a row of x that is a row of ref counts itself, at
 # distance 0), both complete and in the same space; with `neighbours`, also `knn` (n x m),
 # each row's m nearest rows of ref in order of distance (among equals, the first in ref
-# first). A scan in C (src/core/som_nearest.c) over blocks of rows of x of about 2e7
+# first). A scan in C (src/groups/som_nearest.c) over blocks of rows of x of about 2e7
 # distances each, so that an interrupt is seen between blocks.
 nearest_rows <- function(x, ref, m = 1L, neighbours = FALSE) {
   m <- as.integer(min(m, nrow(ref)))

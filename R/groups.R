@@ -41,7 +41,7 @@ neuron_moments <- function(x, cluster, N, prior = NULL) {
 # down to one group, or to `down_to`. Returns one entry per number of groups: the neurons'
 # labels (0 for neurons without rows), the groups' rows and the log-likelihood; with
 # categorical columns each group's latent-class term counts too. In C
-# (src/core/som_groups.c: every step weighs every pair, O(N^2) unions of d x d scatters).
+# (src/groups/som_groups.c: every step weighs every pair, O(N^2) unions of d x d scatters).
 agglomerate_cells <- function(moments, model, n, prior, down_to = 1L) {
   d <- nrow(prior$psi)
   rows <- vapply(moments, `[[`, 0, "n")

@@ -57,7 +57,7 @@ model_params <- function(model, G, d) {
   (G - 1) + G * d + (if (model_shared(model)) 1 else G) * cov
 }
 
-# The model and prior as the compiled code reads them (src/core/som_groups.h).
+# The model and prior as the compiled code reads them (src/groups/som_groups.h).
 model_spec <- function(model, prior) {
   out <- list(form = switch(substr(model, 2L, 3L), VV = , EE = "full", VI = , EI = "diag",
                              II = "sphere"),
@@ -234,7 +234,7 @@ mixture_classify <- function(x, par) {
 # EM for a mixture of the model started from a partition of the rows (labels 1..G), at
 # most `iter` steps or until the log-likelihood gains less than 1e-8 of itself: each step
 # the proportions, means and covariances (mixture_mstep()'s), then each row's weights from
-# its log-densities (mixture_logdens()'s). In C (src/core/som_mixture.c). Returns the
+# its log-densities (mixture_logdens()'s). In C (src/groups/som_mixture.c). Returns the
 # parameters and each row's group; NULL when a group empties or a covariance degenerates.
 mixture_em <- function(x, labels, model, prior, iter = 50L) {
   blocks <- prior$blocks

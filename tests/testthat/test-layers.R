@@ -76,8 +76,9 @@ test_that("R files call only their own layer's file or the files below", {
 
 # The C folders in their layers: a folder's files include headers of its own folder or of
 # the folders it may see, never one above or beside it (issue 41).
-c_sees <- list(core = "core", cpu = c("core", "cpu"), opencl = c("core", "opencl"),
-               r = c("core", "cpu", "opencl", "r"), . = c("core", "cpu", "opencl", "r"))
+c_sees <- list(core = "core", groups = c("core", "groups"), cpu = c("core", "cpu"),
+               opencl = c("core", "opencl"), r = c("core", "groups", "cpu", "opencl", "r"),
+               . = c("core", "groups", "cpu", "opencl", "r"))
 
 # "folder/file includes header (folder)" for every include outside what the folder sees;
 # `sees` as c_sees. Headers are found by name in src/'s folders (the generated
@@ -111,6 +112,9 @@ test_that("the C folders include only their own layer's headers and the ones bel
   # the check sees a breach: cpu/ seeing nothing but itself
   expect_true(any(grepl("^cpu/.* includes som_engine.h \\(core\\)",
                         c_includes_outside(src, utils::modifyList(c_sees, list(cpu = "cpu"))))))
+  # the groups' math apart from the engine: the engine seeing only core/ would be told
+  expect_true(any(grepl("^r/r_groups.c includes som_groups.h \\(groups\\)",
+                        c_includes_outside(src, utils::modifyList(c_sees, list(r = c("core", "cpu", "opencl", "r")))))))
   # OpenMP through one door: its pragmas only in core/som_omp.h, its API (omp.h) only in
   # core/som_threads.c
   files <- list.files(src, "\\.(c|h)$", recursive = TRUE, full.names = TRUE)
