@@ -48,11 +48,7 @@ need_packages <- function(packages, what, call) {
 # Arguments `bad` that `fun` does not take: an input error that names them and suggests the
 # nearest of `known` (within two edits) for each.
 abort_unknown_args <- function(bad, known, fun, call) {
-  near <- vapply(bad, function(b) {
-    if (!length(known)) return("")
-    d <- utils::adist(b, known, ignore.case = TRUE)
-    if (min(d) <= 2) sprintf(" (did you mean `%s`?)", known[which.min(d)]) else ""
-  }, character(1))
+  near <- near_names(bad, known)
   if (length(bad) == 1L) {
     abort_input(sprintf("`%s` is not an argument of %s%s.", bad, fun, near), call)
   }
@@ -61,6 +57,23 @@ abort_unknown_args <- function(bad, known, fun, call) {
   abort_input(sprintf("%s and %s are not arguments of %s.",
                       paste(names[-length(names)], collapse = ", "), names[length(names)], fun),
               call)
+}
+
+# For each of the names `bad`, " (did you mean `x`?)" with x the nearest of `known` within
+# two edits, or "".
+near_names <- function(bad, known) {
+  vapply(bad, function(b) {
+    if (!length(known)) return("")
+    d <- utils::adist(b, known, ignore.case = TRUE)
+    if (min(d) <= 2) sprintf(" (did you mean `%s`?)", known[which.min(d)]) else ""
+  }, character(1), USE.NAMES = FALSE)
+}
+
+# Names `bad` that are none of `known` (`what`, in words: "constants of ..."): an input
+# error naming each with the nearest known name.
+abort_unknown_names <- function(bad, known, what, call) {
+  abort_input(sprintf("%s %s none of the %s.", paste0("`", bad, "`", near_names(bad, known), collapse = ", "),
+                      if (length(bad) == 1L) "is" else "are", what), call)
 }
 
 # A method's `...` that it does not use (`dots`, list(...)): nothing, or an input error that

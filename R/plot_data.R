@@ -328,7 +328,7 @@ fit_groups_view <- function(x, data, max_points, call) {
 # are.
 selection_data <- function(x) {
   cr <- x$criteria
-  third <- criterion_panel(x$grouping)
+  third <- with_control(x$control, criterion_panel(x$grouping)) # its thresholds' words
   panels <- c("held-out error (+- 1 SE)", "stability (95% of replicate pairs)", third$title)
   best <- third$values
   long <- rbind(

@@ -20,14 +20,12 @@ selection_rules <- function() {
        apart = rule_apart, sparse = rule_sparse, bimodal = rule_bimodal)
 }
 
-# The rules left out of the pipeline: options(somgpu.skip_rules = c("apart", ...)), for the
-# tests that drop each rule in turn and for ablations in the benchmarks; none by default.
+# The rules left out of the pipeline: the control's in force (select_control(skip_rules =
+# c("apart", ...)), R/control.R, which checks the names), for the tests that drop each
+# rule in turn and for ablations in the benchmarks; none by default.
 skipped_rules <- function() {
-  skip <- getOption("somgpu.skip_rules")
-  if (is.null(skip)) return(character(0))
-  unknown <- setdiff(skip, c(names(selection_rules()), "noise"))
-  check_internal(!length(unknown), sprintf("no rule named %s", paste(unknown, collapse = ", ")))
-  skip
+  skip <- tuning_state$control$skip_rules
+  if (is.null(skip)) character(0) else skip
 }
 
 # Every rule in order on `inputs`, from no groups: list(grouping, the last one given (NULL
@@ -38,7 +36,7 @@ run_rules <- function(inputs, rules = selection_rules(), skip = skipped_rules())
   for (i in seq_along(rules)) {
     name <- names(rules)[i]
     res <- if (name %in% skip) {
-      not_tried(name, "left out of the pipeline (options(somgpu.skip_rules))")
+      not_tried(name, "left out of the pipeline (select_control(skip_rules))")
     } else {
       rules[[i]](inputs, current)
     }
@@ -51,7 +49,7 @@ run_rules <- function(inputs, rules = selection_rules(), skip = skipped_rules())
 # The step "noise" after the rules, its decision added to `decisions`.
 run_noise <- function(inputs, decided) {
   res <- if ("noise" %in% skipped_rules()) {
-    not_tried("noise", "left out of the pipeline (options(somgpu.skip_rules))")
+    not_tried("noise", "left out of the pipeline (select_control(skip_rules))")
   } else {
     rule_noise(inputs, decided$grouping)
   }

@@ -58,8 +58,9 @@
 #'   with rows, and tries neither `apart`, `sparse` nor `bimodal`; with categorical
 #'   columns `"auto"` means `"gaussian"` (their levels part the rows by gaps that border no
 #'   group). Every threshold is a constant of [selection_constants()], where its value,
-#'   origin and the benchmark figure that set it are listed; `bench/README.md` (in the
-#'   package's sources) holds the measurements behind each rule.
+#'   origin and the benchmark figure that set it are listed (`control =
+#'   select_control(name = value)` moves one, for an experiment; the result keeps it);
+#'   `bench/README.md` (in the package's sources) holds the measurements behind each rule.
 #'
 #' @section Reading the decisions: `decisions` is a data frame with a row per rule in the
 #'   order above, then `noise` (and, for wide data run on principal components, a first
@@ -174,6 +175,10 @@
 #' @param components `"auto"` (the default: from 64 columns on, the leading principal
 #'   components above the noise, at most 20; else the columns), `FALSE` (always the
 #'   columns) or a whole number of components to run on: see "Wide data".
+#' @param control The rules' settings, from [select_control()] (`NULL`, the default: the
+#'   values of [selection_constants()], every rule in the pipeline); kept in the result.
+#'   (`options(somgpu.tuning)` and `options(somgpu.skip_rules)`, read when `control` is
+#'   `NULL`, are deprecated.)
 #' @param ... For `select_size()`, further arguments to [train()] (`iter_max`, `algorithm`,
 #'   `var_weights`, `backend`, `threads`, `nmin`, `nmax`, `keep_data` (for `fit`),
 #'   ...); for `plot()`, graphical parameters (`main`, a title over the three panels; `col`,
@@ -208,10 +213,10 @@
 #'   `scale`, the scaling used (`TRUE`, `FALSE` or a list); `reduction`, for wide data
 #'   the principal components the maps ran on (`centre`, `scale`, `rotation`, `sdev`,
 #'   `explained`, each component's share of the variance, ...; see "Wide data"), else
-#'   `NULL`; `noise`, as asked; `seed`; `bootstrap`, the replicates run; `holdout`;
+#'   `NULL`; `noise`, as asked; `control`, the [select_control()] it ran under; `seed`; `bootstrap`, the replicates run; `holdout`;
 #'   `sigma0`; `elapsed`, seconds.
 #' @seealso [train()], [summary.somgpu_selection()], [tidy.somgpu_selection()],
-#'   [selection_constants()]
+#'   [selection_constants()], [select_control()]
 #' @examples
 #' set.seed(1)
 #' centres <- matrix(c(0, 0, 0, 4, 0, 0, 0, 4, 0, 4, 4, 0), ncol = 3, byrow = TRUE)
@@ -236,9 +241,13 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
                         seed = NULL, sigma0 = "auto", progress = interactive(),
                         parallel = "none", sample_rows = "auto", groups_file = NULL, ...,
                         shape = "auto", groups = NULL, noise = FALSE, scale = "auto",
-                        components = "auto") {
+                        components = "auto", control = NULL) {
   call <- compact_call(sys.call(), "select_size")
   started <- proc.time()[["elapsed"]]
+  # the rules' settings (R/control.R): in force for this call, kept in the result
+  control <- resolve_control(control, call)
+  previous <- set_control(control)
+  on.exit(set_control(previous), add = TRUE)
   matched <- match.call()
   file <- is_file_data(y)
   data <- encoded_data(y, call) # a data frame's categorical columns (encode.R)
@@ -377,7 +386,8 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
                 strategy = strategy,
                 groups_file = if (!is.null(grouping)) groups_file,
                 replicates = found$replicates, reruns = reruns, fit = full,
-                shape = shape, scale = scaling$scale, reduction = reduction, noise = noise, seed = seed,
+                shape = shape, scale = scaling$scale, reduction = reduction, noise = noise,
+                control = control, seed = seed,
                 bootstrap = length(reps), holdout = holdout, sigma0 = sigma0,
                 elapsed = proc.time()[["elapsed"]] - started)
 }

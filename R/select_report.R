@@ -224,6 +224,7 @@ print.somgpu_selection <- function(x, ...) {
               x$bootstrap, 100 * x$holdout, nrow(cr), schedule_label(x$sigma0),
               if (is.null(x$elapsed)) NA_real_ else x$elapsed))
   if (!is.null(x$strategy)) cat(sprintf("trained on %s\n", x$strategy$text))
+  cat(control_words(x$control))
   tab <- data.frame(size = cr$size, heldout_qe = format_figure(cr$heldout_qe),
                     stability = sprintf("%.3f [%.2f, %.2f]", cr$stability,
                                         pmax(cr$stability_lo, 0), cr$stability_hi),

@@ -3,19 +3,19 @@
 selection_fields <- c("call", "criteria", "groups", "recommended", "reason", "partition",
                       "group_table", "noise_rows", "grouping", "decisions", "strategy",
                       "groups_file", "replicates", "reruns", "fit", "shape", "scale",
-                      "reduction", "noise",
+                      "reduction", "noise", "control",
                       "seed", "bootstrap", "holdout", "sigma0", "elapsed")
 
 new_selection <- function(call, criteria, groups, recommended, reason, partition, group_table,
                           noise_rows, grouping, decisions, strategy, groups_file, replicates,
-                          reruns, fit, shape, scale, reduction, noise, seed, bootstrap, holdout,
-                          sigma0, elapsed) {
+                          reruns, fit, shape, scale, reduction, noise, control, seed, bootstrap,
+                          holdout, sigma0, elapsed) {
   out <- list(call = call, criteria = criteria, groups = groups, recommended = recommended,
               reason = reason, partition = partition, group_table = group_table,
               noise_rows = noise_rows, grouping = grouping, decisions = decisions,
               strategy = strategy, groups_file = groups_file, replicates = replicates,
               reruns = reruns, fit = fit, shape = shape, scale = scale,
-              reduction = reduction, noise = noise,
+              reduction = reduction, noise = noise, control = control,
               seed = seed, bootstrap = bootstrap, holdout = holdout, sigma0 = sigma0,
               elapsed = elapsed)
   # fields that may be NULL stay, as NULL, so that every selection has every field

@@ -4,7 +4,7 @@
 # constant but the cost limits and those of noise = TRUE (not read choosing k) is moved to
 # 0.75 and 1.33 times its value (whole numbers of 5 and more rounded; for a quantile or
 # share between 0.5 and 1, its distance to 1), one at a time through
-# options(somgpu.tuning), and select_size() is run as the suite runs it. The training does
+# select_size(control = select_control(...)), and select_size() is run as the suite runs it. The training does
 # not depend on most constants: it is kept in memory and given again where the call is the
 # same (the data, the problem: rows, sizes, schedule, seeds), so that a constant read by the
 # rules alone costs the rules, not the maps; one that changes the training (the replicates'
@@ -19,6 +19,8 @@ sensitivity_variants <- function(tab) {
     for (f in c(0.75, 1.33)) {
       v <- tab$value[i] * f
       if (tab$value[i] >= 5 && tab$value[i] == round(tab$value[i])) v <- round(v)
+      # a count stays whole, as select_control() takes it (apart_pieces 4: 3 and 5)
+      if (tab$domain[i] == "count") v <- round(v)
       # a quantile or share near 1 (0.9, 0.95, 0.99): its distance to 1 moved
       if (tab$value[i] > 0.5 && tab$value[i] < 1) v <- 1 - (1 - tab$value[i]) * f
       out[[length(out) + 1L]] <- list(constant = tab$name[i], factor = f, value = v)
@@ -53,10 +55,10 @@ sensitivity_run <- function(d, seeds) {
   memoise_training()
   variants <- sensitivity_variants(somgpu::selection_constants())
   one <- function(v, seed) {
-    old <- options(somgpu.tuning = if (is.na(v$value)) NULL else stats::setNames(list(v$value), v$constant))
-    on.exit(options(old))
+    control <- if (is.na(v$value)) NULL else do.call(somgpu::select_control, stats::setNames(list(v$value), v$constant))
     t0 <- proc.time()[["elapsed"]]
-    sel <- somgpu::select_size(d$x, sizes = 2:d$k_max, seed = seed, threads = 2, progress = FALSE)
+    sel <- somgpu::select_size(d$x, sizes = 2:d$k_max, seed = seed, threads = 2, progress = FALSE,
+                               control = control)
     data.frame(constant = v$constant, factor = v$factor, value = v$value, seed = seed,
                k = sel$groups, ari = framework_ari(sel$partition, d$labels),
                seconds = proc.time()[["elapsed"]] - t0)

@@ -119,9 +119,11 @@ test_that("the connected groups' cut is measured in the rows' own tree", {
 test_that("connected groups that no gap parts do not replace the Gaussian groups", {
   # touching blobs, the switch made to ask nothing and replicates that never find the
   # Gaussian groups again: only the rows' tree keeps them
-  withr::local_options(somgpu.tuning = list(connected_times = 0, connected_plus = -1,
-                                            connected_boundary_times = 0,
-                                            connected_boundary_plus = -1, steady = 2))
+  # (values out of the constants' domains: new_control(), which select_control() refuses)
+  previous <- somgpu:::set_control(somgpu:::new_control(list(
+    connected_times = 0, connected_plus = -1, connected_boundary_times = 0,
+    connected_boundary_plus = -1, steady = 2)))
+  withr::defer(somgpu:::set_control(previous))
   g <- rep(1:3, each = 120)
   y <- withr::with_seed(8, cbind(c(0, 4, 8)[g], 0) + matrix(rnorm(720), ncol = 2))
   args <- list(sizes = 2:10, iter_max = 40, threads = 2L)

@@ -1,5 +1,5 @@
 # The groups a map holds (R/groups.R, R/mixture.R): the agglomeration of its cells and EM
-# over the rows (in C, src/core/som_groups.c and som_mixture.c) against slow pure-R
+# over the rows (in C, src/groups/som_groups.c and som_mixture.c) against slow pure-R
 # references (helper-groups.R: every union of every step from the rows' scatter; EM row by
 # row); the whole rule is checked against ref_grouping() in test-select.R.
 
@@ -135,8 +135,8 @@ test_that("a group that is a binary column's point mass is no candidate", {
   # model with a variance per group; without the rule, one is chosen
   lip <- y[, 3]
   expect_false(any(tapply(lip, got$labels, stats::var) == 0) && !somgpu:::model_shared(got$model))
-  without <- withr::with_options(list(somgpu.tuning = list(point_variance = 0)),
-                                 somgpu:::map_grouping(unname(y), fit$clusters[[1L]], 8L))
+  without <- somgpu:::with_control(select_control(point_variance = 0),
+                                   somgpu:::map_grouping(unname(y), fit$clusters[[1L]], 8L))
   expect_false(somgpu:::model_shared(without$model))
   expect_true(any(tapply(lip, without$labels, function(v) length(unique(v))) == 1L))
 })

@@ -19,7 +19,7 @@ r_layers <- c(
   # selection: the rules, each in its file, then the pipeline that runs them in order
   # (rules.R), the replicates, the report, the call; the methods that report
   "print.R", "select_units.R", "select_reduce.R", "select_scale.R", "linkage.R", "told.R", "connected.R",
-  "apart.R", "sparse.R", "bimodal.R", "noise.R", "rules.R", "select_replicates.R",
+  "apart.R", "sparse.R", "bimodal.R", "noise.R", "rules.R", "control.R", "select_replicates.R",
   "select_report.R", "select_args.R", "select_result.R", "select.R", "summary.R", "tidy.R",
   "kohonen.R",
   # figures

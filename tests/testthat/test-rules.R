@@ -81,10 +81,10 @@ test_that("each rule can be left out: the pipeline still runs and records it as 
   y <- withr::with_seed(3, rbind(matrix(rnorm(200, 0, 0.3), ncol = 2),
                                  matrix(rnorm(200, 3, 0.3), ncol = 2)))
   for (rule in c(rule_names, "noise")) {
-    sel <- withr::with_options(list(somgpu.skip_rules = rule), {
-      select_size(y, sizes = 2:4, bootstrap = 2, seed = 1, progress = FALSE,
-                  groups = if (rule == "told") 2L, noise = rule == "noise")
-    })
+    sel <- select_size(y, sizes = 2:4, bootstrap = 2, seed = 1, progress = FALSE,
+                       groups = if (rule == "told") 2L, noise = rule == "noise",
+                       control = select_control(skip_rules = rule))
+    expect_identical(sel$control$skip_rules, rule)
     expect_decisions(sel)
     d <- sel$decisions[sel$decisions$rule == rule, ]
     expect_identical(d$outcome, "not tried", label = rule)
@@ -101,9 +101,8 @@ test_that("each rule can be left out: the pipeline still runs and records it as 
       expect_identical(sel$groups, 2L, label = rule)
     }
   }
-  expect_error(withr::with_options(list(somgpu.skip_rules = "kmeans"),
-                                   select_size(y, sizes = 2:4, bootstrap = 2, seed = 1)),
-               "no rule named kmeans", class = "somgpu_internal_error")
+  expect_error(select_control(skip_rules = "kmeans"), "`kmeans` is none of the rules",
+               class = "somgpu_input_error")
 })
 
 test_that("the order of the rules is one list, and the runner follows it", {

@@ -3,7 +3,8 @@
 
 test_that("selection_constants() is one table of named, documented constants", {
   tab <- selection_constants()
-  expect_identical(names(tab), c("name", "value", "kind", "rule", "what", "set_by"))
+  expect_identical(names(tab), c("name", "value", "domain", "kind", "rule", "what", "set_by"))
+  expect_true(all(tab$domain %in% c("share", "count", "positive")))
   expect_false(anyDuplicated(tab$name) > 0)
   expect_true(all(tab$kind %in% c("tuned", "published", "convention", "cost")))
   expect_true(all(is.finite(tab$value)))
@@ -29,18 +30,20 @@ test_that("?selection_constants says the constants change results (issue 68)", {
   expect_match(txt, "the rules follow it, so results change with it", fixed = TRUE)
 })
 
-test_that("options(somgpu.tuning) moves a constant, and the rules follow it", {
-  withr::local_options(somgpu.tuning = list(apart_pieces = 99, spread_ratio = 2))
-  tab <- selection_constants()
+test_that("a control moves a constant, and the rules follow it", {
+  ctl <- select_control(apart_pieces = 99, spread_ratio = 2)
+  tab <- selection_constants(ctl)
   expect_identical(tab$value[tab$name == "apart_pieces"], 99)
-  expect_identical(somgpu:::tuned("spread_ratio"), 2)
-  expect_identical(somgpu:::tuned("apart_times"), 2) # the others stay
-  withr::with_options(list(somgpu.tuning = list(stedy = 0.9)), {
-    expect_error(somgpu:::tuned("steady"), "names no constant stedy", class = "somgpu_internal_error")
+  expect_identical(tab$value[tab$name == "apart_times"], 2) # the others stay
+  expect_identical(selection_constants()$value[tab$name == "apart_pieces"], 4)
+  somgpu:::with_control(ctl, {
+    expect_identical(somgpu:::tuned("spread_ratio"), 2)
+    expect_identical(somgpu:::tuned("apart_times"), 2)
   })
+  expect_identical(somgpu:::tuned("spread_ratio"), 10) # restored after
+  expect_error(somgpu:::tuned("stedy"), "no tuned constant named stedy", class = "somgpu_internal_error")
   # the columns' spreads differ 3-fold: standardized under the moved constant only
   x <- cbind(rnorm(50), rnorm(50, sd = 3))
-  expect_true(somgpu:::select_scaling("auto", x, NULL, NULL)$scale)
-  withr::local_options(somgpu.tuning = NULL)
+  expect_true(somgpu:::with_control(ctl, somgpu:::select_scaling("auto", x, NULL, NULL)$scale))
   expect_false(somgpu:::select_scaling("auto", x, NULL, NULL)$scale)
 })
