@@ -97,9 +97,8 @@ resolve_control <- function(control, call) {
   tuning <- getOption("somgpu.tuning")
   skip <- getOption("somgpu.skip_rules")
   if (is.null(tuning) && is.null(skip)) return(new_control())
-  warning(structure(class = c("somgpu_deprecated", "deprecatedWarning", "warning", "condition"),
-                    list(message = "options(somgpu.tuning) and options(somgpu.skip_rules) are deprecated: use select_size(control = select_control(...)).",
-                         call = call)))
+  warn_deprecated("options(somgpu.tuning) and options(somgpu.skip_rules) are deprecated: use select_size(control = select_control(...)).",
+                  call)
   if (!is.null(tuning) && !is.list(tuning)) {
     abort_input(sprintf("options(somgpu.tuning) must be a named list of constants (name = value), not %s; better, select_control().",
                         describe(tuning)), call)

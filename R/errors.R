@@ -33,6 +33,13 @@ inform <- function(message, class = character()) {
                     list(message = paste0(message, "\n"), call = NULL)))
 }
 
+# A deprecated way of doing something: a warning of class `somgpu_deprecated` (and R's
+# `deprecatedWarning`), so that it can be caught or muffled by class.
+warn_deprecated <- function(message, call = NULL) {
+  warning(structure(class = c("somgpu_deprecated", "deprecatedWarning", "warning", "condition"),
+                    list(message = message, call = call)))
+}
+
 # A suggested package that `what` needs: a `somgpu_package_error` naming the missing ones.
 need_packages <- function(packages, what, call) {
   missing <- packages[!vapply(packages, requireNamespace, logical(1), quietly = TRUE)]

@@ -301,7 +301,7 @@ test_that("errors come on one channel: no bare stop() in R, Rf_error only as int
     }
   }
   expect_setequal(list.dirs(cdir, full.names = FALSE, recursive = FALSE),
-                  c("core", "cpu", "opencl", "r"))
+                  c("core", "groups", "cpu", "opencl", "r"))
 })
 
 test_that("a column without any observed value is refused, double or logical", {
