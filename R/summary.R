@@ -7,12 +7,14 @@
 #' index between the restarts' clusterings; `NA` with one restart), and the smallest and
 #' largest cluster.
 #'
-#' The suggested size is [select_size()]'s answer on this one fit: the groups found on its
-#' largest map (see [select_size()], "How the groups are chosen", rule gaussian), and the
-#' size with a neuron per group; with
+#' The suggested size comes from the groups found on this one fit's largest map: its
+#' Gaussian groups (see [select_size()], "How the groups are chosen", rule gaussian), and
+#' the size with a neuron per group. This is not always [select_size()]'s answer, which
+#' also tries groups of other shapes (rules connected, apart, sparse, bimodal) and checks
+#' them on bootstrap replicates; the printed reason says so. With
 #' one group (no group structure) there is none. A fit trained with the same arguments and
-#' seed as [select_size()]'s (with `sigma0 = "auto"`) gets the same groups, every row in
-#' the same one. The groups use the fit's data (`keep_data = TRUE`, the default; at most
+#' seed as [select_size()]'s (with `sigma0 = "auto"`) gets the Gaussian groups its rule
+#' gaussian found, every row in the same one. The groups use the fit's data (`keep_data = TRUE`, the default; at most
 #' 50,000 rows, evenly spaced) or `data`. Without them, the suggestion is the elbow of qe
 #' against size, a rough guide: the size whose point lies farthest below the straight line
 #' from the smallest to the largest size, both axes scaled to \[0, 1\] (at least three
@@ -51,7 +53,9 @@ summary.somgpu <- function(object, data = NULL, ...) {
   wide <- wide_fit(object)
   answer <- if (!wide) fit_answer(object, data, cl, call)
   pick <- if (!is.null(answer)) {
-    recommend_size(answer$grouping, sort(sizes), "fit's ", rows = answer$x)
+    found <- recommend_size(answer$grouping, sort(sizes), "fit's ", rows = answer$x)
+    found$reason <- paste(found$reason, fit_groups_caveat)
+    found
   } else {
     list(groups = NA_integer_, size = elbow(q$size, q$qe), reason = paste(
       if (wide) {
@@ -69,6 +73,12 @@ summary.somgpu <- function(object, data = NULL, ...) {
                  dropped = length(object$dropped), n = object$params$n),
             class = "summary.somgpu")
 }
+
+# What a fit's groups are not: select_size()'s answer, which may be another rule's and is
+# checked on replicates (summary() says it after the groups' reason).
+fit_groups_caveat <- paste(
+  "(The Gaussian groups of this fit's largest map alone: select_size() also tries groups",
+  "of other shapes and checks them on bootstrap replicates, so its answer may differ.)")
 
 # Whether a fit's columns are a wide table (numeric, from "wide_columns" on), whose groups
 # only select_size() finds, on their components (R/select_reduce.R): the Gaussian rule on
