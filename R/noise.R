@@ -10,7 +10,8 @@
 # The grouping (of select_size(), on the rows x of the fit `fit`, data units) built again
 # with its rows in no group set to NA in `partition`, and `noise`: list(ref: the grouped rows in the
 # maps' space, or NULL when grouping$ref holds them; m; limit, per group; rows, how many
-# rows were set aside).
+# rows were set aside; largest, the largest ratio of a grouped row's core distance to its
+# group's median, the figure the rule compares with "noise_times").
 noise_grouping <- function(grouping, fit, x, threads = NULL) {
   on <- grouping_fit(grouping, fit)
   cl <- stats::predict(on, x, sizes = grouping$size, threads = threads)[[1L]]
@@ -18,24 +19,31 @@ noise_grouping <- function(grouping, fit, x, threads = NULL) {
   g <- grouping$partition[rows$rows]
   m <- as.integer(tuned("noise_neighbours"))
   core <- nearest_rows(rows$x, rows$x, m + 1L)$mth
-  limit <- tuned("noise_times") * vapply(seq_len(grouping$groups), function(j) {
+  median_core <- vapply(seq_len(grouping$groups), function(j) {
     if (any(g == j, na.rm = TRUE)) stats::median(core[which(g == j)]) else Inf
   }, 0)
+  limit <- tuned("noise_times") * median_core
   out <- !is.na(g) & core > limit[g]
+  grouped <- which(!is.na(g))
   partition <- grouping$partition
   partition[rows$rows[out]] <- NA_integer_
   update_grouping(grouping, partition = partition,
                   noise = list(ref = if (grouping$assign == "rows") NULL else rows$x,
-                               m = m, limit = limit, rows = sum(out)))
+                               m = m, limit = limit, rows = sum(out),
+                               largest = max(0, core[grouped] / median_core[g[grouped]],
+                                             na.rm = TRUE)))
 }
 
 # The step "noise" after the rules (select_size(noise = TRUE)): the grouping so far
-# (`current`) with its rows in no group, and its decision.
+# (`current`) with its rows in no group, and its decision. Its statistic is the figure the
+# step compares with "noise_times": the largest ratio of a row's core distance to its
+# group's median (rows above the threshold are in no group; the reason counts them).
 rule_noise <- function(inputs, current) {
   if (!isTRUE(inputs$settings$noise)) return(not_tried("noise", "noise = FALSE: every row in a group"))
   if (is.null(current)) return(not_tried("noise", "no groups"))
   g <- noise_grouping(current, inputs$fit, inputs$x, inputs$settings$args$threads)
   accepted("noise", g, sprintf("%s in no group: farther from their %dth nearest grouped row than %s times their group's median",
                                count_text(g$noise$rows, "row"), g$noise$m, tuned("noise_times")),
-           "rows in no group", g$noise$rows, tuned("noise_times"), "noise_times")
+           sprintf("largest %dth nearest distance / group median", g$noise$m),
+           g$noise$largest, tuned("noise_times"), "noise_times")
 }

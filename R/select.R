@@ -79,8 +79,9 @@
 #'   stability is that of the groups before they were set aside) and in `noise_rows`, and
 #'   `NA` from [predict.somgpu_selection()] for new rows like them. A row is set aside
 #'   when its distance to its 5th nearest other grouped row (HDBSCAN's core distance)
-#'   exceeds 2.5 times the median of its group's rows'. The groups themselves are found as
-#'   without the option.
+#'   exceeds 2.5 times the median of its group's rows'. The decision `noise` reports the
+#'   largest such ratio (`value`) against 2.5 (`threshold`), and counts the rows set aside
+#'   in `reason`. The groups themselves are found as without the option.
 #'
 #' @section Replicates and stability: Each replicate leaves out a random share `holdout`
 #'   of the rows and trains on a bootstrap resample of the others, one map per size on a

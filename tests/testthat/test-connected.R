@@ -306,7 +306,24 @@ test_that("noise = TRUE leaves outliers in no group, consistently in predict() a
   expect_identical(sum(sel$group_table$rows) + sel$noise_rows, nrow(y))
   nd <- sel$decisions[sel$decisions$rule == "noise", ]
   expect_identical(nd$outcome, "accepted")
-  expect_identical(nd$value, as.double(sel$noise_rows))
+  # the statistic is what the step compares with its threshold "noise_times" (a ratio): the
+  # largest 5th-nearest-row distance over its group's median, by brute force (no scaling
+  # here, and a ratio is the same in any units), above the threshold as rows are set aside
+  core <- apply(as.matrix(dist(y)), 1L, function(r) sort(r)[6L])
+  expect_equal(nd$value, max(core / stats::ave(core, plain$partition, FUN = stats::median)),
+               tolerance = 1e-9)
+  constants <- selection_constants()
+  expect_identical(nd$threshold, constants$value[constants$name == "noise_times"])
+  expect_true(nd$value > nd$threshold)
+  expect_match(nd$statistic, "/ group median")
+  # print() and summary() say the same figures, and the count of rows in the reason
+  said <- function(x) gsub("\\s+", " ", paste(capture.output(print(x)), collapse = " "))
+  expect_match(said(sel),
+               sprintf("noise accepted \\(largest 5th nearest distance / group median %s, threshold 2.5\\)",
+                       signif(nd$value, 3)))
+  expect_match(said(summary(sel)),
+               sprintf("%d rows in no group: .*\\[largest 5th nearest distance / group median",
+                       sel$noise_rows))
   expect_identical(sel$decisions$rule, c("told", "gaussian", "connected", "apart", "sparse",
                                          "bimodal", "noise"))
   expect_identical(predict(sel, y), sel$partition)
