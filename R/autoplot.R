@@ -8,9 +8,13 @@
 #' are the same, from the same numbers: legends for every kind of mark, the suggested or
 #' recommended size marked and labelled, "no group structure" said in the figure, points
 #' fainter and smaller as there are more of them. The labels of the marked sizes sit in
-#' room left above the data, never on a point; long panel names wrap; axes of sizes, rows
-#' and passes carry whole numbers only, and on rings of more than 12 neurons some neurons
-#' are labelled (1, 5, 10, ... on a ring of 30); a heatmap's values are left out when its
+#' room left above the data, never on a point; panel names, titles and the legends' keys wrap
+#' to the width of the device they are drawn on (titles: the device open when the figure is
+#' made; png()'s 480 pixels where none is), so that nothing is cut at 480 x 480 or 900 x 600
+#' pixels; every neuron of a codes view is numbered, a number that would cover another
+#' beside its circle, in black; axes of sizes, rows and passes carry whole numbers only,
+#' and on rings of more than 12 neurons the bars' axes label some neurons (1, 5, 10, ... on
+#' a ring of 30); a heatmap's values are left out when its
 #' cells are too small for them (beyond some 13 neurons of four-character values, the cells
 #' of a 480 pixel figure).
 #'
@@ -78,6 +82,31 @@ utils::globalVariables(c("PC1", "PC2", "value", "measure", "status", "pass", "qe
                          "fill", "panel", "x", "y", "size", "group_f", "cluster_f", "side", "ymin", "ymax",
                          "dark"))
 
+# The width in inches of the open device, or of png()'s 480 pixels (at 72 to the inch, the
+# smallest figure the pages promise to fit) where none is open (none is opened for it).
+device_width <- function() {
+  if (grDevices::dev.cur() > 1L) grDevices::dev.size("in")[1L] else 480 / 72
+}
+
+# `text` (each element; NULL stays NULL) broken at spaces into lines that fit a `share` of
+# the open device's width (less its margins and `less` inches: a legend's key, an axis) at
+# ggplot2's text of `points` (a character taken as 0.55 of its size wide, above the average).
+gg_wrap <- function(text, points, share = 1, less = 0) {
+  if (is.null(text)) return(NULL)
+  inches <- max(0.5, share * (device_width() - 0.4) - less)
+  chars <- max(8L, floor(inches * 72 / (0.55 * points)))
+  vapply(text, function(t) paste(strwrap(t, chars), collapse = "\n"), "", USE.NAMES = FALSE)
+}
+
+# Wrapping at the size the figure is drawn: a labeller of facet strips (theme_grey()'s 8.8
+# points) for `columns` panels in a row, each with its y axis; the labels of a legend's keys
+# (8.8 points) for `guides` legends side by side. Both are called when the figure is drawn,
+# on its device.
+gg_strips <- function(columns) {
+  ggplot2::as_labeller(function(x) gg_wrap(x, 8.8, 1 / columns, less = 0.6))
+}
+gg_keys <- function(guides = 1) function(x) gg_wrap(x, 8.8, 1 / guides, less = 0.5)
+
 gg_quality <- function(qd) {
   q <- qd$points
   long <- data.frame(size = rep(q$size, 2), measure = rep(c("quantization error", "topographic error"),
@@ -134,7 +163,8 @@ gg_codes <- function(cd) {
     ggplot2::geom_point(data = cd$points, ggplot2::aes(PC1, PC2, colour = cluster_f),
                         alpha = st$alpha, size = 1.6 * st$cex) +
     ggplot2::scale_colour_manual(values = grDevices::hcl.colors(size, "Dark 3"),
-                                 name = shown_label(cd, "their neuron's colour"), drop = FALSE) +
+                                 name = gg_wrap(shown_label(cd, "their neuron's colour"), 11),
+                                 drop = FALSE) +
     ggplot2::guides(colour = ggplot2::guide_legend(nrow = ceiling(size / 10), byrow = TRUE,
                                                    title.position = "top",
                                                    override.aes = list(alpha = 1, size = 2.5))) +
@@ -142,7 +172,7 @@ gg_codes <- function(cd) {
                span = max(diff(range(cd$points$PC1, cd$neurons$PC1)),
                           diff(range(cd$points$PC2, cd$neurons$PC2)))) +
     ggplot2::labs(title = sprintf("ring of %d neurons", size),
-                  caption = "circles: the ring's neurons, numbered") +
+                  caption = gg_wrap("circles: the ring's neurons, numbered", 8.8)) +
     ggplot2::theme(legend.position = "bottom", legend.direction = "horizontal")
 }
 
@@ -159,11 +189,12 @@ gg_groups <- function(gd) {
                         alpha = st$alpha, size = 1.6 * st$cex) +
     ggplot2::scale_colour_manual(values = stats::setNames(
                                    c(pal, no_group_colour)[seq_along(labels)], labels),
-                                 name = shown_label(gd, "their group's colour")) +
+                                 name = gg_wrap(shown_label(gd, "their group's colour"), 11),
+                                 labels = gg_keys()) +
     ggplot2::guides(colour = ggplot2::guide_legend(override.aes = list(alpha = 1, size = 3))) +
     gg_neurons(gd$neurons, fill, numbers = FALSE) +
-    ggplot2::labs(title = gd$title,
-                  caption = "circles: the ring's neurons, in their group's colour") +
+    ggplot2::labs(title = gg_wrap(gd$title, 13.2),
+                  caption = gg_wrap("circles: the ring's neurons, in their group's colour", 8.8)) +
     ggplot2::theme(legend.position = "bottom", legend.direction = "vertical")
 }
 
@@ -174,22 +205,25 @@ gg_ring <- function(cd) {
     ggplot2::labs(x = "PC1", y = if (cd$one_column) NULL else "PC2")
 }
 
-# The ring through its neurons; `numbers`: each numbered where its number clears those of
-# the neurons before it (`span`: the view's larger side, in data units, the panel's some 4
-# inches on a figure of 480 pixels or 7 x 5 inches).
+# The ring through its neurons; `numbers`: each numbered, white on its circle or dark beside
+# it where another number or neuron is in the way (label_places(); `span`: the view's larger
+# side, in data units, the panel's some 4 inches on a figure of 480 pixels or 7 x 5 inches,
+# where a neuron's circle, of size 7, is some 0.11 inches across half).
 gg_neurons <- function(neurons, fill, numbers, span = 1) {
   ring <- rbind(neurons, neurons[1, , drop = FALSE])
   if (numbers) {
     lab <- as.character(neurons$neuron)
-    keep <- labels_apart(neurons$PC1, neurons$PC2, span * (0.005 + 0.021 * nchar(lab)),
-                         0.033 * span)
+    at <- label_places(neurons$PC1, neurons$PC2, span * (0.005 + 0.021 * nchar(lab)),
+                       0.033 * span, 0.028 * span)
+    keep <- !is.na(at$x)
+    placed <- data.frame(PC1 = at$x, PC2 = at$y, neuron = neurons$neuron)[keep, , drop = FALSE]
   }
   list(ggplot2::geom_path(data = ring, ggplot2::aes(PC1, PC2), linewidth = 0.8),
        ggplot2::geom_point(data = neurons, ggplot2::aes(PC1, PC2), shape = 21,
                            fill = fill, size = if (numbers) 7 else 3.5, stroke = 0.8),
        if (numbers) {
-         ggplot2::geom_text(data = neurons[keep, , drop = FALSE],
-                            ggplot2::aes(PC1, PC2, label = neuron), colour = "white",
+         ggplot2::geom_text(data = placed, ggplot2::aes(PC1, PC2, label = neuron),
+                            colour = ifelse(at$moved[keep], "black", "white"),
                             fontface = "bold")
        })
 }
@@ -228,7 +262,7 @@ gg_profiles <- function(w, size, enc = NULL) {
                                     name = "within each\nvariable") +
     ggplot2::scale_x_discrete(breaks = levels(d$neuron)[axis_labels_at(size)]) +
     ggplot2::labs(x = "neuron (ring order)", y = NULL, title = sprintf("profiles, N = %d", size),
-                  subtitle = if (nzchar(pd$note)) pd$note)
+                  subtitle = if (nzchar(pd$note)) gg_wrap(pd$note, 11))
 }
 
 # The profiles of a fit with categorical columns (mixed_profiles_data()): the numeric
@@ -283,21 +317,20 @@ gg_criteria <- function(sd) {
   marks <- sd$marks[!is.na(sd$marks$x), , drop = FALSE]
   # the marks' labels on two lines, in the headroom at the top of their panel
   marks$label <- sub("^recommended ", "recommended\n", marks$label)
-  strips <- stats::setNames(sub(" (\\(|per )", "\n\\1", sd$panels), sd$panels)
   p <- ggplot2::ggplot(d, ggplot2::aes(x, y)) +
     ggplot2::geom_errorbar(ggplot2::aes(ymin = lo, ymax = hi, linetype = "interval"),
                            width = 0.25, colour = "grey50") +
     ggplot2::geom_line() +
     ggplot2::geom_point(ggplot2::aes(shape = sd$key)) +
     ggplot2::scale_linetype_manual(values = c(interval = "solid"), name = NULL,
-                                   labels = "+- 1 SE; 95% of replicate pairs") +
-    ggplot2::scale_shape_manual(values = 19, name = NULL) +
+                                   labels = function(x) gg_keys(2)("+- 1 SE; 95% of replicate pairs")) +
+    ggplot2::scale_shape_manual(values = 19, name = NULL, labels = gg_keys(2)) +
     ggplot2::scale_x_continuous(breaks = function(lim) integer_breaks(lim)) +
     gg_headroom() +
-    ggplot2::facet_wrap(~panel, scales = "free", labeller = ggplot2::as_labeller(strips)) +
+    ggplot2::facet_wrap(~panel, scales = "free", labeller = gg_strips(3)) +
     ggplot2::labs(x = "ring size N (criterion: number of groups)", y = NULL,
                   title = "choosing the ring size",
-                  subtitle = sd$none) +
+                  subtitle = gg_wrap(sd$none, 11)) +
     ggplot2::theme(legend.position = "bottom", legend.direction = "vertical")
   if (nrow(marks)) {
     p <- p + ggplot2::geom_vline(data = marks, ggplot2::aes(xintercept = x),

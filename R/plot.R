@@ -17,7 +17,8 @@
 #'   ramp over the sizes (fits trained with `trace = TRUE`).
 #' * `"codes"`: the data on their first two principal components (at most `max_points`
 #'   rows, sampled reproducibly), coloured by their neuron, with the ring of one `size`
-#'   drawn through its neurons, numbered; in the space the maps trained in (scaled, for a
+#'   drawn through its neurons, numbered (a number that would cover another beside its
+#'   circle, in black); in the space the maps trained in (scaled, for a
 #'   fit with `scale`), a row's missing values drawn at their column's mean. Points grow
 #'   fainter and smaller as there are more of them.
 #' * `"groups"`: the groups view: the data as in `"codes"`, coloured by the group
@@ -226,19 +227,23 @@ legend_side <- function(inches, xr, yr) {
   if (scale(bottom) >= scale(right)) "bottom" else "right"
 }
 
-# The ring through its neurons, closed, each neuron a filled circle, numbered where the
-# number clears those of the neurons before it (neurons on top of each other: the first).
+# The ring through its neurons, closed, each neuron a filled circle, numbered (white on its
+# circle, or dark beside it where another number or neuron is in the way: label_places()).
 ring_neurons <- function(neurons, fill, numbers = TRUE, cex = 3.2) {
   graphics::polygon(neurons$PC1, neurons$PC2, border = "black", lwd = 2)
   graphics::points(neurons$PC1, neurons$PC2, pch = 21, bg = fill, cex = cex)
   if (numbers) {
     lab <- as.character(neurons$neuron)
-    keep <- labels_apart(graphics::grconvertX(neurons$PC1, "user", "inches"),
-                         graphics::grconvertY(neurons$PC2, "user", "inches"),
-                         graphics::strwidth(lab, "inches", font = 2) + 0.03,
-                         1.2 * graphics::strheight("0", "inches", font = 2))
-    graphics::text(neurons$PC1[keep], neurons$PC2[keep], labels = lab[keep], cex = 1,
-                   font = 2, col = "white")
+    # pch 21's radius: 0.375 of its size in points
+    r <- 0.375 * cex * graphics::par("cex") * graphics::par("ps") / 72
+    at <- label_places(graphics::grconvertX(neurons$PC1, "user", "inches"),
+                       graphics::grconvertY(neurons$PC2, "user", "inches"),
+                       graphics::strwidth(lab, "inches", font = 2) + 0.03,
+                       1.2 * graphics::strheight("0", "inches", font = 2), r)
+    keep <- !is.na(at$x)
+    graphics::text(graphics::grconvertX(at$x[keep], "inches", "user"),
+                   graphics::grconvertY(at$y[keep], "inches", "user"), labels = lab[keep],
+                   cex = 1, font = 2, col = ifelse(at$moved[keep], "black", "white"))
   }
 }
 

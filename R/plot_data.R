@@ -156,15 +156,44 @@ axis_labels_at <- function(n) {
   sort(unique(c(1L, as.integer(b[b >= 1 & b <= n]))))
 }
 
-# Which labels at (x, y) to write so that no two overlap, each w wide and h high (one unit on
-# both axes): in order, a label kept when it clears every one kept before it.
-labels_apart <- function(x, y, w, h) {
-  keep <- logical(length(x))
-  for (i in seq_along(x)) {
-    k <- which(keep)
-    keep[i] <- !any(abs(x[i] - x[k]) < (w[i] + w[k]) / 2 & abs(y[i] - y[k]) < h)
+# Where the neurons' numbers go so that no two overlap (x, y: the neurons; w, h: each
+# number's box; r: a neuron's circle's radius; one unit on both axes), in order: a number on
+# its neuron where its box clears the numbers placed before it, else just off its circle,
+# in the first of eight directions (outward from the ring's middle first) where it clears
+# them and every other neuron's circle, then twice as far; NA where no place clears (a crowd
+# of neurons on top of each other). data.frame(x, y, moved: off its neuron).
+label_places <- function(x, y, w, h, r) {
+  n <- length(x)
+  w <- rep_len(w, n)
+  h <- rep_len(h, n)
+  px <- py <- rep(NA_real_, n)
+  moved <- logical(n)
+  clear <- function(i, at) {
+    k <- which(!is.na(px))
+    !any(abs(at[1L] - px[k]) < (w[i] + w[k]) / 2 & abs(at[2L] - py[k]) < (h[i] + h[k]) / 2)
   }
-  keep
+  off_circles <- function(i, at) { # the box's nearest point to each other neuron's centre
+    dx <- pmax(abs(at[1L] - x[-i]) - w[i] / 2, 0)
+    dy <- pmax(abs(at[2L] - y[-i]) - h[i] / 2, 0)
+    all(dx^2 + dy^2 >= r^2)
+  }
+  for (i in seq_len(n)) {
+    ways <- list(c(x[i], y[i]))
+    out <- atan2(y[i] - mean(y), x[i] - mean(x))
+    for (step in 1:2) for (a in out + c(0, 1, -1, 2, -2, 3, -3, 4) * pi / 4) {
+      d <- step * (r + sqrt(w[i]^2 + h[i]^2) / 2)
+      ways <- c(ways, list(c(x[i] + d * cos(a), y[i] + d * sin(a))))
+    }
+    for (j in seq_along(ways)) {
+      if (clear(i, ways[[j]]) && (j == 1L || off_circles(i, ways[[j]]))) {
+        px[i] <- ways[[j]][1L]
+        py[i] <- ways[[j]][2L]
+        moved[i] <- j > 1L
+        break
+      }
+    }
+  }
+  data.frame(x = px, y = py, moved = moved)
 }
 
 # How points are drawn for n of them: more and fainter, smaller points as n grows, so that a

@@ -108,6 +108,10 @@ legend_inches <- function(args) {
   c(w = w, h = (length(args$legend) + length(title) + 1) * cin[2L])
 }
 
+# How many margin lines under the plot region a legend below it starts: clear of the x axis
+# label, drawn on line 3 (par("mgp")) and a line high, with room between them.
+legend_below_lines <- 4.4
+
 # A legend beside the plot region, never over the data: in the right margin (side "right")
 # or under the x axis label ("bottom"), the margins widened for it by legend_margin().
 legend_beside <- function(args, side) {
@@ -116,7 +120,7 @@ legend_beside <- function(args, side) {
     pos <- list(x = right_of_plot(0.12), y = mean(graphics::par("usr")[3:4]), xjust = 0,
                 yjust = 0.5)
   } else {
-    pos <- list(x = mean(graphics::par("usr")[1:2]), y = below_plot(3.6 * margin_line()),
+    pos <- list(x = mean(graphics::par("usr")[1:2]), y = below_plot(legend_below_lines * margin_line()),
                 xjust = 0.5, yjust = 1)
   }
   do.call(graphics::legend, c(pos, base, args))
@@ -128,7 +132,7 @@ legend_margin <- function(inches, side) {
   if (side == "right") {
     mai[4L] <- max(mai[4L], inches[["w"]] + 0.2)
   } else {
-    mai[1L] <- max(mai[1L], 3.6 * margin_line() + inches[["h"]] + 0.05)
+    mai[1L] <- max(mai[1L], legend_below_lines * margin_line() + inches[["h"]] + 0.05)
   }
   mai
 }

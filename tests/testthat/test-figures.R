@@ -182,103 +182,6 @@ test_that("nothing breaks without ggplot2", {
   expect_match(res$stdout, "^somgpu_package_error\\|autoplot\\(\\) needs the package ggplot2")
 })
 
-# Figures at the sizes people use (issue 38): png()'s default 480 x 480 pixels, an R
-# Markdown chunk of 7 x 5 inches (96 pixels to the inch) and a wide 900 x 600, each figure
-# drawn in turn.
-figure_sizes <- list(`480 x 480` = list(width = 480, height = 480),
-                     `7 x 5 in` = list(width = 7, height = 5, units = "in", res = 96),
-                     `900 x 600` = list(width = 900, height = 600))
-
-# What a base figure writes over its panels, measured in the open device as it is drawn:
-# each title (title()) with its width and the width of its plot region; each text above a
-# panel (mtext(), side 3) with its extent and its figure region's (or the device's, outer);
-# each legend's box and each panel's plot region, in device fractions (ndc); the ticks of
-# each axis. All in inches but the boxes.
-record_fit <- function(expr, size) {
-  seen <- new.env()
-  seen$titles <- list()
-  seen$tops <- list()
-  seen$legends <- list()
-  seen$panels <- list()
-  seen$axes <- list()
-  seen$texts <- list()
-  add <- function(what, value) assign(what, c(get(what, seen), list(value)), envir = seen)
-  title_tracer <- bquote({
-    a <- list(...)
-    if (is.character(main) && length(main)) {
-      cex <- if (is.null(a$cex.main)) graphics::par("cex.main") else a$cex.main
-      font <- if (is.null(a$font.main)) graphics::par("font.main") else a$font.main
-      lines <- strsplit(main[1], "\n", fixed = TRUE)[[1]]
-      .(add)("titles", list(text = main[1], width = max(graphics::strwidth(lines, "inches",
-                                                                           cex = cex, font = font)),
-                            room = graphics::par("pin")[1]))
-    }
-    .(add)("panels", c(graphics::grconvertX(c(0, 1), "npc", "ndc"),
-                       graphics::grconvertY(c(0, 1), "npc", "ndc")))
-  })
-  mtext_tracer <- bquote({
-    if (side == 3) {
-      k <- if (is.na(cex)) 1 else cex
-      f <- if (is.na(font)) 1 else font
-      w <- max(graphics::strwidth(strsplit(text[1], "\n", fixed = TRUE)[[1]], "inches",
-                                  cex = k / graphics::par("cex"), font = f))
-      if (outer) {
-        room <- c(0, graphics::par("din")[1])
-        left <- (if (is.na(at)) 0.5 else at) * room[2] - (if (is.na(adj)) 0.5 else adj) * w
-      } else {
-        room <- graphics::grconvertX(c(0, 1), "nfc", "inches")
-        x <- if (is.na(at)) mean(graphics::grconvertX(c(0, 1), "npc", "inches")) else
-          graphics::grconvertX(at, "user", "inches")
-        left <- x - (if (is.na(adj)) 0.5 else adj) * w
-      }
-      .(add)("tops", list(text = text[1], left = left, right = left + w, room = room))
-    }
-  })
-  # before legend()'s last step, its box computed (w, h, left, top): not one measured
-  # (plot = FALSE); an exit trace would not do, legend(xpd = ) replaces it with its on.exit()
-  legend_tracer <- bquote(if (plot) {
-    .(add)("legends", c(graphics::grconvertX(c(left, left + w), "user", "ndc"),
-                        graphics::grconvertY(c(top - h, top), "user", "ndc")))
-  })
-  axis_tracer <- bquote({ # an axis called with xaxt or yaxt = "n" draws nothing
-    a <- list(...)
-    hidden <- identical(a[[if (side %% 2 == 1) "xaxt" else "yaxt"]], "n")
-    if (!hidden) {
-      .(add)("axes", list(side = side, at = if (is.null(at)) graphics::axTicks(side) else at,
-                          labels = labels))
-    }
-  })
-  # each label text() centres (not legend()'s, which it places by their left edge): its
-  # centre, width and height in inches
-  text_tracer <- bquote(if (!missing(labels) && missing(adj)) {
-    xy <- grDevices::xy.coords(x, y)
-    lab <- as.character(labels)
-    k <- if (is.null(cex)) 1 else cex
-    f <- if (is.null(font)) 1 else font
-    .(add)("texts", data.frame(
-      x = graphics::grconvertX(xy$x, "user", "inches"),
-      y = graphics::grconvertY(xy$y, "user", "inches"),
-      w = graphics::strwidth(lab, "inches", cex = k, font = f),
-      h = graphics::strheight(lab, "inches", cex = k, font = f)))
-  })
-  suppressMessages({
-    trace("text.default", where = asNamespace("graphics"), print = FALSE, tracer = text_tracer)
-    trace("title", where = asNamespace("graphics"), print = FALSE, tracer = title_tracer)
-    trace("mtext", where = asNamespace("graphics"), print = FALSE, tracer = mtext_tracer)
-    trace("legend", where = asNamespace("graphics"), print = FALSE, tracer = legend_tracer,
-          at = length(body(graphics::legend)))
-    trace("axis", where = asNamespace("graphics"), print = FALSE, tracer = axis_tracer)
-  })
-  on.exit(suppressMessages({
-    for (f in c("title", "mtext", "legend", "axis")) untrace(f, where = asNamespace("graphics"))
-    untrace("text.default", where = asNamespace("graphics"))
-  }))
-  do.call(grDevices::png, c(list(filename = tempfile(fileext = ".png")), size))
-  on.exit(grDevices::dev.off(), add = TRUE, after = FALSE)
-  force(expr)
-  as.list(seen)
-}
-
 figure_fit30 <- function() {
   train(mtcars, nmax = 30, scale = TRUE, restarts = 1, iter_max = 30, seed = 1,
         backend = "cpu")
@@ -518,7 +421,7 @@ test_that("ggplot figures of one size or one pass draw without ggplot2's complai
   expect_silent(print(ggplot2::autoplot(pass, "trace")))
 })
 
-test_that("ggplot's codes view numbers the neurons whose numbers stay apart", {
+test_that("ggplot's codes view numbers every neuron, the numbers apart", {
   skip_if_not_installed("ggplot2")
   fit30 <- figure_fit30()
   numbers <- function(p) {
@@ -528,7 +431,9 @@ test_that("ggplot's codes view numbers the neurons whose numbers stay apart", {
   pc <- do.call(rbind, lapply(d, function(l) l[, c("x", "y")]))
   span <- max(diff(range(pc$x)), diff(range(pc$y)))
   n <- numbers(ggplot2::autoplot(fit30, "codes", size = 30))
-  expect_lt(nrow(n), 30L) # neurons on top of each other: the first numbered
+  # neurons on top of each other: each numbered, beside its circle (issue 68; the first
+  # alone before)
+  expect_identical(nrow(n), 30L)
   apart <- outer(seq_len(nrow(n)), seq_len(nrow(n)), function(i, j) {
     i >= j | abs(n$PC1[i] - n$PC1[j]) >= 0.04 * span | abs(n$PC2[i] - n$PC2[j]) >= 0.03 * span
   })
@@ -570,4 +475,89 @@ test_that("profiles of a data frame's categorical columns: bars of level shares,
   expect_identical(rev(b$layout$panel_params[[1]]$y$get_labels()), rev(names(d)))
   labels <- b$plot$scales$get_scales("fill")$get_labels()
   expect_true(all(c("lowest", "highest", "x, FALSE", "y, TRUE") %in% labels))
+})
+
+# Issue 68: at 480 x 480 autoplot() clipped the strip titles ("ule gaussian: criterio"),
+# titles and legend keys, and the base groups view's legend touched the x axis label.
+test_that("autoplot wraps strips, titles and keys to the device: nothing wider than its room", {
+  skip_if_not_installed("ggplot2")
+  sel <- figure_sel()
+  # the longest words a selection's figure says: rule sparse's panel and key
+  sparse <- sel
+  sparse$grouping$rule <- "sparse"
+  sparse$grouping$detail$crossing <- c(0, 0.005, 0.02, 0.04)
+  inches <- function(text, points) { # the widest line, measured by grid on the open device
+    lines <- unlist(strsplit(text, "\n", fixed = TRUE))
+    max(vapply(lines, function(l) grid::convertWidth(grid::grobWidth(grid::textGrob(
+      l, gp = grid::gpar(fontsize = points))), "inches", valueOnly = TRUE), 0))
+  }
+  strip_lines <- list()
+  for (s in c("480 x 480", "900 x 600")) {
+    do.call(grDevices::png, c(list(filename = tempfile(fileext = ".png")), figure_sizes[[s]]))
+    width <- grDevices::dev.size("in")[1]
+    p <- ggplot2::autoplot(sparse)
+    g <- ggplot2::ggplotGrob(p)
+    # a panel's width: the device's less the fixed columns, shared by the null ones
+    w <- g$widths
+    null <- grid::unitType(w) == "null"
+    panel <- (width - sum(grid::convertWidth(w[!null], "inches", valueOnly = TRUE))) / sum(null)
+    strips <- p$facet$params$labeller(data.frame(panel = levels(p$data$panel)))[[1]]
+    expect_match(strips[3], "^rule sparse: dense")
+    for (t in strips) expect_lte(inches(t, 8.8), panel, label = sprintf("strip \"%s\" at %s", t, s))
+    strip_lines[[s]] <- sum(lengths(strsplit(strips, "\n", fixed = TRUE)))
+    box <- g$grobs[[which(g$layout$name == "guide-box")]]
+    expect_lte(grid::convertWidth(sum(box$widths), "inches", valueOnly = TRUE), width,
+               label = sprintf("the legend at %s", s))
+    keys <- ggplot2::ggplot_build(p)$plot$scales$get_scales("shape")$get_labels()
+    expect_match(gsub("\n", " ", keys), "dense neighbours across")
+    gr <- ggplot2::autoplot(sel, "groups", data = iris)
+    for (t in c(gr$labels$title, gr$labels$caption, gr$labels$colour)) {
+      expect_lte(inches(t, 13.2), width - 0.2, label = sprintf("\"%s\" at %s", t, s))
+    }
+    grDevices::dev.off()
+  }
+  # the strips wrap as the device is narrow: more lines at 480 than at 900 pixels
+  expect_gt(strip_lines[["480 x 480"]], strip_lines[["900 x 600"]])
+})
+
+test_that("the base groups view's legend below the panel clears the x axis label", {
+  sels <- list(iris = figure_sel(), USArrests = figure_sel(USArrests))
+  for (s in c("480 x 480", "900 x 600", "7 x 5 in")) for (d in names(sels)) {
+    r <- record_fit(plot(sels[[d]], "groups", data = get(d)), figure_sizes[[s]])
+    do.call(grDevices::png, c(list(filename = tempfile(fileext = ".png")), figure_sizes[[s]]))
+    line <- graphics::par("csi") # a margin line, inches
+    room <- graphics::par("mgp")[1] + 1 # the x axis label's line and its height
+    height <- grDevices::dev.size("in")[2]
+    grDevices::dev.off()
+    below <- Filter(function(l) l[4] < r$panels[[1]][3], r$legends)
+    if (!length(below)) next # a legend at the right
+    gap <- (r$panels[[1]][3] - below[[1]][4]) * height / line - room
+    expect_gte(gap, 0.25, label = sprintf("lines between PC1 and the legend of %s at %s", d, s))
+  }
+})
+
+test_that("every neuron of a ring of 12 is numbered, no number over another", {
+  # label_places(): two neurons on one point both numbered, the second beside its circle
+  at <- somgpu:::label_places(c(0, 0, 1), c(0, 0, 0), w = 0.2, h = 0.15, r = 0.1)
+  expect_false(anyNA(at$x))
+  expect_identical(at$moved, c(FALSE, TRUE, FALSE))
+  expect_gte(max(abs(at$x[2]) - 0.1, abs(at$y[2]) - 0.075), 0.1) # its box off the circle
+  fit <- train(faithful, sizes = 12, seed = 1, backend = "cpu") # neuron 11 beside 2 and 12
+  apart <- function(x, y, w, h) {
+    clash <- outer(seq_along(x), seq_along(x), function(i, j) {
+      i < j & abs(x[i] - x[j]) < (w[i] + w[j]) / 2 & abs(y[i] - y[j]) < (h[i] + h[j]) / 2
+    })
+    !any(clash)
+  }
+  for (s in c("480 x 480", "900 x 600")) {
+    tx <- do.call(rbind, record_fit(plot(fit, "codes", size = 12), figure_sizes[[s]])$texts)
+    expect_identical(nrow(tx), 12L, label = sprintf("numbers drawn at %s", s))
+    expect_true(apart(tx$x, tx$y, tx$w, tx$h), label = sprintf("numbers apart at %s", s))
+  }
+  skip_if_not_installed("ggplot2")
+  p <- ggplot2::autoplot(fit, "codes", size = 12)
+  n <- p$layers[[which(vapply(p$layers, function(l) inherits(l$geom, "GeomText"), TRUE))]]$data
+  expect_setequal(n$neuron, 1:12)
+  span <- max(diff(range(p$layers[[3]]$data$PC1)), diff(range(p$layers[[3]]$data$PC2)))
+  expect_true(apart(n$PC1, n$PC2, rep(0.04 * span, 12), rep(0.03 * span, 12)))
 })
