@@ -3,7 +3,9 @@
 # headless Chromium loads three pages (the home page, reference/select_size.html, an
 # article): each must load without a console error, its screenshot must not be blank, and
 # every figure it shows must be a PNG or SVG of the site that is not of one colour. One
-# test per check. Sourced by tools/run-tests.R (the target site).
+# test per check; and every page is checked for a search box (none: it would need a CDN)
+# and for "Toggle navigation" on anything but the navbar's toggler. Sourced by
+# tools/run-tests.R (the target site).
 
 run_site <- function() {
   checks <- new_checks()
@@ -26,6 +28,26 @@ run_site <- function() {
   check("tools/site.R builds the site without a warning or a broken internal link",
         is.null(status) && any(grepl("^site: .* 0 warnings, 0 broken internal links$", out)),
         out)
+  # no search box (one needs a CDN's libraries: it did nothing, issue 68), and the label
+  # "Toggle navigation" on the navbar's toggler only (the search input carried it)
+  if (requireNamespace("xml2", quietly = TRUE)) {
+    html <- list.files(dest, "[.]html$", recursive = TRUE, full.names = TRUE)
+    wrong <- unlist(lapply(html, function(f) {
+      doc <- xml2::read_html(f)
+      search <- xml2::xml_find_all(doc, "//form[@role='search'] | //input[@type='search']")
+      toggle <- xml2::xml_find_all(doc, "//*[@aria-label='Toggle navigation']")
+      mislabelled <- toggle[xml2::xml_name(toggle) != "button" |
+                              is.na(xml2::xml_attr(toggle, "data-bs-toggle"))]
+      page <- sub(paste0(dest, "/"), "", f, fixed = TRUE)
+      c(if (length(search)) paste(page, "has a search box"),
+        if (length(mislabelled)) paste(page, "labels a", xml2::xml_name(mislabelled),
+                                       "\"Toggle navigation\""))
+    }))
+    check(sprintf("its %d pages carry no search box, and \"Toggle navigation\" labels the toggler only",
+                  length(html)), length(html) > 0 && !length(wrong), utils::head(wrong, 10))
+  } else {
+    checks$skip("the pages' search box: no R package xml2")
+  }
   pages <- c("index.html", "reference/select_size.html", "articles/choosing-groups.html")
   browser <- Sys.which(c("chromium", "chromium-browser", "google-chrome"))
   browser <- browser[nzchar(browser)][1]
