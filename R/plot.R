@@ -22,7 +22,9 @@
 #'   fit with `scale`), a row's missing values drawn at their column's mean. Points grow
 #'   fainter and smaller as there are more of them.
 #' * `"groups"`: the groups view: the data as in `"codes"`, coloured by the group
-#'   [summary.somgpu()] finds for each row (as [select_size()] does), with the largest ring
+#'   [summary.somgpu()] finds for each row (the Gaussian groups of the fit's largest map
+#'   alone, "this fit alone" in the title: [select_size()] also tries other shapes and
+#'   checks the groups on replicates, so its groups view may differ), with the largest ring
 #'   (the one the groups were found on) drawn through its neurons.
 #' * `"neighbours"`: the ring's U-matrix, the distance between each pair of adjacent
 #'   neurons around the ring (in the fit's distance: scaled and weighted as in training);

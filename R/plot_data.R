@@ -346,8 +346,11 @@ fit_groups_view <- function(x, data, max_points, call) {
       predict_groups(g, x, rows, winners)
     }
   }
-  groups_data(x, g, function(row, drawn) partition[row], tabulate(partition, g$groups), rows,
-              max_points)
+  gd <- groups_data(x, g, function(row, drawn) partition[row], tabulate(partition, g$groups),
+                    rows, max_points)
+  # summary()'s groups, not select_size()'s answer (other shapes, replicates): said
+  gd$title <- sub("(rule gaussian)", "(rule gaussian, this fit alone)", gd$title, fixed = TRUE)
+  gd
 }
 
 # A selection's figures in one long table: per size the held-out error (+- 1 SE) and the

@@ -44,6 +44,9 @@ test_that("base figures: a legend for every kind of mark, reference lines labell
   expect_true(all(c("suggested N = 2") %in% q$mtext))
   g <- record_base(plot(fit, "groups"))
   expect_match(g$legend[[1]][1], "^group 1: [0-9]+ rows$")
+  # a fit's groups are summary()'s, not select_size()'s answer: the title says so
+  expect_match(somgpu:::fit_groups_view(fit, NULL, 5000L, NULL)$title, "(rule gaussian, this fit alone)",
+               fixed = TRUE)
   expect_match(g$legend[[1]][3], "neuron of the ring of 6")
   cd <- record_base(plot(fit, "codes", size = 3))
   expect_match(cd$legend[[1]][1], "rows, in their neuron's colour")
@@ -136,6 +139,7 @@ test_that("autoplot(): ggplot objects with the expected layers and mappings", {
   expect_identical(mapped(cd$layers[[1]]$mapping$colour), "cluster_f")
   expect_identical(nrow(ggplot2::ggplot_build(cd)$data[[1]]), 150L)
   gr <- ggplot2::autoplot(fit, "groups")
+  expect_match(gsub("\\s+", " ", gr$labels$title), "(rule gaussian, this fit alone)", fixed = TRUE)
   expect_identical(mapped(gr$layers[[1]]$mapping$colour), "group_f")
   expect_identical(levels(gr$layers[[1]]$data$group_f)[1], sprintf("group 1: %d rows",
                    sum(summary(fit)$partition == 1)))
