@@ -271,7 +271,7 @@ decoded_frame <- function(x, enc) {
             class = "data.frame")
 }
 
-# The categorical columns as select_size()'s groups see them (groups.R): per categorical
+# The categorical columns as select_size()'s groups see them (rule_gaussian.R): per categorical
 # user column with a weight above 0, its indicator columns (`cols`, in the fit's columns)
 # and their `height` in the space the maps trained in (times the square root of the
 # column's weight): a row's indicator there divided by it is 1 or 0 (a share where it was

@@ -1,5 +1,5 @@
-# Genie's linkage and the rows' neighbours, for the groups of any shape (connected.R), the
-# groups told their number (told.R) and the rows that belong to no group (noise.R): the
+# Genie's linkage and the rows' neighbours, for the groups of any shape (rule_connected.R), the
+# groups told their number (rule_told.R) and the rows that belong to no group (rule_noise.R): the
 # Euclidean minimum spanning tree of a set of points, Genie's Gini-capped single linkage on
 # it (Gagolewski, Bartoszuk and Cena 2016), and each point's distances to its nearest
 # points of another set, a block at a time.

@@ -4,10 +4,10 @@
 # returned is never changed in place. Also the rows in the space the maps trained in, and
 # new rows' groups, which every rule's groups share.
 
-# The rules that find groups (R/rules.R runs them; `decisions` names each), and how a new
-# row joins the groups: "mixture", its most probable Gaussian group; "neurons", its winner
-# neuron's group on the grouping's ring; "rows", its nearest grouped row's group.
-grouping_rules <- c("gaussian", "told", "connected", "apart", "sparse", "bimodal")
+# How a new row joins the groups: "mixture", its most probable Gaussian group; "neurons",
+# its winner neuron's group on the grouping's ring; "rows", its nearest grouped row's
+# group. (The rules that find groups are R/rule_table.R's rule_table(), above this file: its
+# runner checks that a rule's groups name a rule of the table.)
 grouping_assigns <- c("mixture", "neurons", "rows")
 
 # The fields, in order. rule; groups (their number); model (the Gaussian groups'
@@ -45,7 +45,7 @@ new_grouping <- function(rule, groups, par, size, neurons, partition, rows, occu
 validate_grouping <- function(g) {
   bad <- function(what) check_internal(FALSE, sprintf("a grouping with %s", what))
   if (!identical(names(g), grouping_fields)) bad("other fields")
-  if (!isTRUE(g$rule %in% grouping_rules)) bad(sprintf("rule %s", describe(g$rule)))
+  if (!is.character(g$rule) || length(g$rule) != 1L || is.na(g$rule)) bad(sprintf("rule %s", describe(g$rule)))
   if (!isTRUE(g$assign %in% grouping_assigns)) bad(sprintf("assign %s", describe(g$assign)))
   if (length(g$groups) != 1L || is.na(g$groups) || g$groups < 1L) bad("no groups")
   if (any(g$partition > g$groups, na.rm = TRUE)) bad("a row in a group beyond its number")

@@ -1,4 +1,4 @@
-# Gaussian groups for the grouping rule (groups.R): six covariance models, a group's
+# Gaussian groups for the grouping rule (rule_gaussian.R): six covariance models, a group's
 # log-likelihood from its moments (count, sum, cross-products), the classification
 # log-likelihood of a partition and its criterion, and EM over the rows. With categorical
 # columns (a data frame's, as indicator columns: encode.R), the Gaussian part is taken over

@@ -391,53 +391,23 @@ selection_data <- function(x) {
 }
 
 # The third panel of a selection's figures, per number of groups what the rule that found
-# the groups (grouping$rule) measured: for groups apart the narrowest gap (apart_profile());
-# told the number, the rows' linkage's narrowest gap (linkage_cut(), where computed); for
-# groups of any shape the share of rows on a border (whose two nearest prototypes lie in
-# different groups, in %); for groups parted by sparse rows the dense rows' neighbours
-# across (in %); else the best BIC over the models. list(values, named by number of
-# groups; title, with the rule's name, ylab, shorter, key; note, for the answer's mark).
+# the groups (grouping$rule) measured, as its entry in rule_table() gives it (`panel`:
+# rules apart and told the narrowest gap, connected and sparse the share of rows or
+# neighbours across), else the best BIC over the models. list(values, named by number of
+# groups; title, with the rule's name, ylab, shorter, key; note, for the answer's mark, as
+# the rule's `note` says).
 criterion_panel <- function(g) {
-  out <- rule_panel(g)
+  entry <- if (!is.null(g)) rule_entry(g$rule)
+  out <- if (!is.null(entry)) entry$panel(g)
+  if (is.null(out)) out <- gaussian_panel(g)
   if (!is.null(g)) out$title <- sprintf("rule %s: %s", g$rule, out$title)
-  # the bimodal rule's two groups are not the criterion's best: the dip decided; merged
-  # Gaussian groups are the mixture's BIC's best, fewer than the criterion's
-  merged <- if (identical(g$rule, "gaussian")) g$detail$merged
-  out$note <- if (identical(g$rule, "bimodal")) {
-    sprintf(" (dip, z = %.1f)", g$detail$z)
-  } else if (!is.null(merged) && max(merged$groups) > g$groups) {
-    " (mixture BIC)"
-  } else {
-    ""
-  }
+  out$note <- if (!is.null(entry)) entry$note(g) else ""
   out
 }
 
-rule_panel <- function(g) {
-  named <- function(v) stats::setNames(v, seq_along(v))
-  gap <- function(v, ylab) {
-    list(values = named(v)[!is.na(v)], title = "narrowest gap per number of groups",
-         ylab = ylab, shorter = c("narrowest gap", "gap"),
-         key = "mean over replicates (groups: narrowest gap)")
-  }
-  dt <- g$detail
-  if (identical(g$rule, "apart")) {
-    return(gap(dt$gaps, sprintf("gap / %s%% link within", format(100 * tuned("apart_quantile")))))
-  }
-  if (identical(g$rule, "told") && !is.null(dt$gaps)) {
-    return(gap(dt$gaps, sprintf("gap / %s%% link", format(100 * tuned("gap_quantile")))))
-  }
-  if (identical(g$rule, "connected")) {
-    return(list(values = named(100 * dt$crossing), title = "border rows per number of groups",
-                ylab = "rows on a border (%)", shorter = c("border rows", "borders"),
-                key = "mean over replicates (groups: rows on a border)"))
-  }
-  if (identical(g$rule, "sparse")) {
-    return(list(values = named(100 * dt$crossing),
-                title = "dense neighbours across per number of groups",
-                ylab = "dense neighbours across (%)", shorter = c("neighbours across", "across"),
-                key = "mean over replicates (groups: dense neighbours across)"))
-  }
+# The Gaussian criterion's panel: the best BIC of the classification over the models per
+# number of groups (NA without scores).
+gaussian_panel <- function(g) {
   sc <- g$scores
   list(values = if (is.null(sc)) c(`1` = NA_real_) else vapply(split(sc$criterion, sc$groups), max, 0),
        title = "criterion per number of groups", ylab = "BIC of the classification",

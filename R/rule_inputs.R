@@ -1,4 +1,4 @@
-# The interface every rule of select_size() shares (R/rules.R runs them in order): a rule
+# The interface every rule of select_size() shares (R/rule_table.R runs them in order): a rule
 # is a function of the same inputs, new_rule_inputs(), and of the grouping found so far,
 # and returns rule_result(): a grouping (NULL: the groups so far stand) and its decision,
 # one row of the selection's `decisions`. What several rules ask of the inputs (the fit's
@@ -41,9 +41,11 @@ gaussian_steadiness <- function(inputs) {
   })
 }
 
-# One row of `decisions`: the rule; its outcome ("accepted": its groups are the answer
-# so far; "declined": they are not, the test that said no in `statistic`; "not tried":
-# the rule does not apply here, `reason` says why); the statistic it computed, its value,
+# One row of `decisions`: the rule (or step); its outcome ("accepted": its groups are the
+# answer so far; "declined": they are not, the test that said no in `statistic`; "not
+# tried": the rule does not apply here, `reason` says why; "applied": a step that is no
+# rule, components or noise, changed the rows the rules saw or set rows aside, the rule
+# that found the groups unchanged); the statistic it computed, its value,
 # the threshold it was compared with and the constant (selection_constants()) that set
 # the threshold; a short reason in words.
 decision <- function(rule, outcome, reason, statistic = NA_character_, value = NA_real_,
@@ -52,9 +54,11 @@ decision <- function(rule, outcome, reason, statistic = NA_character_, value = N
              threshold = as.double(threshold), constant = constant, reason = reason)
 }
 
-# What a rule returns: its grouping (NULL unless accepted) and its decision.
+# What a rule returns: its grouping (NULL unless accepted; a step applied may give one)
+# and its decision.
 rule_result <- function(decision, grouping = NULL) {
-  check_internal(identical(decision$outcome, "accepted") != is.null(grouping),
+  outcome <- decision$outcome
+  check_internal(outcome == "applied" || identical(outcome, "accepted") != is.null(grouping),
                  "a rule accepted without groups or declined with some")
   list(grouping = grouping, decision = decision)
 }
@@ -63,6 +67,7 @@ rule_result <- function(decision, grouping = NULL) {
 accepted <- function(rule, grouping, reason, ...) rule_result(decision(rule, "accepted", reason, ...), grouping)
 declined <- function(rule, reason, ...) rule_result(decision(rule, "declined", reason, ...))
 not_tried <- function(rule, reason) rule_result(decision(rule, "not tried", reason))
+applied <- function(step, grouping, reason, ...) rule_result(decision(step, "applied", reason, ...), grouping)
 
 # Figures for a reason, each to 3 significant digits.
 figure <- function(v) {

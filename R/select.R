@@ -66,8 +66,9 @@
 #'   order above, then `noise` (and, for wide data run on principal components, a first
 #'   row `components`: how many, and the variance they explain; see "Wide data"):
 #'   `rule`; `outcome`, `"accepted"` (its groups are the answer so far), `"declined"`
-#'   (the test in `statistic` said no) or `"not tried"` (the rule
-#'   does not apply here: `reason` says why); `statistic`, `value` and `threshold`, what
+#'   (the test in `statistic` said no), `"not tried"` (the rule does not apply here:
+#'   `reason` says why) or, for the steps `components` and `noise`, which are no rules,
+#'   `"applied"` (the rules ran on the components; rows were set aside); `statistic`, `value` and `threshold`, what
 #'   the rule measured and the figure it was compared with; `constant`, the name of that
 #'   threshold in [selection_constants()]; `reason`, in words. The groups are those of the
 #'   last rule accepted (`grouping$rule`). `summary()` prints the table a rule per line,
@@ -245,7 +246,7 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
                         components = "auto", control = NULL) {
   call <- compact_call(sys.call(), "select_size")
   started <- proc.time()[["elapsed"]]
-  # the rules' settings (R/control.R): in force for this call, kept in the result
+  # the rules' settings (R/select_control.R): in force for this call, kept in the result
   control <- resolve_control(control, call)
   previous <- set_control(control)
   on.exit(set_control(previous), add = TRUE)
@@ -316,7 +317,7 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
                    noise = noise, seed = seed, args = args)
   gaussian <- if (is.null(groups)) fit_grouping(full, x, top)
   inputs_of <- function(reps, work) new_rule_inputs(x, full, top, gaussian, reps, work, settings)
-  # the rules (R/rules.R): told the number of groups, now (the replicates then look for
+  # the rules (R/rule_table.R): told the number of groups, now (the replicates then look for
   # those groups); else after the first round of replicates, which the rules ask how steady
   # the Gaussian groups are
   decided <- if (!is.null(groups)) run_rules(inputs_of(NULL, NULL))

@@ -219,7 +219,7 @@ reduction_decision <- function(reduction, n) {
   why <- if (reduction$auto) sprintf("%s columns, at least \"wide_columns\"", format(m, big.mark = ","))
     else sprintf("components = %d", k)
   wide <- if (m > n) sprintf("; the columns outnumber the rows (%s)", format(n, big.mark = ",")) else ""
-  decision("components", "accepted",
+  decision("components", "applied",
            sprintf("the maps and the rules ran on the %d leading principal components of the %s columns (%s%s)",
                    k, format(m, big.mark = ","), why, wide),
            statistic = "variance explained", value = sum(reduction$explained),

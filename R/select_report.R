@@ -56,7 +56,6 @@ selection_criteria <- function(reps, full, x) {
 # the groups were found on (whether they hold more distinct points than groups).
 recommend_size <- function(grouping, sizes, maps = "", dropped_all = TRUE, decisions = NULL,
                            rows = NULL) {
-  plural <- function(k, one, many = paste0(one, "s")) sprintf("%d %s", k, if (k == 1) one else many)
   if (is.null(grouping)) {
     return(list(groups = NA_integer_, size = NA_integer_, reason = if (dropped_all) {
       "No map has rows to group: every row was left out (see the fit's `dropped`)."
@@ -65,7 +64,6 @@ recommend_size <- function(grouping, sizes, maps = "", dropped_all = TRUE, decis
     }))
   }
   g <- grouping$groups
-  dt <- grouping$detail
   on <- sprintf("the cells of the %sN = %d map", maps, grouping$size)
   told <- !is.na(grouping$told)
   if (g == 1L && told) {
@@ -73,44 +71,18 @@ recommend_size <- function(grouping, sizes, maps = "", dropped_all = TRUE, decis
       "Told 1 group: every row is in it. A ring of any size summarises the data, no size better than another."))
   }
   if (g == 1L) {
-    dip <- if (!is.null(decisions)) {
-      decisions[decisions$rule == "bimodal" & decisions$outcome == "declined" &
-                  !is.na(decisions$value), , drop = FALSE]
-    }
-    dip <- if (NROW(dip)) sprintf(", and the rows' density does not dip between its two halves (%.1f standard errors, under %s)",
-                                  dip$value[1], format(dip$threshold[1])) else ""
+    # what the rules that declined with a figure add (the bimodal rule: the dip too shallow)
+    more <- if (!is.null(decisions)) vapply(rule_table(), function(entry) {
+      d <- decisions[decisions$rule == entry$name & decisions$outcome == "declined" &
+                       !is.na(decisions$value), , drop = FALSE]
+      if (NROW(d)) entry$no_groups(d[1L, , drop = FALSE]) else ""
+    }, "")
     return(list(groups = 1L, size = NA_integer_, reason = sprintf(
       "No group structure: %s fits the rows better than any grouping of %s%s. A ring of any size summarises the data, no size better than another.",
-      one_group_words(grouping$par), on, dip)))
+      one_group_words(grouping$par), on, paste(more, collapse = ""))))
   }
   size <- if (g %in% sizes) g else if (g > max(sizes)) max(sizes) else min(sizes[sizes > g])
-  gap <- if (told && !is.na(dt$gap)) sprintf(
-    "; the rows' linkage's narrowest gap is %.2f times the rows' %s%% neighbour link", dt$gap,
-    format(100 * tuned("gap_quantile"))) else ""
-  found <- switch(grouping$rule,
-    told = if (grouping$assign == "rows") {
-      sprintf("Told %s: the rows joined by Genie's linkage%s%s", plural(g, "group"),
-              if (isTRUE(dt$gap > tuned("gap_times"))) ", every cut a gap in the data" else "",
-              gap)
-    } else {
-      sprintf("Told %s: joined from %s, %s%s", plural(g, "group"), on,
-              mixture_words(grouping$model, g, grouping$par), gap)
-    },
-    apart = sprintf("The data hold %s apart: the rows joined by Genie's linkage, every cut a gap %.1f times or more the longest links (%s%%) within the groups (%s)",
-                    plural(g, "group"), dt$gaps[g], format(100 * tuned("apart_quantile")),
-                    apart_words(dt, g)),
-    sparse = sprintf("The data hold %s parted by sparse rows: the rows joined by Genie's linkage, where the share of the dense rows' neighbours in another group breaks (%s%%, against %.1f%% for the %d Gaussian groups, unsteady over the replicates: stability %.2f)",
-                     plural(g, "group"), format(signif(100 * dt$crossing[g], 2)),
-                     100 * dt$gaussian_crossing, dt$gaussian_groups, dt$gaussian_steadiness),
-    connected = sprintf("The data hold %s of any shape: the prototypes of a ring of %d neurons joined by their connectivity (Genie's linkage), where the share of rows whose two nearest prototypes lie in different groups breaks (%.1f%%, against %.1f%% for the Gaussian groups)",
-                        plural(g, "group"), grouping$size, 100 * dt$crossing[g],
-                        100 * dt$gaussian_crossing),
-    bimodal = sprintf("The data hold %s: one Gaussian cloud fits %s better than any grouping, but the rows' density dips between the two halves of %s (%.1f standard errors)",
-                      plural(g, "group"), on, mixture_words(grouping$model, g, grouping$par),
-                      dt$z),
-    sprintf("The data hold %s: joined from %s, %s fit best (%s)",
-            plural(g, "group"), on, mixture_words(grouping$model, g, grouping$par),
-            merged_words(grouping)))
+  found <- rule_entry(grouping$rule)$found(grouping, on)
   reason <- if (g == size) {
     sprintf("%s; N = %d has a neuron for each.", found, size)
   } else {
@@ -262,11 +234,7 @@ rule_words <- function(rule, model, G, latent = FALSE) {
   if (is.na(rule)) return("no rule gave groups: see `decisions`")
   if (G == 1L) return(sprintf("rule %s: no group structure", rule))
   gaussian <- if (isTRUE(latent)) "latent classes" else if (!is.na(model)) sprintf("Gaussian, %s", model)
-  sprintf("rule %s: %s", rule, switch(rule, gaussian = gaussian,
-    told = if (is.null(gaussian)) "the rows' linkage" else gaussian,
-    connected = "of any shape, on a finer ring", apart = "apart, the rows' linkage",
-    sparse = "parted by sparse rows, the rows' linkage",
-    bimodal = sprintf("%s, the density dips between them", gaussian)))
+  sprintf("rule %s: %s", rule, rule_entry(rule)$kind(gaussian))
 }
 
 # The decisions in one line: the rule that decided and what each other rule tried said,
@@ -293,23 +261,4 @@ decision_lines <- function(decisions) {
                  width = max(30L, getOption("width") - nchar(lead[i])))
     paste0(c(lead[i], rep(strrep(" ", nchar(lead[i])), length(w) - 1L)), w)
   }))
-}
-
-# Why the groups apart replaced the groups found first (rule_apart()'s detail): no Gaussian
-# structure, or Gaussian groups that tile them (and the connected groups taken over those,
-# more or fewer than the g groups apart).
-apart_words <- function(apart, g) {
-  if (apart$pieces < 2L) return("the Gaussian rule found no group structure")
-  tile <- sprintf("the %d Gaussian groups found first tile them", apart$pieces)
-  if (apart$found != "connected") return(tile)
-  sprintf("%s, and the %d connected groups taken over those part them %s than the gaps do",
-          tile, apart$replaced, if (apart$replaced > g) "further" else "less")
-}
-
-# Which criterion chose the Gaussian groups: the classification's, or the mixture's where
-# it merged the classification's groups (mixture_merge()).
-merged_words <- function(grouping) {
-  m <- grouping$detail$merged
-  if (is.null(m) || max(m$groups) <= grouping$groups) return("BIC of the classification")
-  sprintf("BIC of the mixture; the classification's preferred %d", max(m$groups))
 }

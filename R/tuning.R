@@ -7,7 +7,7 @@
 # from: "tuned" (set on a benchmark, the figure in `set_by`; bench/README.md has the
 # history), "published" (a method's own default), "convention" (a usual value of its
 # kind, not tuned). bench/bench_clustering_suite.R --sensitivity moves each at 0.75 and
-# 1.33 times its value (select_size(control = select_control(...)), R/control.R) and prints the suite's
+# 1.33 times its value (select_size(control = select_control(...)), R/select_control.R) and prints the suite's
 # mean ARI for each.
 tuning_rows <- function(name, value, domain, kind, rule, what, set_by) {
   data.frame(name = name, value = value, domain = domain, kind = kind, rule = rule,
@@ -116,7 +116,7 @@ tuning_table <- rbind(
               "the field's count for wide data (Seurat-style graphs and mclust on 20 components; bench_select_wide.R)"))
 
 # The settings in force: select_size() sets `control` (a select_control()) for its call
-# and restores the previous on exit (with_control(), R/control.R); NULL: the table's.
+# and restores the previous on exit (with_control(), R/select_control.R); NULL: the table's.
 tuning_state <- new.env(parent = emptyenv())
 
 # A constant's value: the control's in force (select_control(name = value)), else the

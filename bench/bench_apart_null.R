@@ -1,6 +1,6 @@
 # Benchmark: the gaps of data without groups, against which "apart_alone" (the gap
 # that suffices for groups apart where the Gaussian rule finds no group structure; see
-# R/apart.R and ?select_size, "Groups apart") is set. Rows drawn without any group (uniform,
+# R/rule_apart.R and ?select_size, "Groups apart") is set. Rows drawn without any group (uniform,
 # Gaussian with unequal column sds, t with 5 degrees of freedom, exponential), 30 to 3,000
 # rows in 1 to 10 columns, centred and divided by one pooled sd (as the field's suite
 # preprocesses); per set, the widest narrowest gap over the partitions of Genie's linkage

@@ -1,5 +1,5 @@
 # Benchmark: two overlapping Gaussian groups (issue 53's miss) and data without groups, for
-# rule "bimodal" (R/bimodal.R).
+# rule "bimodal" (R/rule_bimodal.R).
 #
 #   Rscript bench/bench_bimodal.R            the family: two spherical Gaussian groups of
 #                                            1,024 rows each, centres 1.5 to 5 within-group

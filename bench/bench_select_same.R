@@ -5,7 +5,8 @@
 # mixed_suite(), where their packages are installed) and the field's suite of 73 sets up
 # to 10,000 rows (clustering_suite.R; ../shared/clustering-benchmarks-v1): 186 sets, about
 # 5 minutes a build on 2 threads. Each build runs in its own process; then the answers
-# (groups, partition, rule) are compared set by set.
+# (groups, partition, rule) and their words (reason, decisions, the summary's first line,
+# the figure's third panel) are compared set by set.
 #
 #   R CMD INSTALL -l /tmp/before <old tree>; R CMD INSTALL -l /tmp/after .
 #   Rscript bench/bench_select_same.R run /tmp/before /tmp/before.rds
@@ -22,9 +23,18 @@ if (args[1] == "compare") {
   a <- readRDS(args[2])
   b <- readRDS(args[3])
   if (!identical(names(a), names(b))) stop("the two runs hold other sets")
-  same <- mapply(identical, a, b)
+  answer <- function(r) if (is.list(r)) r[c("groups", "partition", "rule")] else r
+  same <- mapply(function(x, y) identical(answer(x), answer(y)), a, b)
   cat(sum(same), "of", length(same), "sets identical (groups, partition, rule)\n")
   if (any(!same)) print(names(a)[!same])
+  worded <- vapply(a, function(r) is.list(r) && !is.null(r$words), TRUE) &
+    vapply(b, function(r) is.list(r) && !is.null(r$words), TRUE)
+  if (any(worded)) {
+    said <- mapply(function(x, y) identical(x$words, y$words), a[worded], b[worded])
+    cat(sum(said), "of", length(said), "sets said the same (reason, decisions, summary's first line, figure's panel)\n")
+    if (any(!said)) print(names(a)[worded][!said])
+    same <- c(same, said)
+  }
   cat("errors:", sum(vapply(b, is.character, TRUE)), "; widest set:",
       max(vapply(b, function(r) if (is.list(r)) r$ncol else NA_real_, 0), na.rm = TRUE), "columns\n")
   quit(status = if (all(same)) 0L else 1L)
@@ -58,8 +68,13 @@ t0 <- proc.time()[["elapsed"]]
 res <- lapply(sets, function(x) {
   r <- tryCatch(select_size(x, sizes = 2:20, seed = 1, threads = 2, progress = FALSE),
                 error = function(e) conditionMessage(e))
-  if (is.character(r)) r else list(groups = r$groups, partition = r$partition, rule = r$grouping$rule,
-                                   ncol = ncol(x))
+  if (is.character(r)) return(r)
+  # the answer, then its words: the reason, the decisions, the summary's first line and
+  # the figure's third panel
+  list(groups = r$groups, partition = r$partition, rule = r$grouping$rule, ncol = ncol(x),
+       words = list(reason = r$reason, decisions = r$decisions,
+                    summary = utils::capture.output(print(summary(r)))[1],
+                    panel = somgpu:::criterion_panel(r$grouping)))
 })
 cat("seconds", proc.time()[["elapsed"]] - t0, "\n")
 saveRDS(res, args[3])

@@ -1,5 +1,5 @@
 /* som_groups.c: the greedy agglomeration of a map's cells into Gaussian groups (see
- * som_groups.h). The arithmetic follows R/groups.R's rule term by term: a group's
+ * som_groups.h). The arithmetic follows R/rule_gaussian.R's rule term by term: a group's
  * log-likelihood from its scatter W about its mean over n rows, with the covariance
  * estimate S = (W + psi) / (n + nu) (diagonal: its diagonal; spherical: its mean
  * variance), is -(n d log(2 pi) + n log det S + tr(S^-1 W)) / 2; a full S through its

@@ -1,4 +1,4 @@
-/* som_groups.h: Gaussian groups for the grouping rule of R/groups.R: the greedy
+/* som_groups.h: Gaussian groups for the grouping rule of R/rule_gaussian.R: the greedy
  * agglomeration of a map's cells (som_groups.c) and EM over the rows (som_mixture.c). Each cell comes as its moments (rows, column sums,
  * cross-products); at every step the two groups whose union keeps the classification
  * log-likelihood highest join, from a group per cell down to one group (or down_to). The

@@ -318,6 +318,12 @@ test_rule_inputs <- function(fit, y, k_max, gaussian = NULL, shape = "auto", tol
                                 noise = noise, seed = seed, args = args))
 }
 
+# One rule of the pipeline on `inputs` beside the grouping so far, as the pipeline runs it
+# (its entry in rule_table(): not tried where the number told or the shape rules it out).
+apply_rule <- function(name, inputs, current) {
+  somgpu:::run_rule(somgpu:::rule_table()[[name]], inputs, current)
+}
+
 # A stand-in for the grouping so far: `G` groups found by `rule`.
 so_far <- function(G, rule = "gaussian") list(rule = rule, groups = G, scores = NULL)
 

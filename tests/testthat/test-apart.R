@@ -1,4 +1,4 @@
-# Groups apart (R/apart.R): Genie's linkage on the rows, each number of groups' narrowest
+# Groups apart (R/rule_apart.R): Genie's linkage on the rows, each number of groups' narrowest
 # gap, and the rule that takes the groups apart over the groups found so far.
 
 # Three spiral arms, evenly spaced along each, a gap between neighbouring arms several times
@@ -41,7 +41,7 @@ test_that("the groups apart replace groups that tile them, or none, but not a fe
   fit <- train(y, nmin = 2, nmax = 6, seed = 1, progress = FALSE)
   pieces <- somgpu:::tuned("apart_pieces")
   take <- function(current, G = current$groups, shape = "auto") {
-    somgpu:::rule_apart(test_rule_inputs(fit, y, 8L, list(groups = G), shape), current)
+    apply_rule("apart", test_rule_inputs(fit, y, 8L, list(groups = G), shape), current)
   }
   kept <- function(res, statistic) {
     expect_null(res$grouping)
@@ -88,7 +88,7 @@ test_that("the groups apart replace groups that tile them, or none, but not a fe
   kept(take(so_far(3L, "connected"), 12L), "groups apart")
   # only shape "auto" asks; no grouping so far, no Gaussian groups: not tried
   for (res in list(take(so_far(20L), shape = "gaussian"), take(so_far(20L), shape = "connected"),
-                   somgpu:::rule_apart(test_rule_inputs(fit, y, 8L, NULL), so_far(4L)),
+                   apply_rule("apart", test_rule_inputs(fit, y, 8L, NULL), so_far(4L)),
                    take(NULL, 4L))) {
     expect_null(res$grouping)
     expect_identical(res$decision$outcome, "not tried")
@@ -106,7 +106,7 @@ test_that("with no Gaussian structure a narrower gap suffices, but none is found
   expect_lt(gaps[2], times_asked)
   fit <- train(y, nmin = 2, nmax = 6, seed = 1, progress = FALSE)
   take <- function(current, y) {
-    somgpu:::rule_apart(test_rule_inputs(fit, y, 6L, list(groups = current$groups)), current)$grouping
+    apply_rule("apart", test_rule_inputs(fit, y, 6L, list(groups = current$groups)), current)$grouping
   }
   got <- take(so_far(1L), y)
   expect_identical(got$rule, "apart")
@@ -158,7 +158,7 @@ test_that("beyond the rows' tree's limit the tree is not built", {
   n <- somgpu:::tuned("tree_rows") + 1L
   y <- withr::with_seed(2, cbind(runif(n, 0, 30), runif(n) + 4 * rep(0:2, length.out = n)))
   fit <- train(y, nmin = 2, nmax = 3, seed = 1, progress = FALSE, algorithm = "batch")
-  res <- somgpu:::rule_apart(test_rule_inputs(fit, y, 5L, list(groups = 20L)), so_far(20L))
+  res <- apply_rule("apart", test_rule_inputs(fit, y, 5L, list(groups = 20L)), so_far(20L))
   expect_null(res$grouping)
   expect_identical(res$decision$outcome, "not tried")
   expect_match(res$decision$reason, "rows' tree is built up to 10,000")
@@ -174,7 +174,7 @@ test_that("select_size() on groups apart: the groups, the reason, predict() and 
   # the groups apart as select_size() gives them: a selection made with a grouping of kind
   # "rows" found by the rule (the same call on a wider range of sizes)
   fit <- sel$fit
-  grouping <- somgpu:::rule_apart(test_rule_inputs(fit, y, 8L, list(groups = 12L)),
+  grouping <- apply_rule("apart", test_rule_inputs(fit, y, 8L, list(groups = 12L)),
                                   so_far(12L))$grouping
   rec <- somgpu:::recommend_size(grouping, 2:8)
   expect_identical(rec$groups, 3L)

@@ -1,4 +1,4 @@
-# Rule "bimodal" (R/bimodal.R, issue 53): where the Gaussian rule finds one group, two
+# Rule "bimodal" (R/rule_bimodal.R, issue 53): where the Gaussian rule finds one group, two
 # Gaussian groups whose rows' density dips between them are two groups.
 
 # Two spherical Gaussian groups of n_each rows in d columns, centres `sep` standard

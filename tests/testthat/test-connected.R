@@ -1,4 +1,4 @@
-# Groups of any shape (R/connected.R, issue 39): Genie's linkage on a fine ring's prototypes,
+# Groups of any shape (R/rule_connected.R, issue 39): Genie's linkage on a fine ring's prototypes,
 # the number of groups where the rows' connectivity breaks, chosen over the Gaussian groups
 # where those cut through dense data.
 
@@ -59,7 +59,7 @@ test_that("steady Gaussian groups stay where the crossing shares would switch", 
   # replicates that find the arcs again (steadiness 1) keep them; arcs that move do not
   again <- rep(list(list(groups = gaussian$partition)), 2)
   rule <- function(reps) {
-    somgpu:::rule_connected(test_rule_inputs(fit, x, 12L, gaussian, reps = reps, work = work,
+    apply_rule("connected", test_rule_inputs(fit, x, 12L, gaussian, reps = reps, work = work,
                                              args = args), gaussian)
   }
   kept <- rule(again)
@@ -133,7 +133,7 @@ test_that("connected groups that no gap parts do not replace the Gaussian groups
   work <- rep(list(list(train = seq_len(nrow(y)))), 2)
   moved <- lapply(1:2, function(b) list(groups = (gaussian$partition + b - 1L) %% gaussian$groups + 1L))
   rule <- function(shape) {
-    somgpu:::rule_connected(test_rule_inputs(fit, y, 10L, gaussian, shape, reps = moved,
+    apply_rule("connected", test_rule_inputs(fit, y, 10L, gaussian, shape, reps = moved,
                                              work = work, args = args), gaussian)
   }
   kept <- rule("auto")
@@ -213,7 +213,7 @@ test_that("shape is checked, and \"connected\" forces the connected groups", {
 })
 
 # Genie's linkage on the rows, the groups told their number, the rows in no group (R/genie.R,
-# R/told.R, R/noise.R).
+# R/rule_told.R, R/rule_noise.R).
 
 test_that("told k, select_size() gives k groups: connected on rings, Gaussian on blobs", {
   y <- two_rings(400)
@@ -305,7 +305,7 @@ test_that("noise = TRUE leaves outliers in no group, consistently in predict() a
   expect_identical(sel$noise_rows, sum(is.na(sel$partition)))
   expect_identical(sum(sel$group_table$rows) + sel$noise_rows, nrow(y))
   nd <- sel$decisions[sel$decisions$rule == "noise", ]
-  expect_identical(nd$outcome, "accepted")
+  expect_identical(nd$outcome, "applied")
   # the statistic is what the step compares with its threshold "noise_times" (a ratio): the
   # largest 5th-nearest-row distance over its group's median, by brute force (no scaling
   # here, and a ratio is the same in any units), above the threshold as rows are set aside
@@ -319,7 +319,7 @@ test_that("noise = TRUE leaves outliers in no group, consistently in predict() a
   # print() and summary() say the same figures, and the count of rows in the reason
   said <- function(x) gsub("\\s+", " ", paste(capture.output(print(x)), collapse = " "))
   expect_match(said(sel),
-               sprintf("noise accepted \\(largest 5th nearest distance / group median %s, threshold 2.5\\)",
+               sprintf("noise applied \\(largest 5th nearest distance / group median %s, threshold 2.5\\)",
                        signif(nd$value, 3)))
   expect_match(said(summary(sel)),
                sprintf("%d rows in no group: .*\\[largest 5th nearest distance / group median",

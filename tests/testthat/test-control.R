@@ -1,4 +1,4 @@
-# select_size()'s settings as an argument (R/control.R): select_control() checks every
+# select_size()'s settings as an argument (R/select_control.R): select_control() checks every
 # setting, select_size() runs under it and keeps it, the deprecated options go the same way.
 
 test_that("select_control() refuses what is not a setting, naming it and the way out", {

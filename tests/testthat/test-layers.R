@@ -15,11 +15,11 @@ r_layers <- c(
   "replicates.R",
   # prediction; a grouping's contract, its stability and the rules' shared inputs; the
   # Gaussian groups a map holds
-  "predict.R", "grouping.R", "stability.R", "rule_inputs.R", "groups.R",
+  "predict.R", "grouping.R", "stability.R", "rule_inputs.R", "rule_gaussian.R",
   # selection: the rules, each in its file, then the pipeline that runs them in order
-  # (rules.R), the replicates, the report, the call; the methods that report
-  "print.R", "select_units.R", "select_reduce.R", "select_scale.R", "linkage.R", "told.R", "connected.R",
-  "apart.R", "sparse.R", "bimodal.R", "noise.R", "rules.R", "control.R", "select_replicates.R",
+  # (rule_table.R), the replicates, the report, the call; the methods that report
+  "print.R", "select_units.R", "select_reduce.R", "select_scale.R", "rule_linkage.R", "rule_told.R", "rule_connected.R",
+  "rule_apart.R", "rule_sparse.R", "rule_bimodal.R", "rule_noise.R", "rule_table.R", "select_control.R", "select_replicates.R",
   "select_report.R", "select_args.R", "select_result.R", "select.R", "summary.R", "tidy.R",
   "kohonen.R",
   # figures

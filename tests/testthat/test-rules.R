@@ -1,4 +1,4 @@
-# The rules as one pipeline (R/rules.R, R/rule_inputs.R, R/grouping.R): a grouping with a
+# The rules as one pipeline (R/rule_table.R, R/rule_inputs.R, R/grouping.R): a grouping with a
 # written contract, every rule's decision recorded in order, a rule left out recorded as
 # not tried, and the selection's own fixed fields.
 
@@ -11,12 +11,14 @@ expect_decisions <- function(sel) {
   d <- sel$decisions
   expect_identical(names(d), decision_columns)
   expect_identical(d$rule, c(rule_names, "noise"))
-  expect_true(all(d$outcome %in% c("accepted", "declined", "not tried")))
+  expect_true(all(d$outcome[d$rule != "noise"] %in% c("accepted", "declined", "not tried")))
+  # the step noise is no rule: applied or not tried, never accepted
+  expect_true(d$outcome[d$rule == "noise"] %in% c("applied", "not tried"))
   expect_true(all(nzchar(d$reason)))
   # a figure compared has a statistic; a constant named is one of the table's
   expect_true(all(is.na(d$value) | !is.na(d$statistic)))
   expect_true(all(is.na(d$constant) | d$constant %in% selection_constants()$name))
-  took <- d$rule[d$outcome == "accepted" & d$rule != "noise"]
+  took <- d$rule[d$outcome == "accepted"]
   if (is.null(sel$grouping)) {
     expect_length(took, 0L)
   } else {
@@ -40,7 +42,7 @@ test_that("a grouping has a fixed set of fields and a rule, never NULL", {
   bad <- function(...) {
     expect_error(somgpu:::update_grouping(g, ...), class = "somgpu_internal_error")
   }
-  bad(rule = "kmeans")
+  bad(rule = NA_character_) # (a rule outside rule_table(): the runner's check, below)
   bad(rule = NULL)
   bad(assign = "nearest")
   bad(groups = 0L)
@@ -106,21 +108,44 @@ test_that("each rule can be left out: the pipeline still runs and records it as 
 })
 
 test_that("the order of the rules is one list, and the runner follows it", {
-  rules <- somgpu:::selection_rules()
+  rules <- somgpu:::rule_table()
   expect_identical(names(rules), rule_names)
+  expect_identical(unname(vapply(rules, `[[`, "", "name")), rule_names)
   # a pipeline in another order, a rule added: the decisions follow the list given
   y <- random_blobs(3, seed = 8)
   fit <- train(y, sizes = 2:6, seed = 1, sigma0 = "auto", progress = FALSE)
   g <- somgpu:::fit_grouping(fit, y, fit$clusters$N6)
   inputs <- test_rule_inputs(fit, y, 6L, g)
-  always <- function(inputs, current) {
+  always <- somgpu:::new_rule("always", function(inputs, current) {
     somgpu:::accepted("always", somgpu:::update_grouping(current, rule = "bimodal"), "a test rule")
-  }
+  }, shapes = "auto", found = function(grouping, on) "", kind = function(gaussian) "")
   got <- somgpu:::run_rules(inputs, c(rev(rules[c("gaussian", "apart")]), list(always = always)),
                             skip = character(0))
   expect_identical(got$decisions$rule, c("apart", "gaussian", "always"))
   expect_identical(got$decisions$outcome[1], "not tried") # no groups yet to compare with
   expect_identical(got$grouping$rule, "bimodal")
+  # the entry says when a rule runs: under another shape, or told the number, not tried
+  only_connected <- always
+  only_connected$shapes <- "connected"
+  got <- somgpu:::run_rules(inputs, list(gaussian = rules$gaussian, only = only_connected),
+                            skip = character(0))
+  expect_identical(got$decisions$outcome, c("accepted", "not tried"))
+  expect_identical(got$decisions$reason[2], "shape = \"auto\"")
+  told <- test_rule_inputs(fit, y, 6L, g, told = 3L)
+  got <- somgpu:::run_rules(told, rules, skip = character(0))
+  expect_identical(got$decisions$outcome[-1], rep("not tried", length(rules) - 1L))
+  expect_true(all(got$decisions$reason[-1] == "the number of groups was told (rule told)"))
+  expect_identical(somgpu:::run_rule(rules$told, inputs, NULL)$decision$reason,
+                   "the number of groups is chosen (groups = NULL)")
+  # an entry of other fields, or groups that name no rule, are bugs, said as such
+  expect_error(somgpu:::new_rule("odd", identity, asked = "sometimes", shapes = "auto",
+                                 found = identity, kind = identity), class = "somgpu_internal_error")
+  stray <- always
+  stray$run <- function(inputs, current) {
+    somgpu:::accepted("stray", somgpu:::update_grouping(current, rule = "stray"), "groups of no rule")
+  }
+  expect_error(somgpu:::run_rules(inputs, list(gaussian = rules$gaussian, stray = stray),
+                                  skip = character(0)), class = "somgpu_internal_error")
   # a rule that breaks its contract is a bug, said as one
   liar <- function(inputs, current) list(grouping = NULL, decision = somgpu:::decision("liar", "accepted", "no groups"))
   expect_error(somgpu:::rule_result(somgpu:::decision("liar", "accepted", "no groups")),
@@ -181,7 +206,7 @@ test_that("rule gaussian says where the mixture's BIC merged the classification'
   best <- g$scores[which.max(g$scores$criterion), ]
   expect_identical(best$groups, max(m$groups))
   expect_equal(g$criterion, m$criterion[m$groups == 3L])
-  d <- somgpu:::rule_gaussian(test_rule_inputs(fit, y, 8L, gaussian = g), NULL)$decision
+  d <- apply_rule("gaussian", test_rule_inputs(fit, y, 8L, gaussian = g), NULL)$decision
   expect_identical(d$outcome, "accepted")
   expect_match(d$reason, "3 Gaussian groups \\(VII\\): 4 fit the classification best, 3 the mixture's BIC")
   # a grouping the classification chose alone says nothing of a merge

@@ -70,7 +70,7 @@ test_that("the rule asks only for unsteady Gaussian groups with shape = \"auto\"
   rule <- function(fit, y, current, steadiness, shape = "auto") {
     inputs <- test_rule_inputs(fit, y, 10L, current, shape)
     assign("steadiness", steadiness, envir = inputs$cache)
-    somgpu:::rule_sparse(inputs, current)
+    apply_rule("sparse", inputs, current)
   }
   got <- rule(fit, d$y, g, 0.5)
   expect_identical(got$grouping$rule, "sparse")

@@ -59,8 +59,6 @@ apart_profile <- function(xs, k_max, mst = mst_rows(xs)) {
 # of the groups replaced).
 rule_apart <- function(inputs, current) {
   st <- inputs$settings
-  if (!is.null(st$told)) return(not_tried("apart", "the number of groups was told (rule told)"))
-  if (st$shape != "auto") return(not_tried("apart", shape_reason(st)))
   if (is.null(current) || is.null(inputs$gaussian)) return(not_tried("apart", "no groups so far to compare with"))
   G <- inputs$gaussian$groups
   rows <- input_rows(inputs)
@@ -98,4 +96,32 @@ rule_apart <- function(inputs, current) {
                                figure(prof$gaps[K])),
            "narrowest gap / link quantile within", prof$gaps[K], times,
            if (G < 2L && ncol(rows$x) >= 2L) "apart_alone" else "apart_times")
+}
+
+# The reason's words for groups apart (rule_table()'s `found`): their narrowest gap, and
+# why they replaced the groups found first (apart_words()).
+apart_found <- function(grouping, on) {
+  g <- grouping$groups
+  dt <- grouping$detail
+  sprintf("The data hold %s apart: the rows joined by Genie's linkage, every cut a gap %.1f times or more the longest links (%s%%) within the groups (%s)",
+          count_words(g, "group"), dt$gaps[g], format(100 * tuned("apart_quantile")),
+          apart_words(dt, g))
+}
+
+# Why the groups apart replaced the groups found first (rule_apart()'s detail): no Gaussian
+# structure, or Gaussian groups that tile them (and the connected groups taken over those,
+# more or fewer than the g groups apart).
+apart_words <- function(apart, g) {
+  if (apart$pieces < 2L) return("the Gaussian rule found no group structure")
+  tile <- sprintf("the %d Gaussian groups found first tile them", apart$pieces)
+  if (apart$found != "connected") return(tile)
+  sprintf("%s, and the %d connected groups taken over those part them %s than the gaps do",
+          tile, apart$replaced, if (apart$replaced > g) "further" else "less")
+}
+
+apart_kind <- function(gaussian) "apart, the rows' linkage"
+
+# The figure's panel: the narrowest gap per number of groups.
+apart_panel <- function(g) {
+  gap_panel(g$detail$gaps, sprintf("gap / %s%% link within", format(100 * tuned("apart_quantile"))))
 }

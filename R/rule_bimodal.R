@@ -92,9 +92,6 @@ bimodal_candidate <- function(inputs) {
 # (bimodal_candidate()), taken when the rows' density dips between them (bimodal_dip()
 # over "bimodal_z"). The grouping: assign "mixture"; detail: list(z).
 rule_bimodal <- function(inputs, current) {
-  st <- inputs$settings
-  if (!is.null(st$told)) return(not_tried("bimodal", "the number of groups was told (rule told)"))
-  if (st$shape == "connected") return(not_tried("bimodal", shape_reason(st)))
   if (is.null(current)) return(not_tried("bimodal", "no groups so far (rule gaussian gave none)"))
   if (current$rule != "gaussian" || current$groups != 1L) return(not_tried("bimodal", "groups were found"))
   if (!is.null(encoding_blocks(inputs$fit))) {
@@ -118,4 +115,24 @@ rule_bimodal <- function(inputs, current) {
   accepted("bimodal", g, sprintf("the rows' density dips between %s by %s standard errors",
                                  mixture_label(g$model, 2L, g$par), figure(z)),
            "dip between 2 groups (z)", z, bar, "bimodal_z")
+}
+
+# The reason's words for the two groups of a dip (rule_table()'s `found`).
+bimodal_found <- function(grouping, on) {
+  g <- grouping$groups
+  sprintf("The data hold %s: one Gaussian cloud fits %s better than any grouping, but the rows' density dips between the two halves of %s (%.1f standard errors)",
+          count_words(g, "group"), on, mixture_words(grouping$model, g, grouping$par),
+          grouping$detail$z)
+}
+
+bimodal_kind <- function(gaussian) sprintf("%s, the density dips between them", gaussian)
+
+# The answer's mark on the criterion's panel: the dip decided, not the criterion.
+bimodal_note <- function(g) sprintf(" (dip, z = %.1f)", g$detail$z)
+
+# Where no groups were found, the dip the rule measured and found too shallow (its
+# declined decision, one row).
+bimodal_no_groups <- function(decision) {
+  sprintf(", and the rows' density does not dip between its two halves (%.1f standard errors, under %s)",
+          decision$value, format(decision$threshold))
 }

@@ -22,8 +22,8 @@ new_control <- function(tuning = list(), skip_rules = character(0)) {
   out
 }
 
-# The pipeline's steps a control may leave out: the rules (R/rules.R) and the step noise.
-control_steps <- function() c(names(selection_rules()), "noise")
+# The pipeline's steps a control may leave out: the rules (rule_table()) and the step noise.
+control_steps <- function() c(names(rule_table()), "noise")
 
 #' Settings of select_size()'s rules
 #'

@@ -228,7 +228,6 @@ fit_grouping <- function(fit, x, cluster, model = NULL, G = NULL) {
 # answer the later rules compete with; one group is "no group structure". Not tried when
 # the call told the number of groups (rule "told" has its Gaussian candidate).
 rule_gaussian <- function(inputs, current) {
-  if (!is.null(inputs$settings$told)) return(not_tried("gaussian", "the number of groups was told (rule told)"))
   g <- inputs$gaussian
   if (is.null(g)) return(declined("gaussian", "no row has a winner on the largest map"))
   one <- g$scores$criterion[g$scores$groups == 1L]
@@ -248,4 +247,29 @@ rule_gaussian <- function(inputs, current) {
   }
   accepted("gaussian", g, why, statistic = "criterion (BIC of the classification)",
            value = g$criterion, threshold = one)
+}
+
+# The reason's words for Gaussian groups (rule_table()'s `found`): their model and the
+# criterion that chose their number.
+gaussian_found <- function(grouping, on) {
+  g <- grouping$groups
+  sprintf("The data hold %s: joined from %s, %s fit best (%s)", count_words(g, "group"), on,
+          mixture_words(grouping$model, g, grouping$par), merged_words(grouping))
+}
+
+# Which criterion chose the Gaussian groups: the classification's, or the mixture's where
+# it merged the classification's groups (mixture_merge()).
+merged_words <- function(grouping) {
+  m <- grouping$detail$merged
+  if (is.null(m) || max(m$groups) <= grouping$groups) return("BIC of the classification")
+  sprintf("BIC of the mixture; the classification's preferred %d", max(m$groups))
+}
+
+gaussian_kind <- function(gaussian) gaussian
+
+# The answer's mark on the criterion's panel: merged Gaussian groups are the mixture's
+# BIC's best, fewer than the criterion's.
+gaussian_note <- function(g) {
+  merged <- g$detail$merged
+  if (!is.null(merged) && max(merged$groups) > g$groups) " (mixture BIC)" else ""
 }

@@ -1,4 +1,4 @@
-# Rule "connected", groups of any shape (issue 39): groups.R joins a ring's cells into
+# Rule "connected", groups of any shape (issue 39): rule_gaussian.R joins a ring's cells into
 # Gaussian groups, which cut a curved or chained group into pieces. Here a finer ring
 # quantizes the data (its prototypes trace rings, spirals and chains), Genie's Gini-capped
 # single linkage joins its prototypes, and the number of groups is where the rows'
@@ -41,8 +41,6 @@ connected_ring_size <- function(n) {
 rule_connected <- function(inputs, current) {
   st <- inputs$settings
   gaussian <- inputs$gaussian
-  if (!is.null(st$told)) return(not_tried("connected", "the number of groups was told (rule told)"))
-  if (st$shape == "gaussian") return(not_tried("connected", shape_reason(st)))
   if (st$shape == "auto" && (is.null(gaussian) || gaussian$groups < 2L)) {
     return(not_tried("connected", "fewer than 2 Gaussian groups to replace"))
   }
@@ -189,4 +187,22 @@ connected_stability <- function(grouping, reps, work) {
     jaccard_best(full[rows], mine[rows], G)
   }, numeric(G))
   stability_table(G, full, matrix(jac, nrow = G))
+}
+
+# The reason's words for connected groups (rule_table()'s `found`): where the crossing
+# share breaks, against the Gaussian groups'.
+connected_found <- function(grouping, on) {
+  g <- grouping$groups
+  dt <- grouping$detail
+  sprintf("The data hold %s of any shape: the prototypes of a ring of %d neurons joined by their connectivity (Genie's linkage), where the share of rows whose two nearest prototypes lie in different groups breaks (%.1f%%, against %.1f%% for the Gaussian groups)",
+          count_words(g, "group"), grouping$size, 100 * dt$crossing[g], 100 * dt$gaussian_crossing)
+}
+
+connected_kind <- function(gaussian) "of any shape, on a finer ring"
+
+# The figure's panel: the share of rows on a border per number of groups (%).
+connected_panel <- function(g) {
+  list(values = stats::setNames(100 * g$detail$crossing, seq_along(g$detail$crossing)),
+       title = "border rows per number of groups", ylab = "rows on a border (%)",
+       shorter = c("border rows", "borders"), key = "mean over replicates (groups: rows on a border)")
 }

@@ -1,8 +1,8 @@
 # Rule "told": select_size(groups = k) partitions the rows into exactly k groups from the
-# same maps. Two candidates: the Gaussian groups of the largest map's cells (groups.R: the
+# same maps. Two candidates: the Gaussian groups of the largest map's cells (rule_gaussian.R: the
 # best covariance model's partition into k groups on the way of its agglomeration, refined
 # by EM), and the rows' own groups (Genie's linkage on their minimum spanning tree,
-# linkage.R, cut into k groups). With shape "auto" the rows' groups are taken when every
+# rule_linkage.R, cut into k groups). With shape "auto" the rows' groups are taken when every
 # cut they make is a gap: each edge of the tree between two of them longer than
 # "gap_times" times the tree's "gap_quantile" quantile. Otherwise the Gaussian groups: their
 # cuts run through data where no gap separates the groups, as between overlapping Gaussian
@@ -12,7 +12,6 @@
 # not computed).
 rule_told <- function(inputs, current) {
   k <- inputs$settings$told
-  if (is.null(k)) return(not_tried("told", "the number of groups is chosen (groups = NULL)"))
   shape <- inputs$settings$shape
   fit <- inputs$fit
   gauss <- if (shape != "connected") fit_grouping(fit, inputs$x, inputs$top, G = k)
@@ -42,4 +41,29 @@ rule_told <- function(inputs, current) {
   } else sprintf("the rows' linkage cuts through data (%s <= %s)", figure(gap), times)
   g <- update_grouping(gauss, rule = "told", told = k, detail = detail)
   do.call(accepted, c(list("told", g, sprintf("%s: %s", mixture_label(g$model, k, g$par), why)), test))
+}
+
+# The reason's words for groups told their number (rule_table()'s `found`): the rows'
+# linkage or the Gaussian groups, and the linkage's narrowest gap where it was measured.
+told_found <- function(grouping, on) {
+  g <- grouping$groups
+  dt <- grouping$detail
+  gap <- if (!is.na(dt$gap)) sprintf(
+    "; the rows' linkage's narrowest gap is %.2f times the rows' %s%% neighbour link", dt$gap,
+    format(100 * tuned("gap_quantile"))) else ""
+  if (grouping$assign == "rows") {
+    return(sprintf("Told %s: the rows joined by Genie's linkage%s%s", count_words(g, "group"),
+                   if (isTRUE(dt$gap > tuned("gap_times"))) ", every cut a gap in the data" else "",
+                   gap))
+  }
+  sprintf("Told %s: joined from %s, %s%s", count_words(g, "group"), on,
+          mixture_words(grouping$model, g, grouping$par), gap)
+}
+
+told_kind <- function(gaussian) if (is.null(gaussian)) "the rows' linkage" else gaussian
+
+# The figure's panel: the rows' linkage's narrowest gap per number of groups, where it
+# was measured (else the Gaussian criterion's).
+told_panel <- function(g) {
+  if (!is.null(g$detail$gaps)) gap_panel(g$detail$gaps, sprintf("gap / %s%% link", format(100 * tuned("gap_quantile"))))
 }

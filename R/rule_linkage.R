@@ -80,3 +80,11 @@ linkage_stability <- function(grouping, reps, work) {
   }, numeric(G))
   stability_table(G, full, matrix(jac, nrow = G))
 }
+
+# A figure panel of the narrowest gap per number of groups (rules apart and told):
+# criterion_panel()'s fields; v, the gap per number of groups (NA where none).
+gap_panel <- function(v, ylab) {
+  list(values = stats::setNames(v, seq_along(v))[!is.na(v)],
+       title = "narrowest gap per number of groups", ylab = ylab,
+       shorter = c("narrowest gap", "gap"), key = "mean over replicates (groups: narrowest gap)")
+}

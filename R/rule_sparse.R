@@ -43,8 +43,6 @@ dense_neighbours <- function(xs, m) {
 # gaussian_steadiness, gaussian_groups).
 rule_sparse <- function(inputs, current) {
   st <- inputs$settings
-  if (!is.null(st$told)) return(not_tried("sparse", "the number of groups was told (rule told)"))
-  if (st$shape != "auto") return(not_tried("sparse", shape_reason(st)))
   if (is.null(current) || current$rule != "gaussian" || current$groups < 2L) {
     return(not_tried("sparse", "the groups so far are not 2 or more Gaussian groups"))
   }
@@ -88,4 +86,24 @@ rule_sparse <- function(inputs, current) {
   accepted("sparse", g, sprintf("%d groups parted by sparse rows: the Gaussian groups' cuts run through dense rows (%s%% across) and are not steady (%s)",
                                 K, figure(100 * g_cross), figure(steadiness)),
            "dense neighbours across", crossing[K], tuned("sparse_cross"), "sparse_cross")
+}
+
+# The reason's words for groups parted by sparse rows (rule_table()'s `found`): where the
+# dense rows' crossing breaks, against the unsteady Gaussian groups'.
+sparse_found <- function(grouping, on) {
+  g <- grouping$groups
+  dt <- grouping$detail
+  sprintf("The data hold %s parted by sparse rows: the rows joined by Genie's linkage, where the share of the dense rows' neighbours in another group breaks (%s%%, against %.1f%% for the %d Gaussian groups, unsteady over the replicates: stability %.2f)",
+          count_words(g, "group"), format(signif(100 * dt$crossing[g], 2)),
+          100 * dt$gaussian_crossing, dt$gaussian_groups, dt$gaussian_steadiness)
+}
+
+sparse_kind <- function(gaussian) "parted by sparse rows, the rows' linkage"
+
+# The figure's panel: the dense rows' neighbours across per number of groups (%).
+sparse_panel <- function(g) {
+  list(values = stats::setNames(100 * g$detail$crossing, seq_along(g$detail$crossing)),
+       title = "dense neighbours across per number of groups",
+       ylab = "dense neighbours across (%)", shorter = c("neighbours across", "across"),
+       key = "mean over replicates (groups: dense neighbours across)")
 }
