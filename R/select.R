@@ -270,35 +270,18 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
   shape <- if (shape_asked == "auto" && !is.null(data$encoding)) "gaussian" else shape_asked
   if (!is.null(groups)) groups <- check_groups(groups, max(sizes), call)
   noise <- check_flag(noise, "noise", call)
-  # at scale, the rule on a sample of the rows (R/select_scale.R), trained in batch unless
-  # the call says otherwise; every row given its group at the end
-  sample <- select_sample(n_all, sample_rows, seed, call)
-  x <- if (!is.null(sample)) rows_at(data$x, sample) else
-    if (file) rows_at(data$x, seq_len(n_all)) else data$x
-  n <- nrow(x)
-  # from "batch_rows" rows, batch training: a pass costs the rows once, not once per
-  # neuron update, and at these sizes its groups are as good (R/tuning.R)
-  if ((!is.null(sample) || n >= tuned("batch_rows")) && is.null(dots$algorithm)) dots$algorithm <- "batch"
-  # columns in different units standardized (R/select_units.R)
-  scaling <- select_scaling(scale, x, data$encoding, call,
-                            wide_auto(components, ncol(x), data$encoding))
-  dots$scale <- scaling$scale
-  # wide data: the maps and the rules on the leading principal components (R/select_reduce.R)
-  na_max <- if (is.null(dots$na_max)) eval(formals(train)$na_max) else dots$na_max
-  reduced <- select_reduction(components, x, data$encoding, scaling, dots$var_weights,
-                              na_max, seed, call)
-  reduction <- reduced$reduction
-  if (!is.null(reduction)) {
-    x <- reduced$rows
-    dots$scale <- FALSE # the components keep their variances
-    dots$var_weights <- NULL # (weighed in the reduction)
-  }
-  rm(reduced)
+  # the rows the rules see (R/select_pipeline.R): a sample at scale, columns in different
+  # units standardized, wide data's leading principal components
+  seen <- select_rows(data, file, sample_rows, scale, components, seed, dots, call)
+  x <- seen$x
+  dots <- seen$dots
+  reduction <- seen$reduction
   progress <- check_flag(progress, "progress", call)
   parallel <- check_choice(parallel, "parallel", c("none", "future"), call)
   if (parallel == "future") {
     need_packages(c("future", "future.apply"), "parallel = \"future\"", call)
   }
+  n <- nrow(x)
   n_out <- floor(holdout * n)
   if (n - n_out < 2L) abort_input("`holdout` leaves fewer than 2 rows to train on.", call)
   keep_data <- if (is.null(dots$keep_data)) FALSE else dots$keep_data
@@ -309,88 +292,34 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
   # whose model and count the first round of replicates looks for too
   full <- do.call(train, c(list(x, seed = seed),
                           utils::modifyList(args, list(keep_data = keep_data))))
-  strategy <- select_strategy(n_all, sample, full$params$algorithm, length(full$dropped),
-                              scaling, !is.null(full$scaling) || !is.null(reduction$scale),
+  strategy <- select_strategy(n_all, seen$sample, full$params$algorithm, length(full$dropped),
+                              seen$scaling, !is.null(full$scaling) || !is.null(reduction$scale),
                               reduction, ncol(data$x))
-  top <- full$clusters[[paste0("N", max(sizes))]]
   settings <- list(shape = shape, shape_asked = shape_asked, k_max = max(sizes), told = groups,
                    noise = noise, seed = seed, args = args)
-  gaussian <- if (is.null(groups)) fit_grouping(full, x, top)
-  inputs_of <- function(reps, work) new_rule_inputs(x, full, top, gaussian, reps, work, settings)
-  # the rules (R/rule_table.R): told the number of groups, now (the replicates then look for
-  # those groups); else after the first round of replicates, which the rules ask how steady
-  # the Gaussian groups are
-  decided <- if (!is.null(groups)) run_rules(inputs_of(NULL, NULL))
-  same <- if (is.null(decided)) replicate_spec(gaussian) else replicate_spec(decided$grouping)
-  # the replicates' rows, from the seed, leaving the session's generator alone; held out and
-  # drawn among the rows the fit trained on (those left out for missing values would be
-  # left out again), so that every replicate trains on as many rows and they share one call
-  usable <- setdiff(seq_len(n), full$dropped)
-  if (length(usable) - n_out < 2L) {
-    abort_input(sprintf("`holdout` leaves fewer than 2 rows with enough values to train on (%d of the %d rows have them).",
-                        length(usable), n), call)
-  }
-  work <- with_private_seed(seed, lapply(seq_len(bootstrap), function(b) {
-    out <- if (n_out > 0L) sort(usable[sample.int(length(usable), n_out)]) else integer(0)
-    inside <- setdiff(usable, out)
-    list(b = b, train = inside[sample.int(length(inside), length(inside), replace = TRUE)],
-         out = out, seed = (seed + b) %% int_max, same = same, keep_fit = is.null(decided))
-  }))
-  # the replicates in rounds, until the groups' stability readings settle (readings_settled())
-  rargs <- replicate_args(args, full, parallel)
-  reps <- list()
-  reruns <- NULL
-  for (k in replicate_rounds(bootstrap)) {
-    ran <- run_replicates(work[k], x, rargs, parallel, progress, call)
-    reps <- c(reps, ran$results)
-    if (!is.null(ran$reruns)) { # (future workers) numbered among all the replicates
-      ran$reruns$replicate <- k[ran$reruns$replicate]
-      reruns <- rbind(reruns, ran$reruns)
-    }
-    done <- seq_along(reps)
-    if (is.null(decided)) {
-      decided <- run_rules(inputs_of(reps, work[done]))
-      # the replicates look for the answer's Gaussian groups on their own maps (none for
-      # groups that are no mixture): the first round's found again where they differ
-      spec <- replicate_spec(decided$grouping)
-      reps <- regroup_replicates(reps, work[done], x, spec, !identical(spec, same))
-      work <- lapply(work, function(w) { w$same <- spec; w$keep_fit <- FALSE; w })
-    }
-    grouping <- decided$grouping
-    table <- if (!is.null(grouping)) grouping_stability(grouping, reps, work[done])
-    if (readings_settled(table)) break
-  }
-  if (!is.null(table)) attr(table, "jaccard") <- NULL
-  found <- selection_criteria(reps, full, x)
-  # rows that belong to no group (with noise = TRUE): NA in the partition, out of the table
-  decided <- run_noise(inputs_of(reps, work[done]), decided)
-  grouping <- decided$grouping
-  pick <- recommend_size(grouping, found$criteria$size, decisions = decided$decisions, rows = x,
-                         dropped_all = length(full$dropped) == n)
-  pick$reason <- paste0(pick$reason, weak_groups_words(table))
-  noise_count <- if (!is.null(grouping$noise)) grouping$noise$rows
-  if (!is.null(noise_count)) table$rows <- tabulate(grouping$partition, grouping$groups)
-  partition <- if (!is.null(grouping)) grouping$partition
-  if (!is.null(grouping) && (!is.null(sample) || !is.null(groups_file))) {
-    # every row (to the groups file when asked), and each group's rows among them
-    to <- clusters_file_matrix(groups_file, n_all, "group", call, "groups_file")
-    every <- with_clusters_file(to, groups_of_rows(grouping, full, data$x, n_all,
-                                                   dots$threads, to, reduction))
-    partition <- every$partition
-    table$rows <- every$rows
-    noise_count <- every$noise
-  }
-  new_selection(call = matched, criteria = found$criteria, groups = pick$groups,
-                recommended = pick$size, reason = pick$reason, partition = partition,
-                group_table = table, noise_rows = if (noise && !is.null(grouping)) noise_count,
+  # the rules and the replicates, in rounds until the groups' readings settle; then the
+  # rows in no group
+  found <- select_groups(x, full, settings, bootstrap, n_out, parallel, progress, call)
+  grouping <- found$decided$grouping
+  criteria <- selection_criteria(found$reps, full, x)
+  pick <- recommend_size(grouping, criteria$criteria$size, decisions = found$decided$decisions,
+                         rows = x, dropped_all = length(full$dropped) == n)
+  pick$reason <- paste0(pick$reason, weak_groups_words(found$table))
+  # every row's group (to the groups file when asked), and each group's rows among them
+  every <- select_partition(grouping, found$table, full, data$x, seen$sample, groups_file,
+                            dots$threads, reduction, call)
+  new_selection(call = matched, criteria = criteria$criteria, groups = pick$groups,
+                recommended = pick$size, reason = pick$reason, partition = every$partition,
+                group_table = every$table,
+                noise_rows = if (noise && !is.null(grouping)) every$noise,
                 grouping = grouping,
-                decisions = rbind(reduction_decision(reduction, n), decided$decisions),
+                decisions = rbind(reduction_decision(reduction, n), found$decided$decisions),
                 strategy = strategy,
                 groups_file = if (!is.null(grouping)) groups_file,
-                replicates = found$replicates, reruns = reruns, fit = full,
-                shape = shape, scale = scaling$scale, reduction = reduction, noise = noise,
+                replicates = criteria$replicates, reruns = found$reruns, fit = full,
+                shape = shape, scale = seen$scaling$scale, reduction = reduction, noise = noise,
                 control = control, seed = seed,
-                bootstrap = length(reps), holdout = holdout, sigma0 = sigma0,
+                bootstrap = length(found$reps), holdout = holdout, sigma0 = sigma0,
                 elapsed = proc.time()[["elapsed"]] - started)
 }
 

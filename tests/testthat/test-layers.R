@@ -20,7 +20,7 @@ r_layers <- c(
   # (rule_table.R), the replicates, the report, the call; the methods that report
   "print.R", "select_units.R", "select_reduce.R", "select_scale.R", "rule_linkage.R", "rule_told.R", "rule_connected.R",
   "rule_apart.R", "rule_sparse.R", "rule_bimodal.R", "rule_noise.R", "rule_table.R", "select_control.R", "select_replicates.R",
-  "select_report.R", "select_args.R", "select_result.R", "select.R", "summary.R", "tidy.R",
+  "select_report.R", "select_args.R", "select_result.R", "select_pipeline.R", "select.R", "summary.R", "tidy.R",
   "kohonen.R",
   # figures
   "plot_data.R", "plot_layout.R", "plot.R", "autoplot.R",
