@@ -93,7 +93,7 @@ predict_rows <- function(object, x, sizes, threads, detail, call, clusters_file 
   sourced <- inherits(x, "somgpu_file")
   scan <- scan_data(x, call, name = "newdata")
   na_max <- if (is.null(object$params$na_max)) 0.5 else object$params$na_max
-  # the row pipeline train() shares (prepare.R): rows, matrix, magnitudes; file-backed rows
+  # the row pipeline train() shares (data_prepare.R): rows, matrix, magnitudes; file-backed rows
   # are all assigned (read in windows), those left out set to NA after
   rows <- data_rows(x, scan, na_max, object$var_weights, call, read_all = sourced)
   used <- rows$used
@@ -140,7 +140,7 @@ predict_rows <- function(object, x, sizes, threads, detail, call, clusters_file 
 newdata_matrix <- function(newdata, object, call, name = "newdata") {
   names <- object$params$colnames
   m <- object$params$m
-  newdata <- encoded_newdata(newdata, object, call, name) # categorical columns (encode.R)
+  newdata <- encoded_newdata(newdata, object, call, name) # categorical columns (data_encode.R)
   if (is_file_data(newdata)) newdata <- file_data(newdata, call, min_rows = 1L, name = name)
   if (is.numeric(newdata) && !is.object(newdata) && is.null(dim(newdata)) &&
       ((!is.null(names(newdata)) && !is.null(names)) || (m > 1L && length(newdata) == m))) {

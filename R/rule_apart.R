@@ -2,7 +2,7 @@
 # groups and the Gaussian rule tiles each of them with several pieces (a curved band, a
 # uniform square, a ring cut into arcs), or finds no structure at all in groups a gap
 # divides (a spiral's arms), the groups are the gap-separated ones. Genie's linkage on the
-# rows' minimum spanning tree (genie.R) gives a partition per number of groups; a number k
+# rows' minimum spanning tree (math_genie.R) gives a partition per number of groups; a number k
 # is "apart" when the lightest tree edge between two of its groups is longer than
 # "apart_times" ("apart_alone" where the Gaussian groups are one, below) times the
 # "apart_quantile" quantile of the tree's edges within the groups (the links that hold
@@ -15,7 +15,7 @@
 # groups as touching blobs, the connected groups are those blobs).
 
 # The constants "apart_quantile", "apart_times", "apart_pieces" and "apart_alone" were set
-# on the field's benchmark suite and on data without groups (R/tuning.R; bench/README.md,
+# on the field's benchmark suite and on data without groups (R/base_tuning.R; bench/README.md,
 # "Groups apart").
 
 # The gap a cut must pass: "apart_times" ("apart_alone" where the Gaussian groups are one

@@ -1,7 +1,7 @@
 # The groups the data hold, found on a ring's map: how select_size() and summary() answer
 # "how many groups, and which rows are in each". The map of the largest size orders the
 # data finely along its ring; its neurons' cells are the building blocks. For each of six
-# covariance models (mixture.R), the cells are joined greedily (the two groups whose union
+# covariance models (math_mixture.R), the cells are joined greedily (the two groups whose union
 # raises the classification log-likelihood most, down to one group), and every partition
 # on the way whose groups all hold enough rows is a candidate. The candidate of highest
 # criterion (the BIC of the classification log-likelihood, partition_criterion()) gives
@@ -106,7 +106,7 @@ degenerate_partition <- function(xc, groups, model, total, discrete) {
 # the neurons whose cells were joined (with rows, not set aside), and `merged` (the
 # merge's table, or NULL).
 # blocks: the categorical columns (encoding_blocks()), each group's levels' shares then
-# part of its likelihood (mixture.R).
+# part of its likelihood (math_mixture.R).
 map_grouping <- function(x, cluster, N, model = NULL, G = NULL, blocks = NULL) {
   n <- nrow(x)
   d <- ncol(x)

@@ -1,6 +1,6 @@
 # The rules that choose select_size()'s groups, in their order: the one table where a rule
 # is added, removed or moved, each an entry of new_rule() that declares all the package
-# needs of it (as backend_table(), R/registry.R, does for the backends: nothing outside a
+# needs of it (as backend_table(), R/backend_registry.R, does for the backends: nothing outside a
 # rule's file and this table names a rule). A rule's grouping, when it gives one, replaces
 # the grouping so far. The decisions, a row per rule in this order, are the selection's
 # `decisions`.

@@ -252,7 +252,7 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
   on.exit(set_control(previous), add = TRUE)
   matched <- match.call()
   file <- is_file_data(y)
-  data <- encoded_data(y, call) # a data frame's categorical columns (encode.R)
+  data <- encoded_data(y, call) # a data frame's categorical columns (data_encode.R)
   data$x <- encoded_matrix(data$x, data$encoding) # its rows train as the frame's would
   n_all <- nrow(data$x)
   dots <- select_args(list(...), call)
@@ -264,7 +264,7 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
   sigma0 <- check_sigma0(sigma0, length(sizes), call)
   seed <- check_seed(seed, call)
   groups_file <- check_clusters_file(groups_file, file, call, "groups_file", "the groups")
-  shape_asked <- check_choice(shape, "shape", c("auto", "gaussian", "connected"), call)
+  shape_asked <- check_choice(shape, "shape", rule_shapes, call)
   # categorical columns: their levels part the rows by gaps that border no group (the
   # rules that need shape "auto" record it in `decisions`)
   shape <- if (shape_asked == "auto" && !is.null(data$encoding)) "gaussian" else shape_asked

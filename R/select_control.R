@@ -6,7 +6,7 @@
 # were set before, are read by select_size() alone, validated, with a deprecation warning.
 
 # A control: `tuning`, a named list of the constants it moves (names of tuning_table,
-# R/tuning.R); `skip_rules`, the rules (and the step "noise") left out of the pipeline.
+# R/base_tuning.R); `skip_rules`, the rules (and the step "noise") left out of the pipeline.
 # new_control() checks the fields, not the values: select_control() is the user's door,
 # the tests' own values (a threshold out of its domain, to turn a rule's test off) come
 # in here.

@@ -16,7 +16,7 @@ select_rows <- function(data, file, sample_rows, scale, components, seed, dots, 
   x <- if (!is.null(sample)) rows_at(data$x, sample) else
     if (file) rows_at(data$x, seq_len(n_all)) else data$x
   # from "batch_rows" rows, batch training: a pass costs the rows once, not once per
-  # neuron update, and at these sizes its groups are as good (R/tuning.R)
+  # neuron update, and at these sizes its groups are as good (R/base_tuning.R)
   if ((!is.null(sample) || nrow(x) >= tuned("batch_rows")) && is.null(dots$algorithm)) dots$algorithm <- "batch"
   scaling <- select_scaling(scale, x, data$encoding, call,
                             wide_auto(components, ncol(x), data$encoding))

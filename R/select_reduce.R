@@ -3,7 +3,7 @@
 # no answer in 10 minutes at 2,308 (issue 66); and covariances of thousands of columns
 # cannot be estimated from hundreds of rows. The field looks for groups in a few leading
 # components (Seurat and scanpy: a truncated SVD, then a graph; mclust users fit the
-# components). So from "wide_columns" columns (R/tuning.R) select_size() centres (and
+# components). So from "wide_columns" columns (R/base_tuning.R) select_size() centres (and
 # scales, as `scale` says) the columns, keeps the leading components of a truncated SVD
 # that stand above the noise (above_noise(); at most "components_kept"), and the maps, the
 # rules and the replicates all run on those: after the SVD nothing costs more with the

@@ -11,7 +11,7 @@ replicate_rounds <- function(bootstrap) {
 
 # The replicates measure how stable each size's clusters and each group are; the answer
 # comes from `fit`. So they train one map per size (not `restarts`) on a shorter schedule
-# than the fit's, with its algorithm and backend: "replicate_passes" passes (R/tuning.R),
+# than the fit's, with its algorithm and backend: "replicate_passes" passes (R/base_tuning.R),
 # or the fit's when fewer.
 replicate_args <- function(args, fit, parallel) {
   params <- fit$params

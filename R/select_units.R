@@ -3,7 +3,7 @@
 # proline, 2,531 times the hue's standard deviation; select_size() found no groups in it,
 # ARI 0, and 3 groups, ARI 0.87, on the standardized columns). With `scale = "auto"` (the
 # default) select_size() standardizes the columns (train()'s scale = TRUE) when their
-# standard deviations differ more than "spread_ratio"-fold (R/tuning.R), as columns measured in
+# standard deviations differ more than "spread_ratio"-fold (R/base_tuning.R), as columns measured in
 # different units do, and for a data frame with categorical columns, whose weight assumes
 # standardized numeric columns (train(), "Data frames with categorical columns"); else it
 # keeps the data's units, in which the groups' geometry is the data's own.

@@ -433,7 +433,7 @@ train_setup <- function(args, supplied, call) {
     check_file_training(check_choice(args$algorithm, "algorithm", c("online", "batch"), call),
                         args$init, args$align, call)
   }
-  data <- encoded_data(y, call) # categorical columns as indicators (encode.R)
+  data <- encoded_data(y, call) # categorical columns as indicators (data_encode.R)
   x <- data$x
   sourced <- inherits(x, "somgpu_file") # file-backed: read by the compiled code in windows
   na_max <- check_number(args$na_max, "na_max", 0, 1, call = call)

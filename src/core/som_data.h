@@ -38,7 +38,7 @@ struct som_source {
 
 /* Rows first .. first + rows - 1 of the data held in memory, column-major (x: rows apart),
  * the others not: a future worker's shard of a file, read from it once and kept for every
- * pass (R/shards.R). Its windows are copies, as a file's are: a window's columns then lie
+ * pass (R/train_shards.R). Its windows are copies, as a file's are: a window's columns then lie
  * close together, which the batch sums read faster than columns a shard apart. */
 typedef struct {
     som_source src; /* first: the core reads through it */

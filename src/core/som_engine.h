@@ -9,7 +9,7 @@
  *
  * One driver runs every pass: of every backend and algorithm, and of data-parallel batch over
  * future workers, where the engine of this process (som_cpu_shards in som_cpu_shards_t.h)
- * gathers each pass's sums from the workers (R/shards.R) and ends the pass; the schedule,
+ * gathers each pass's sums from the workers (R/train_shards.R) and ends the pass; the schedule,
  * trace, progress and interrupts are the driver's alone.
  *
  * Work is counted in steps: pass t (1 .. iter_max - 1) is steps (t - 1) * n .. t * n - 1,

@@ -1,4 +1,4 @@
-/* som_cpu_shards_t.h: data-parallel batch on the CPU (future workers, R/shards.R), with the
+/* som_cpu_shards_t.h: data-parallel batch on the CPU (future workers, R/train_shards.R), with the
  * batch engine's own functions: included after som_cpu_batch_t.h by som_cpu_batch.c and
  * som_cpu_batch_f.c. Each pass, every worker sums its range of blocks as the aligned nodes
  * of the pairwise sums (som_math.h) that the range holds (som_cpu_batch_shards), and this

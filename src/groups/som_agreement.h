@@ -1,4 +1,4 @@
-/* som_agreement.h: how far clusterings of the same rows agree, for R/agreement.R: the
+/* som_agreement.h: how far clusterings of the same rows agree, for R/math_agreement.R: the
  * adjusted Rand index (Hubert and Arabie 1985) of many pairs of clusterings at once. */
 #ifndef SOM_AGREEMENT_H
 #define SOM_AGREEMENT_H

@@ -1,4 +1,4 @@
-/* som_genie.h: Genie's linkage for R/genie.R (groups of any shape, groups told their
+/* som_genie.h: Genie's linkage for R/math_genie.R (groups of any shape, groups told their
  * number): the Euclidean minimum spanning tree of a set of points by Prim's algorithm, and
  * Genie's Gini-capped single linkage on it (Gagolewski, Bartoszuk and Cena 2016). Pure C,
  * written to give exactly what the R it replaced gave (the same ties, the same order):

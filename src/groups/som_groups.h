@@ -62,7 +62,7 @@ typedef struct {
 /* EM for a mixture of G groups of the covariance model f on the rows x (n x m, column-major; the
  * columns as mc says), started from labels (1..G): at most iter steps, until the
  * log-likelihood gains less than tol of itself, then the parameters once more from the
- * last weights (R/mixture.R's mixture_em()). pro (G), mean (G x m: the Gaussian columns'
+ * last weights (R/math_mixture.R's mixture_em()). pro (G), mean (G x m: the Gaussian columns'
  * means, and each level's probability times its height), cov (d x d x G). *fitted is 0
  * when a group empties (fewer than 1 row of weight) or a covariance is not positive
  * definite. */

@@ -1,5 +1,5 @@
 /* som_mixture.c: EM for the Gaussian groups of the grouping rule (see som_groups.h), as
- * R/mixture.R wrote it: the M step's proportions, means and covariances of the model
+ * R/math_mixture.R wrote it: the M step's proportions, means and covariances of the model
  * (the prior's scatter psi and pseudo-rows nu added), the E step's weights from each
  * row's log-density under each group, the log-likelihood's gain as the stopping rule. */
 #include <math.h>

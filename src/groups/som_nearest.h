@@ -1,5 +1,5 @@
 /* som_nearest.h: each point's nearest reference point and its distance to its m-th nearest
- * (R/genie.R's nearest_rows(): a new row joins the connected group of its nearest grouped
+ * (R/math_genie.R's nearest_rows(): a new row joins the connected group of its nearest grouped
  * row; a row's core distance decides whether it belongs to no group), and where asked the
  * m nearest themselves (the rows' neighbours whose groups the rows' connectivity counts).
  * Pure C. */

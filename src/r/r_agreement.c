@@ -1,5 +1,5 @@
 /* r_agreement.c: the adjusted Rand index of many pairs of clusterings (som_agreement.h) for
- * R/agreement.R's ari_pairs(). */
+ * R/math_agreement.R's ari_pairs(). */
 #include "r_glue.h"
 #include "som_agreement.h"
 

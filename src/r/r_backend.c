@@ -42,7 +42,7 @@ static int read_ocl(SEXP backend, int threads, r_backend *rb, som_status *st)
 
 /* --- data-parallel batch over future workers, this process's side: list(name = "shards",
  * threads, round_units, precision, gather, ranges): the CPU backend's settings, R's
- * function(weights, pass) that returns the workers' nodes (R/shards.R), their ranges of
+ * function(weights, pass) that returns the workers' nodes (R/train_shards.R), their ranges of
  * blocks (pairs of first and end blocks, in order) --- */
 static int read_shards(SEXP backend, int threads, r_backend *rb, som_status *st)
 {

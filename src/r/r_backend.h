@@ -16,7 +16,7 @@
 /* The registry's entries, in the order of R's backend names. */
 enum { R_BACKEND_CPU, R_BACKEND_OPENCL, R_BACKEND_SHARDS };
 
-/* What the shards engine's gather calls: R's function(weights, pass) (R/shards.R), through
+/* What the shards engine's gather calls: R's function(weights, pass) (R/train_shards.R), through
  * the hooks of the run (set by backend_hooks()). */
 typedef struct {
     SEXP fun;

@@ -1,5 +1,5 @@
 /* r_data.c: the data as the core reads them, from R: a double matrix in memory, or a
- * file-backed matrix (R's somgpu_file list, see R/filedata.R) read a window at a time; and
+ * file-backed matrix (R's somgpu_file list, see R/data_file.R) read a window at a time; and
  * the passes over the data that R asks for (the scan of the values, column statistics),
  * written once for both. */
 #include <stdlib.h>

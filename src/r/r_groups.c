@@ -1,6 +1,6 @@
-/* r_groups.c: Gaussian groups (som_groups.h) for R/rule_gaussian.R and R/mixture.R: the
+/* r_groups.c: Gaussian groups (som_groups.h) for R/rule_gaussian.R and R/math_mixture.R: the
  * agglomeration of a map's cells (agglomerate_cells()) and EM over the rows
- * (mixture_em()); and for R/genie.R the rows' nearest rows (som_nearest.h), their
+ * (mixture_em()); and for R/math_genie.R the rows' nearest rows (som_nearest.h), their
  * minimum spanning tree and Genie's linkage on it (som_genie.h). */
 #include <string.h>
 

@@ -101,7 +101,7 @@ SEXP C_batch_shards(SEXP data, SEXP problem, SEXP backend, SEXP blocks, SEXP hel
 
 /* Rows first .. first + rows - 1 of a file-backed matrix `data` (R's somgpu_file list) as
  * the core reads them (centred and scaled where R would have): a double matrix of rows x m,
- * or a somgpu_status. A worker's shard, read once (R/shards.R). */
+ * or a somgpu_status. A worker's shard, read once (R/train_shards.R). */
 SEXP C_shard_rows(SEXP data, SEXP first, SEXP rows)
 {
     r_data rd;

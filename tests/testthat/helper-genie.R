@@ -1,4 +1,4 @@
-# Slow pure-R references of R/genie.R's compiled steps, as the package wrote them in R
+# Slow pure-R references of R/math_genie.R's compiled steps, as the package wrote them in R
 # before they went to C (src/groups/som_genie.c): Prim's minimum spanning tree and Genie's
 # merges. test-connected.R checks the compiled ones give exactly these.
 

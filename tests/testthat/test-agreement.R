@@ -1,4 +1,4 @@
-# R/agreement.R: the adjusted Rand index against an independent one (ref_ari()), and each
+# R/math_agreement.R: the adjusted Rand index against an independent one (ref_ari()), and each
 # size's stability over its restarts against the pure-R reference's maps.
 
 test_that("stability is the mean adjusted Rand index between restarts", {

@@ -212,7 +212,7 @@ test_that("shape is checked, and \"connected\" forces the connected groups", {
   expect_identical(sel$decisions$reason[sel$decisions$rule == "apart"], "shape = \"connected\"")
 })
 
-# Genie's linkage on the rows, the groups told their number, the rows in no group (R/genie.R,
+# Genie's linkage on the rows, the groups told their number, the rows in no group (R/math_genie.R,
 # R/rule_told.R, R/rule_noise.R).
 
 test_that("told k, select_size() gives k groups: connected on rings, Gaussian on blobs", {

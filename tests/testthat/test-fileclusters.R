@@ -1,4 +1,4 @@
-# Clusters and groups in a file (R/fileclusters.R): what a result holds is a path that
+# Clusters and groups in a file (R/data_file_clusters.R): what a result holds is a path that
 # attaches the big.matrix on first use, never a big.matrix whose pointer dies with
 # saveRDS(); bigmemory's own functions on such a pointer crash R (issue 38).
 

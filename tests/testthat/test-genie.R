@@ -1,4 +1,4 @@
-# Genie's linkage and the rows' neighbours (R/genie.R): the linkage against genieclust (an
+# Genie's linkage and the rows' neighbours (R/math_genie.R): the linkage against genieclust (an
 # independent implementation), the compiled spanning tree and merges against the R they
 # replaced (helper-genie.R), nearest rows against dist(). Small and fast: tools/valgrind.R
 # runs this file under memcheck.

@@ -1,4 +1,4 @@
-# The groups a map holds (R/rule_gaussian.R, R/mixture.R): the agglomeration of its cells and EM
+# The groups a map holds (R/rule_gaussian.R, R/math_mixture.R): the agglomeration of its cells and EM
 # over the rows (in C, src/groups/som_groups.c and som_mixture.c) against slow pure-R
 # references (helper-groups.R: every union of every step from the rows' scatter; EM row by
 # row); the whole rule is checked against ref_grouping() in test-select.R.

@@ -2,20 +2,22 @@
 # below it, never above (the order CONTRIBUTING.md's source map gives). Read from the
 # sources beside the tests (the test command's run); R CMD check's copy of the tests has none.
 
+# (A file's prefix names its layer, CONTRIBUTING.md "The layers"; files of S3 methods are
+# named by their generic.)
 r_layers <- c(
   # the bottom: what C says, words for messages, conditions, the arithmetic of the rules
-  "constants.R", "describe.R", "errors.R", "tuning.R", "agreement.R", "pca.R", "mixture.R",
-  "genie.R",
+  "base_constants.R", "base_describe.R", "base_errors.R", "base_tuning.R", "math_agreement.R", "math_pca.R", "math_mixture.R",
+  "math_genie.R",
   # the data and their checks
-  "filedata.R", "fileclusters.R", "prepare.R", "validate.R", "encode.R", "memory.R",
+  "data_file.R", "data_file_clusters.R", "data_prepare.R", "data_validate.R", "data_encode.R", "data_memory.R",
   # threads and backends
-  "threads.R", "cpu.R", "opencl.R", "registry.R", "backends.R",
+  "backend_threads.R", "backend_cpu.R", "backend_opencl.R", "backend_registry.R", "backend_choice.R",
   # training
-  "assess.R", "fit.R", "workers.R", "future.R", "shards.R", "setup.R", "train.R",
-  "replicates.R",
+  "train_assess.R", "train_fit.R", "train_workers.R", "train_future.R", "train_shards.R", "train_setup.R", "train.R",
+  "train_replicates.R",
   # prediction; a grouping's contract, its stability and the rules' shared inputs; the
   # Gaussian groups a map holds
-  "predict.R", "grouping.R", "stability.R", "rule_inputs.R", "rule_gaussian.R",
+  "predict.R", "rule_grouping.R", "rule_stability.R", "rule_inputs.R", "rule_gaussian.R",
   # selection: the rules, each in its file, then the pipeline that runs them in order
   # (rule_table.R), the replicates, the report, the call; the methods that report
   "print.R", "select_units.R", "select_reduce.R", "select_scale.R", "rule_linkage.R", "rule_told.R", "rule_connected.R",
@@ -102,6 +104,24 @@ c_includes_outside <- function(src, sees = c_sees) {
   }
   out
 }
+
+test_that("an R file's prefix names its layer, and the layers come in order", {
+  prefixes <- c("base", "math", "data", "backend", "train", "rule", "select", "plot")
+  # the entries and the files of S3 methods, named by their function or generic
+  named <- c("train.R", "select.R", "predict.R", "print.R", "summary.R", "tidy.R",
+             "kohonen.R", "plot.R", "autoplot.R", "somgpu-package.R")
+  prefix <- sub("_.*$", "", r_layers)
+  plain <- !grepl("_", r_layers) | r_layers %in% named
+  expect_setequal(r_layers[plain], named)
+  expect_true(all(prefix[!plain] %in% prefixes))
+  # no layer's file below a lower layer's: base, math, data, backend and train files in
+  # that order, then the rules' and the selection's, then the figures'
+  rank <- match(prefix[!plain], prefixes)
+  early <- rank <= match("train", prefixes)
+  expect_false(is.unsorted(rank[early]))
+  expect_true(max(which(!plain)[early]) < min(which(!plain)[!early]))
+  expect_identical(tail(r_layers[!plain], 2), c("plot_data.R", "plot_layout.R"))
+})
 
 test_that("the C folders include only their own layer's headers and the ones below", {
   src <- test_path("..", "..", "src")

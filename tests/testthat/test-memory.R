@@ -1,4 +1,4 @@
-# R/memory.R and the compiled code's contracts seen from R: the memory plan comes from C,
+# R/data_memory.R and the compiled code's contracts seen from R: the memory plan comes from C,
 # buffer by buffer, with the sizes the buffers have; the constants R uses come from C.
 
 plan_of <- function(n, m, sizes, restarts = 1L, algorithm = "online", trace = FALSE,

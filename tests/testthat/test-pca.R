@@ -1,4 +1,4 @@
-# R/pca.R: rings relabelled from the first principal component (align = TRUE), and
+# R/math_pca.R: rings relabelled from the first principal component (align = TRUE), and
 # init = "pca" on the ellipse of the first two, against prcomp().
 
 test_that("align: rings relabelled from the first principal component, consistently", {

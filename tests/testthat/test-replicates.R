@@ -1,4 +1,4 @@
-# A set of replicates trained as one family (R/replicates.R, som_problem's views): every
+# A set of replicates trained as one family (R/train_replicates.R, som_problem's views): every
 # replicate's fit is that of its own train() call, bit for bit, on every backend and path.
 
 # Each replicate's fit from train_replicates() and from its own train() call.

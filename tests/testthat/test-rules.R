@@ -1,4 +1,4 @@
-# The rules as one pipeline (R/rule_table.R, R/rule_inputs.R, R/grouping.R): a grouping with a
+# The rules as one pipeline (R/rule_table.R, R/rule_inputs.R, R/rule_grouping.R): a grouping with a
 # written contract, every rule's decision recorded in order, a rule left out recorded as
 # not tried, and the selection's own fixed fields.
 
@@ -212,4 +212,47 @@ test_that("rule gaussian says where the mixture's BIC merged the classification'
   # a grouping the classification chose alone says nothing of a merge
   one <- somgpu:::fit_grouping(fit, y, fit$clusters$N8, G = 3L)
   expect_identical(one$detail, list())
+})
+
+test_that("a new rule is one entry: the pipeline, the reason, print, summary and the figure use it", {
+  ns <- asNamespace("somgpu")
+  original <- get("rule_table", envir = ns)
+  replace_table <- function(f) {
+    unlockBinding("rule_table", ns)
+    assign("rule_table", f, envir = ns)
+    lockBinding("rule_table", ns)
+  }
+  # a toy rule that takes the groups so far as its own, with its own words and panel
+  toy <- somgpu:::new_rule("toy", function(inputs, current) {
+    if (is.null(current)) return(somgpu:::declined("toy", "no groups so far"))
+    somgpu:::accepted("toy", somgpu:::update_grouping(current, rule = "toy"),
+                      "the toy takes the groups so far", "toy figure", 2, 1)
+  }, shapes = c("auto", "gaussian"),
+  found = function(grouping, on) sprintf("A toy's %d groups, from %s", grouping$groups, on),
+  kind = function(gaussian) "the toy's groups",
+  panel = function(g) list(values = c(`1` = 3, `2` = 1), title = "toy per number of groups",
+                           ylab = "toy", shorter = c("toy", "toy"), key = "toy key"),
+  note = function(g) " (toy)")
+  replace_table(function() c(original(), list(toy = toy)))
+  withr::defer(replace_table(original))
+  y <- random_blobs(3, seed = 8)
+  sel <- select_size(y, sizes = 2:6, bootstrap = 2, seed = 1, progress = FALSE, threads = 2)
+  expect_identical(tail(sel$decisions$rule, 2), c("toy", "noise"))
+  expect_identical(sel$grouping$rule, "toy")
+  expect_match(sel$reason, "^A toy's 3 groups, from the cells of the N = 6 map")
+  expect_output(print(summary(sel)), "rule toy: the toy's groups")
+  expect_output(print(sel), "toy accepted \\(toy figure 2, threshold 1\\)")
+  panel <- somgpu:::criterion_panel(sel$grouping)
+  expect_identical(panel$title, "rule toy: toy per number of groups")
+  expect_identical(panel$note, " (toy)")
+  grDevices::pdf(NULL)
+  withr::defer(grDevices::dev.off())
+  expect_silent(plot(sel))
+  # settings know it: it can be left out, and under a shape it does not take it is not tried
+  left <- select_size(y, sizes = 2:6, bootstrap = 2, seed = 1, progress = FALSE, threads = 2,
+                      control = select_control(skip_rules = "toy"))
+  expect_identical(left$grouping$rule, "gaussian")
+  conn <- select_size(y, sizes = 2:6, bootstrap = 2, seed = 1, progress = FALSE, threads = 2,
+                      shape = "connected")
+  expect_identical(conn$decisions$outcome[conn$decisions$rule == "toy"], "not tried")
 })

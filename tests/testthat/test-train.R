@@ -1,4 +1,4 @@
-# R/train.R and R/setup.R: train() in three steps over a train setup, a constructed object
+# R/train.R and R/train_setup.R: train() in three steps over a train setup, a constructed object
 # with a fixed set of fields that train(), train_replicates() and select_size() share.
 
 setup_fields <- c("call", "x", "xt", "rows", "scaling", "var_weights", "sourced", "basis",

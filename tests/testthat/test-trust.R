@@ -282,7 +282,7 @@ test_that("errors come on one channel: no bare stop() in R, Rf_error only as int
   src <- if (dir.exists(test_path("../../R"))) test_path("../../R") else NULL
   skip_if(is.null(src), "the package sources are not beside the tests")
   files <- list.files(src, "\\.R$", full.names = TRUE)
-  for (f in setdiff(files, file.path(src, "errors.R"))) {
+  for (f in setdiff(files, file.path(src, "base_errors.R"))) {
     code <- readLines(f)
     code <- code[!grepl("^\\s*#", code)]
     expect_false(any(grepl("\\b(stop|stopifnot|warning)\\(", code)), label = basename(f))

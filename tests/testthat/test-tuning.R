@@ -1,4 +1,4 @@
-# The tuned constants in one table (R/tuning.R): every constant a rule reads is in it, every
+# The tuned constants in one table (R/base_tuning.R): every constant a rule reads is in it, every
 # one in it is read, and the value read is the table's (or the sensitivity benchmark's).
 
 test_that("selection_constants() is one table of named, documented constants", {

@@ -1,5 +1,5 @@
-# What every use of future workers shares (the maps of a family, R/future.R; the rows of a
-# file, R/shards.R; the replicates of select_size(), R/select.R): the plan's name, a
+# What every use of future workers shares (the maps of a family, R/train_future.R; the rows of a
+# file, R/train_shards.R; the replicates of select_size(), R/select.R): the plan's name, a
 # function of somgpu's run on each piece of work in the worker's own somgpu, each worker's
 # threads, and results that carry their errors as values with where they ran.
 

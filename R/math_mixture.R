@@ -1,7 +1,7 @@
 # Gaussian groups for the grouping rule (rule_gaussian.R): six covariance models, a group's
 # log-likelihood from its moments (count, sum, cross-products), the classification
 # log-likelihood of a partition and its criterion, and EM over the rows. With categorical
-# columns (a data frame's, as indicator columns: encode.R), the Gaussian part is taken over
+# columns (a data frame's, as indicator columns: data_encode.R), the Gaussian part is taken over
 # the numeric columns and each group adds a latent-class term: its levels' shares per
 # categorical column (a multinomial), whose parameters the criterion counts.
 
@@ -69,7 +69,7 @@ model_spec <- function(model, prior) {
 
 # The prior that keeps every covariance estimate positive definite however few rows a group
 # has: `nu` pseudo-rows with scatter `psi`, a share of the data's covariance (the constant
-# "prior_share", R/tuning.R); an estimate is (W + psi) / (n + nu). With `blocks`
+# "prior_share", R/base_tuning.R); an estimate is (W + psi) / (n + nu). With `blocks`
 # (categorical columns, encoding_blocks(): each one's indicator columns `cols` of x and
 # their `height`), the Gaussian part is over the other columns (`gauss`), and each block
 # gets one pseudo-row spread over its levels as the rows spread (`alpha`: the levels'

@@ -1,5 +1,5 @@
 # The data as training and prediction see them: the rows used (na_max), the scaling computed
-# (the checks of `scale` and `var_weights` are validate.R's), and the figures that depend on
+# (the checks of `scale` and `var_weights` are data_validate.R's), and the figures that depend on
 # them (fill values for init = "sample", the total sum of squares). The compiled code takes the prepared matrix:
 # missing values stay NaN there, and the column weights go with it (distance_spec()).
 
@@ -163,7 +163,7 @@ distance_factor <- function(var_weights, m, missing) {
 
 # The row pipeline that train() and predict() share, in three steps: the rows
 # (data_rows()), the matrix C reads (prepared_matrix(x, rows$used, scaling)), and the check
-# of its magnitudes (check_prepared(), validate.R).
+# of its magnitudes (check_prepared(), data_validate.R).
 #
 # 1. The rows of x that train (or are assigned, in predict()), from the one scan of its
 # values (scan_data()): keep and dropped as usable_rows() gives them (rows over na_max, with

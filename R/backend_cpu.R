@@ -1,4 +1,4 @@
-# The CPU backend's entry in the registry of backends (R/registry.R): the options it runs
+# The CPU backend's entry in the registry of backends (R/backend_registry.R): the options it runs
 # with, its settings for C, its record in a fit, what backends() says of it, and "auto"'s
 # last resort.
 

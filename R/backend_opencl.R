@@ -1,5 +1,5 @@
 # The OpenCL backend: its devices, the per-session cache of built programs, and its entry in
-# the registry of backends (R/registry.R): the options it runs with, its settings for C,
+# the registry of backends (R/backend_registry.R): the options it runs with, its settings for C,
 # its record in a fit, what backends() says of it, the device a call uses (named, or for
 # "auto" a GPU when the job is big enough for it), and what a failed run leaves.
 

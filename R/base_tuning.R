@@ -1,7 +1,7 @@
 # The constants select_size()'s rules were tuned with, in one table: every rule reads its
 # own by name (tuned()), nowhere else is a tuned one written (what stays in the code are
 # numerical guards, as a ridge of 1e-6, and conventions of reporting: the stability
-# readings' bands are fpc::clusterboot's, R/stability.R; the replicates' rounds of 10,
+# readings' bands are fpc::clusterboot's, R/rule_stability.R; the replicates' rounds of 10,
 # R/select_replicates.R; the default sample of 10,000 rows, R/select_scale.R, which
 # "tree_rows" equals but does not follow). `kind` says where a value came
 # from: "tuned" (set on a benchmark, the figure in `set_by`; bench/README.md has the

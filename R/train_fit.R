@@ -5,7 +5,7 @@
 # the order of `sizes`, `stability` one value per size, `trace` a passes x maps matrix or
 # NULL. Names the sizes (N2, N3, ...) and the maps of the trace (N2.1, ...); reports the
 # weights in the data's units, and keeps the trained ones for predict() when scaled.
-# `encoding`: NULL, or the encoding of a data frame's categorical columns (encode.R's
+# `encoding`: NULL, or the encoding of a data frame's categorical columns (data_encode.R's
 # new_encoding()), which predict() and the reports read.
 new_somgpu <- function(weights, clusters, keep, n, rownames, sizes, quality, stability, trace,
                        backend, seed, scaling, var_weights, dropped, params, data, elapsed,

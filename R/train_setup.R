@@ -13,7 +13,7 @@
 #     scaling         NULL or list(center, scale); var_weights: NULL or the weights
 #     sourced         x is file-backed; na_max: the share of missing values a row may have
 #     basis           the principal components (pca_basis()) for init "pca" or align; NULL
-#     encoding        NULL, or a data frame's categorical columns as indicators (encode.R)
+#     encoding        NULL, or a data frame's categorical columns as indicators (data_encode.R)
 #   the maps
 #     problem         what C_train reads (new_problem()); dims: its family for memory
 #                     plans (family_dims())

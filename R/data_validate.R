@@ -1,7 +1,7 @@
 # Input validation: the arguments and the data. Each check returns the cleaned value or
 # raises a somgpu_input_error that names the argument, says what was wrong and what is
 # expected. Nothing here modifies the caller's objects. (What the checked values make, the
-# prepared data, is prepare.R's; a family's sizes memory.R's.)
+# prepared data, is data_prepare.R's; a family's sizes data_memory.R's.)
 
 check_flag <- function(x, name, call) {
   if (!is.logical(x) || length(x) != 1L || is.na(x)) {
@@ -132,7 +132,7 @@ abort_data_type <- function(y, name, call) {
 }
 
 # y as a double matrix with at least min_rows rows and one column; a data frame (tibbles
-# included) must have numeric columns only (its categorical ones encoded before: encode.R); a plain numeric vector is one column. Numeric
+# included) must have numeric columns only (its categorical ones encoded before: data_encode.R); a plain numeric vector is one column. Numeric
 # containers (ts, AsIs, table, 1-d arrays) are unwrapped. Unique row names are kept. The
 # values are not looked at: see scan_data().
 as_data_matrix <- function(y, call, min_rows = 2L, name = "y") {
@@ -302,7 +302,7 @@ check_magnitude <- function(data_max, m, weights, precision, call, name = "y",
   invisible(scale)
 }
 
-# 3. of the row pipeline (data_rows(), prepared_matrix(): prepare.R): the prepared rows xt
+# 3. of the row pipeline (data_rows(), prepared_matrix(): data_prepare.R): the prepared rows xt
 # and the weights they meet (check_magnitude()), their largest absolute value the scan's
 # when neither scaling nor rows left out changed them, else another scan's.
 check_prepared <- function(xt, scan, rows, scaling, var_weights, weights, precision, call,

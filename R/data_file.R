@@ -2,7 +2,7 @@
 # compiled code a window of rows at a time (src/core/som_file.c, src/r/r_data.c), never whole in
 # R. Here: recognising one, describing its backing file to C (a somgpu_file), the passes
 # over data that train() and predict() make in C whatever holds the data (column
-# statistics). The clusters written to a file are R/fileclusters.R's.
+# statistics). The clusters written to a file are R/data_file_clusters.R's.
 
 is_file_data <- function(y) inherits(y, c("big.matrix", "big.matrix.descriptor"))
 

@@ -1,5 +1,5 @@
 # Backends: what this build offers (backends()) and which one a call uses (resolve_backend();
-# "auto" weighs the work), over the registry (R/registry.R).
+# "auto" weighs the work), over the registry (R/backend_registry.R).
 
 #' Backends available in this build of somgpu
 #'
