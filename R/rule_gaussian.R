@@ -136,10 +136,11 @@ map_grouping <- function(x, cluster, N, model = NULL, G = NULL, blocks = NULL) {
     # with G given (the replicates' case), the path stops at G groups
     for (p in agglomerate_cells(moments, mod, n, prior, if (is.null(G)) 1L else G)) {
       K <- length(p$rows)
+      # with G given, the path's other counts are not weighed (nor their points checked)
+      if (!is.null(G) && K != G) next
       crit <- partition_criterion(p$loglik, mod, K, d, n, prior)
       if (K > 1L && degenerate_partition(xc, p$labels[cluster[used]], mod, total, discrete)) next
       if (!is.null(G)) { # the model's partition into G groups (of every model: the best)
-        if (K != G) next
         score(mod, K, crit)
         if (is.null(best) || isTRUE(crit > best$criterion)) best <- c(p, model = mod, criterion = crit)
         next
