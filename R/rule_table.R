@@ -1,7 +1,7 @@
 # The rules that choose select_size()'s groups, in their order: the one table where a rule
 # is added, removed or moved, each an entry of new_rule() that declares all the package
-# needs of it (as backend_table(), R/backend_registry.R, does for the backends: nothing outside a
-# rule's file and this table names a rule). A rule's grouping, when it gives one, replaces
+# needs of it (as backend_table(), R/backend_registry.R, does for the backends: nothing
+# outside a rule's file and this table names a rule). A rule's grouping, when it gives one, replaces
 # the grouping so far. The decisions, a row per rule in this order, are the selection's
 # `decisions`.
 #
@@ -52,12 +52,14 @@ new_rule <- function(name, run, asked = "chosen", shapes, found, kind, panel = n
                      note = no_words, no_groups = no_words) {
   out <- list(name = name, run = run, asked = asked, shapes = shapes, found = found,
               kind = kind, panel = panel, note = note, no_groups = no_groups)
-  check_internal(identical(names(out), rule_fields) && all(vapply(out[c("run", "found", "kind", "panel", "note", "no_groups")], is.function, TRUE)),
+  functions <- c("run", "found", "kind", "panel", "note", "no_groups")
+  check_internal(identical(names(out), rule_fields) && all(vapply(out[functions], is.function, TRUE)),
                  "a rule entry with other fields")
   check_internal(asked %in% c("chosen", "told") && all(shapes %in% rule_shapes),
                  sprintf("rule %s asked %s under shapes %s", name, describe(asked), describe(shapes)))
   out
 }
+# An entry's defaults: no panel of its own (the Gaussian criterion's), no words to add.
 nothing <- function(...) NULL
 no_words <- function(...) ""
 
