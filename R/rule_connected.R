@@ -202,7 +202,6 @@ connected_kind <- function(gaussian) "of any shape, on a finer ring"
 
 # The figure's panel: the share of rows on a border per number of groups (%).
 connected_panel <- function(g) {
-  list(values = stats::setNames(100 * g$detail$crossing, seq_along(g$detail$crossing)),
-       title = "border rows per number of groups", ylab = "rows on a border (%)",
-       shorter = c("border rows", "borders"), key = "mean over replicates (groups: rows on a border)")
+  share_panel(g$detail$crossing, "border rows per number of groups", "rows on a border (%)",
+              c("border rows", "borders"), "mean over replicates (groups: rows on a border)")
 }

@@ -81,6 +81,13 @@ linkage_stability <- function(grouping, reps, work) {
   stability_table(G, full, matrix(jac, nrow = G))
 }
 
+# A figure panel of a share per number of groups, in % (rules connected and sparse: the
+# rows or neighbours across): criterion_panel()'s fields.
+share_panel <- function(share, title, ylab, shorter, key) {
+  list(values = stats::setNames(100 * share, seq_along(share)), title = title, ylab = ylab,
+       shorter = shorter, key = key)
+}
+
 # A figure panel of the narrowest gap per number of groups (rules apart and told):
 # criterion_panel()'s fields; v, the gap per number of groups (NA where none).
 gap_panel <- function(v, ylab) {

@@ -102,8 +102,7 @@ sparse_kind <- function(gaussian) "parted by sparse rows, the rows' linkage"
 
 # The figure's panel: the dense rows' neighbours across per number of groups (%).
 sparse_panel <- function(g) {
-  list(values = stats::setNames(100 * g$detail$crossing, seq_along(g$detail$crossing)),
-       title = "dense neighbours across per number of groups",
-       ylab = "dense neighbours across (%)", shorter = c("neighbours across", "across"),
-       key = "mean over replicates (groups: dense neighbours across)")
+  share_panel(g$detail$crossing, "dense neighbours across per number of groups",
+              "dense neighbours across (%)", c("neighbours across", "across"),
+              "mean over replicates (groups: dense neighbours across)")
 }

@@ -84,8 +84,9 @@ skipped_rules <- function() {
 run_rules <- function(inputs, rules = rule_table(), skip = skipped_rules()) {
   current <- NULL
   rows <- vector("list", length(rules))
+  known <- names(rule_table())
   for (i in seq_along(rules)) {
-    res <- run_rule(rules[[i]], inputs, current, skip)
+    res <- run_rule(rules[[i]], inputs, current, skip, known)
     rows[[i]] <- res$decision
     if (!is.null(res$grouping)) current <- res$grouping
   }
@@ -94,8 +95,9 @@ run_rules <- function(inputs, rules = rule_table(), skip = skipped_rules()) {
 
 # One rule's result on `inputs` beside the grouping so far: not tried where it is left out
 # (`skip`), where the number of groups was told or chosen as it is not asked, or under a
-# shape it does not run under; else the rule's own.
-run_rule <- function(entry, inputs, current, skip = character(0)) {
+# shape it does not run under; else the rule's own, whose groups must name a rule of
+# `known` (the registry's names).
+run_rule <- function(entry, inputs, current, skip = character(0), known = names(rule_table())) {
   st <- inputs$settings
   name <- entry$name
   if (name %in% skip) return(not_tried(name, "left out of the pipeline (select_control(skip_rules))"))
@@ -104,7 +106,7 @@ run_rule <- function(entry, inputs, current, skip = character(0)) {
   if (!told && entry$asked == "told") return(not_tried(name, "the number of groups is chosen (groups = NULL)"))
   if (!st$shape %in% entry$shapes) return(not_tried(name, shape_reason(st)))
   res <- entry$run(inputs, current)
-  check_internal(is.null(res$grouping) || isTRUE(res$grouping$rule %in% names(rule_table())),
+  check_internal(is.null(res$grouping) || isTRUE(res$grouping$rule %in% known),
                  sprintf("rule %s gave groups of no rule", name))
   res
 }
