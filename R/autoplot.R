@@ -95,7 +95,7 @@ gg_wrap <- function(text, points, share = 1, less = 0) {
   if (is.null(text)) return(NULL)
   inches <- max(0.5, share * (device_width() - 0.4) - less)
   chars <- max(8L, floor(inches * 72 / (0.55 * points)))
-  vapply(text, function(t) paste(strwrap(t, chars), collapse = "\n"), "", USE.NAMES = FALSE)
+  vapply(text, function(t) paste(wrap_text(t, chars), collapse = "\n"), "", USE.NAMES = FALSE)
 }
 
 # Wrapping at the size the figure is drawn: a labeller of facet strips (theme_grey()'s 8.8
@@ -315,8 +315,10 @@ profiles_fit <- function(labels, size, m) {
 gg_criteria <- function(sd) {
   d <- sd$long
   marks <- sd$marks[!is.na(sd$marks$x), , drop = FALSE]
-  # the marks' labels on two lines, in the headroom at the top of their panel
-  marks$label <- sub("^recommended ", "recommended\n", marks$label)
+  # the marks' labels in the headroom at the top of their panel, on two lines or more: a
+  # label starts up to a third into its panel (mark_hjust()), so it may take two thirds
+  # of it (at geom_label()'s size 3.2, 9.1 points)
+  marks$label <- sub("^recommended ", "recommended\n", gg_wrap(marks$label, 9.1, 2 / 9))
   p <- ggplot2::ggplot(d, ggplot2::aes(x, y)) +
     ggplot2::geom_errorbar(ggplot2::aes(ymin = lo, ymax = hi, linetype = "interval"),
                            width = 0.25, colour = "grey50") +

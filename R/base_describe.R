@@ -46,3 +46,11 @@ name_list <- function(nm) {
 count_text <- function(n, noun, plural = paste0(noun, "s")) {
   sprintf("%s %s", format(n, big.mark = ","), if (identical(as.numeric(n), 1)) noun else plural)
 }
+
+# Text broken at spaces into lines of `width` characters (a character vector, a line each),
+# never inside "N = 5", "sizes = 2:40" or "+- 1 SE", whose parts read as one.
+wrap_text <- function(txt, width = getOption("width")) {
+  kept <- gsub("(N|sizes) = ([0-9:]+)", "\\1\001=\001\\2", txt)
+  kept <- gsub("+- 1 SE", "+-\0011\001SE", kept, fixed = TRUE)
+  gsub("\001", " ", strwrap(kept, width = width), fixed = TRUE)
+}

@@ -69,8 +69,3 @@ format_seconds <- function(s) {
   if (s < 1) sprintf("%.0f ms", s * 1000) else sprintf("%.2f s", s)
 }
 
-# Text wrapped to the console's width, never inside "N = 5" or "sizes = 2:40".
-wrap_text <- function(txt) {
-  kept <- gsub("(N|sizes) = ([0-9:]+)", "\\1\001=\001\\2", txt)
-  gsub("\001", " ", strwrap(kept, width = getOption("width")), fixed = TRUE)
-}

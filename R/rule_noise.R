@@ -42,8 +42,10 @@ rule_noise <- function(inputs, current) {
   if (!isTRUE(inputs$settings$noise)) return(not_tried("noise", "noise = FALSE: every row in a group"))
   if (is.null(current)) return(not_tried("noise", "no groups"))
   g <- noise_grouping(current, inputs$fit, inputs$x, inputs$settings$args$threads)
-  applied("noise", g, sprintf("%s in no group: farther from their %dth nearest grouped row than %s times their group's median",
-                               count_text(g$noise$rows, "row"), g$noise$m, tuned("noise_times")),
+  their <- if (g$noise$rows == 1L) "its" else "their"
+  applied("noise", g, sprintf("%s in no group: farther from %s %dth nearest grouped row than %s times %s group's median",
+                               count_text(g$noise$rows, "row"), their, g$noise$m,
+                               tuned("noise_times"), their),
            sprintf("largest %dth nearest distance / group median", g$noise$m),
            g$noise$largest, tuned("noise_times"), "noise_times")
 }

@@ -337,6 +337,7 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
 #' @param object A `somgpu_selection` from [select_size()].
 #' @param newdata The rows, as for [predict.somgpu()]: a data frame, a matrix, a named
 #'   numeric vector, or a file-backed `bigmemory::big.matrix`; columns taken by name.
+#'   Omitted: the selection's own rows, whose groups are its `partition`.
 #' @param threads Number of CPU threads; `NULL` uses [somgpu_threads()].
 #' @param ... Not used: an argument these methods do not take is an error that names it
 #'   (and the nearest argument they do take).
@@ -353,9 +354,8 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
 predict.somgpu_selection <- function(object, newdata, threads = NULL, ...) {
   call <- compact_call(sys.call(), "predict")
   check_dots_used(list(...), predict.somgpu_selection, "predict()", call)
-  if (missing(newdata)) {
-    abort_input("predict() of a selection needs `newdata`, the rows to give groups to (its own rows' groups are in `partition`).", call)
-  }
+  # its own rows: their groups, as found (predict() of a fit gives its rows' clusters)
+  if (missing(newdata)) return(object$partition)
   fit <- object$fit
   # a selection on principal components takes the columns it reduced (R/select_reduce.R)
   x <- newdata_matrix(newdata, if (is.null(object$reduction)) fit else object$reduction$source, call)

@@ -316,6 +316,16 @@ test_that("noise = TRUE leaves outliers in no group, consistently in predict() a
   expect_identical(nd$threshold, constants$value[constants$name == "noise_times"])
   expect_true(nd$value > nd$threshold)
   expect_match(nd$statistic, "/ group median")
+  expect_match(nd$reason, sprintf("^%d rows in no group: farther from their 5th nearest grouped row than 2.5 times their group's median",
+                                  sel$noise_rows))
+  # one row: its own words
+  # (two square grids, whose rows' 5th nearest rows are all about as near, and a far row)
+  grid <- as.matrix(expand.grid(1:10, 1:10))
+  one <- select_size(rbind(grid, grid + 30, c(100, 100)), sizes = 2:6, bootstrap = 3,
+                     iter_max = 40, seed = 1, progress = FALSE, noise = TRUE)
+  expect_identical(one$noise_rows, 1L)
+  expect_match(one$decisions$reason[one$decisions$rule == "noise"],
+               "^1 row in no group: farther from its 5th nearest grouped row than 2.5 times its group's median")
   # print() and summary() say the same figures, and the count of rows in the reason
   said <- function(x) gsub("\\s+", " ", paste(capture.output(print(x)), collapse = " "))
   expect_match(said(sel),

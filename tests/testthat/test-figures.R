@@ -508,6 +508,15 @@ test_that("autoplot wraps strips, titles and keys to the device: nothing wider t
     strips <- p$facet$params$labeller(data.frame(panel = levels(p$data$panel)))[[1]]
     expect_match(strips[3], "^rule sparse: dense")
     for (t in strips) expect_lte(inches(t, 8.8), panel, label = sprintf("strip \"%s\" at %s", t, s))
+    expect_match(strips[1], "(+- 1 SE)", fixed = TRUE) # never broken inside
+    # the marks' labels (recommended N, the groups and the rule's note) within two thirds
+    # of their panel: a label starts up to a third into it
+    sd <- somgpu:::selection_data(sparse)
+    sd$marks$label[3] <- "2 groups (mixture BIC; the longest a rule's note may read)"
+    marks <- Filter(function(l) inherits(l$geom, "GeomLabel"),
+                    somgpu:::gg_criteria(sd)$layers)[[1]]$data$label
+    expect_match(marks[1], "^recommended\nN = [0-9]+$")
+    for (t in marks) expect_lte(inches(t, 9.1), 2 / 3 * panel, label = sprintf("mark \"%s\" at %s", t, s))
     strip_lines[[s]] <- sum(lengths(strsplit(strips, "\n", fixed = TRUE)))
     box <- g$grobs[[which(g$layout$name == "guide-box")]]
     expect_lte(grid::convertWidth(sum(box$widths), "inches", valueOnly = TRUE), width,

@@ -468,7 +468,11 @@ test_that("predict() of a selection gives new rows their groups, as its own rows
   expect_identical(predict(sel, y), sel$partition)
   expect_identical(predict(sel, y[c(5, 45, 85), ]), sel$partition[c(5, 45, 85)])
   expect_identical(predict(sel, y[0, , drop = FALSE]), integer(0))
-  expect_error(predict(sel), "needs `newdata`", class = "somgpu_input_error")
+  expect_identical(predict(sel), sel$partition) # its own rows, as predict() of a fit
+  df <- data.frame(y, row.names = sprintf("r%d", seq_len(nrow(y))))
+  named <- quick(df, sizes = 2:5)
+  expect_identical(predict(named), named$partition)
+  expect_identical(unname(predict(named, df)), unname(named$partition))
   skip_if_not_installed("bigmemory")
   dir <- withr::local_tempdir()
   expect_identical(predict(sel, file_matrix(y, dir)), sel$partition) # file-backed, in blocks
