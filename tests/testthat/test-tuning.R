@@ -10,6 +10,12 @@ test_that("selection_constants() is one table of named, documented constants", {
   expect_true(all(is.finite(tab$value)))
   expect_true(all(nzchar(tab$what) & nzchar(tab$set_by)))
   for (i in seq_len(nrow(tab))) expect_identical(somgpu:::tuned(tab$name[i]), tab$value[i])
+  # `rule` names what reads the constant: registered rules, the decisions' steps
+  # (components, noise) or, as ?selection_constants says, training, replicates, scaling
+  readers <- unlist(strsplit(tab$rule, ", ", fixed = TRUE))
+  expect_true(all(readers %in% c(names(somgpu:::rule_table()), "components", "noise",
+                                 "training", "replicates", "scale")),
+              label = paste(setdiff(readers, names(somgpu:::rule_table())), collapse = ", "))
   expect_error(somgpu:::tuned("no_such_constant"), class = "somgpu_internal_error")
 })
 
