@@ -113,7 +113,20 @@ tuning_table <- rbind(
               "the Gaussian rule's cost grows as the cube of the columns (57 s at 400, issue 66); digits' 64: 51 s, ARI 0.70 on the columns, 3.6 s, 0.75 on components; the suites' widest set has 60"),
   tuning_rows("components_kept", 20, "count", "convention", "components",
               "... at most this many of them: those above the noise (the Marchenko-Pastur edge)",
-              "the field's count for wide data (Seurat-style graphs and mclust on 20 components; bench_select_wide.R)"))
+              "the field's count for wide data (Seurat-style graphs and mclust on 20 components; bench_select_wide.R)"),
+  tuning_rows("graph_neighbours", 20, "count", "published", "graph",
+              "the rows' shared-neighbour graph joins rows that share some of their this many nearest (each row among its own)",
+              "Seurat's FindNeighbors (k.param)"),
+  tuning_rows("graph_prune", 1 / 15, "share", "published", "graph",
+              "... weighted by the Jaccard overlap of their neighbours, pruned below this",
+              "Seurat's FindNeighbors (prune.SNN)"),
+  tuning_rows("graph_resolution", 0.8, "positive", "published", "graph",
+              "Louvain's communities of the graph at this resolution", "Seurat's FindClusters"),
+  tuning_rows("graph_null_ratio", 1.2, "positive", "tuned", "graph",
+              "the communities replace the groups found where their modularity exceeds this many times that of Gaussian rows of the components' spreads",
+              "wide sets without groups (uniform, skewed, heavy-tailed, a line, on structured noise) reach 1.13; the real expression sets 1.5 to 2 (bench_select_wide.R)"),
+  tuning_rows("graph_null_draws", 3, "count", "convention", "graph",
+              "... the mean over this many draws of such rows", "the null's modularity varies by a few hundredths"))
 
 # The settings in force: select_size() sets `control` (a select_control()) for its call
 # and restores the previous on exit (with_control(), R/select_control.R); NULL: the table's.

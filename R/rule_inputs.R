@@ -10,7 +10,8 @@
 # rows); reps, work: the replicates run so far and their rows (NULL before any);
 # settings: list(shape, the shape used; shape_asked, the call's; k_max, the largest size;
 # told, the number of groups asked for or NULL; noise, the call's; seed; args, train()'s
-# arguments as the selection's maps had them).
+# arguments as the selection's maps had them; reduction, the components the rows are
+# (R/select_reduce.R) or NULL).
 new_rule_inputs <- function(x, fit, top, gaussian, reps, work, settings) {
   list(x = x, fit = fit, top = top, gaussian = gaussian, reps = reps, work = work,
        settings = settings, cache = new.env(parent = emptyenv()))

@@ -69,16 +69,7 @@ linkage_grouping <- function(rule, fit, x, rows, labels, scores, detail, told = 
 # groups, the group's best Jaccard similarity with the replicate's groups over those rows;
 # the mean over the replicates. (reps: not used; every rule's stability takes them.)
 linkage_stability <- function(grouping, reps, work) {
-  G <- grouping$groups
-  full <- grouping$partition
-  at <- which(!is.na(full)) # the grouped rows, in the order of grouping$ref
-  jac <- vapply(work, function(w) {
-    rows <- intersect(sort(unique(w$train)), at)
-    if (length(rows) < G) return(rep(NA_real_, G))
-    mine <- linkage_cut(grouping$ref[match(rows, at), , drop = FALSE], G)$labels
-    jaccard_best(full[rows], mine, G)
-  }, numeric(G))
-  stability_table(G, full, matrix(jac, nrow = G))
+  regrouped_stability(grouping, work, function(x, w) linkage_cut(x, grouping$groups)$labels)
 }
 
 # A figure panel of a share per number of groups, in % (rules connected and sparse: the

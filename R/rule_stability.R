@@ -19,6 +19,23 @@ group_stability <- function(grouping, reps, work) {
   stability_table(G, full, matrix(jac, nrow = G))
 }
 
+# Each group's bootstrap stability for groups of the rows (assign "rows"): per replicate
+# (work, its rows), regroup(x, w) groups again the replicate's distinct grouped rows x (in
+# the maps' space, grouping$ref's; NULL: not measured), and the group's best Jaccard
+# similarity with those groups over the rows; the mean over the replicates.
+regrouped_stability <- function(grouping, work, regroup) {
+  G <- grouping$groups
+  full <- grouping$partition
+  at <- which(!is.na(full)) # the grouped rows, in the order of grouping$ref
+  jac <- vapply(work, function(w) {
+    rows <- intersect(sort(unique(w$train)), at)
+    mine <- regroup(grouping$ref[match(rows, at), , drop = FALSE], w)
+    if (is.null(mine)) return(rep(NA_real_, G))
+    jaccard_best(full[rows], mine, G)
+  }, numeric(G))
+  stability_table(G, full, matrix(jac, nrow = G))
+}
+
 # The group table: a row per group of the partition, its rows, stability (the mean of
 # jaccard's row, its Jaccard similarity in each replicate; NaN: none measured, NA) and the
 # usual reading of it, of the stability as printed (two decimals: 0.5996 shows as 0.60 and

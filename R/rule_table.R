@@ -12,6 +12,8 @@
 #   sparse     the rows' groups parted by sparse rows (rule_sparse.R)
 #   bimodal    two Gaussian groups where one was found but the rows' density dips between
 #              them (rule_bimodal.R)
+#   graph      wide data whose components show no noise floor: the communities of the
+#              rows' shared-neighbour graph (rule_graph.R)
 #
 # After the replicates have measured the groups' stability, the step "noise" (rule_noise.R,
 # with noise = TRUE) sets the rows in no group aside; its decision ends the table.
@@ -30,7 +32,9 @@ rule_table <- function() {
                          kind = sparse_kind, panel = sparse_panel),
        bimodal = new_rule("bimodal", rule_bimodal, shapes = c("auto", "gaussian"),
                           found = bimodal_found, kind = bimodal_kind, note = bimodal_note,
-                          no_groups = bimodal_no_groups))
+                          no_groups = bimodal_no_groups),
+       graph = new_rule("graph", rule_graph, shapes = "auto", found = graph_found,
+                        kind = graph_kind, panel = graph_panel, note = graph_note))
 }
 
 # The shapes select_size() takes (its `shape`).
@@ -125,12 +129,13 @@ run_noise <- function(inputs, decided) {
 # Each group's bootstrap stability (stability_table()) over the replicates reps (their rows
 # work), as the groups were made: Gaussian groups (assign "mixture") against the Gaussian
 # groups the replicates found on their own maps; a fine ring's connected groups
-# (connected_stability()) and the rows' groups (linkage_stability()) decided again from
-# each replicate's rows.
+# (connected_stability()) and the rows' groups (linkage_stability(); the graph's,
+# graph_stability()) decided again from each replicate's rows.
 grouping_stability <- function(grouping, reps, work) {
   switch(grouping$assign, mixture = group_stability(grouping, reps, work),
          neurons = connected_stability(grouping, reps, work),
-         rows = linkage_stability(grouping, reps, work))
+         rows = if (grouping$rule == "graph") graph_stability(grouping, reps, work) else
+           linkage_stability(grouping, reps, work))
 }
 
 # What a replicate needs to find Gaussian groups as `grouping` has them, its model and

@@ -46,10 +46,19 @@
 #'     the other half: fewer rows near the dip than near the lower peak by more than 3.5
 #'     standard errors). Two Gaussian groups 3 standard deviations apart are two groups;
 #'     a Gaussian cloud, a uniform box or a skewed cloud stays one.}
+#'   \item{`graph`}{Wide data whose leading components show no noise floor (every one of
+#'     the 20 computed stands above it, as in real expression tables; see "Wide data"):
+#'     the communities of the rows' shared-neighbour graph, as Seurat finds them (each
+#'     row's 20 nearest on the components, joined by the Jaccard overlap of their
+#'     neighbours, Louvain at resolution 0.8), replace the groups found when the graph's
+#'     modularity exceeds 1.2 times that of Gaussian rows of the components' spreads.
+#'     On such spectra the Gaussian groups split the classes into their refinements or
+#'     find none; rows without groups (uniform, skewed or heavy-tailed clouds, a line)
+#'     stay under 1.13. Between 41 rows and 10,000.}
 #'   }
 #'   After the replicates, with `noise = TRUE`, the step `noise` sets aside the rows far
 #'   from their group's dense part (see "Rows in no group"). The rules that build the
-#'   rows' tree (`connected`'s gap, `apart`, `sparse`) run up to 10,000 rows, the default
+#'   rows' tree (`connected`'s gap, `apart`, `sparse`) and `graph` run up to 10,000 rows, the default
 #'   sample (`told` builds it whatever the rows: a tenth of a second for 10,000 rows in two
 #'   columns). `shape = "gaussian"` tries the Gaussian rules alone (`gaussian`, `bimodal`;
 #'   told, the Gaussian candidate, or the rows' linkage where EM loses a group);
@@ -132,12 +141,17 @@
 #'   how many components and the share of the variance they keep; [predict()] and `augment()`
 #'   project new rows on them. `fit` is then trained on the components (columns `PC1`,
 #'   `PC2`, ...). `components = FALSE` keeps every column, `components = k` takes k
-#'   components at any width.
+#'   components at any width. Where all 20 components stand above the noise (a spectrum
+#'   without a floor: real expression tables, pixels), the rule `graph` groups the rows
+#'   as the field's graph clustering does, when its communities are more modular than
+#'   Gaussian rows give; `reduction$computed` says how many components were computed.
 #'
 #' @section Time: About twice one [train()] call with the same arguments, and the groups:
 #'   under a second for a few hundred rows, a few seconds for a few thousand, on 2 threads.
 #'   Wide data add their truncated SVD, linear in the columns: 200 x 20,000 takes about a
-#'   second, 2,000 x 2,000 about three (`bench/bench_select_wide.R`).
+#'   second, 2,000 x 2,000 about three (`bench/bench_select_wide.R`); where the rule
+#'   `graph` runs, its graphs (4, and one per replicate) add about a second (2,000 x 300:
+#'   4.2 s against 3.3 s without it; 10,000 x 300: 18.3 s against 16.5 s).
 #'   With `parallel = "future"` the replicates run side by side on the workers of the
 #'   current [future::plan()]. By default the maps train with the ring-scaled schedule,
 #'   `sigma0 = "auto"`; `sigma0 = 5` gives the original script's.
@@ -214,7 +228,8 @@
 #'   the fit on all rows (or on the sample: a [train()] result); `shape`, the shape used;
 #'   `scale`, the scaling used (`TRUE`, `FALSE` or a list); `reduction`, for wide data
 #'   the principal components the maps ran on (`centre`, `scale`, `rotation`, `sdev`,
-#'   `explained`, each component's share of the variance, ...; see "Wide data"), else
+#'   `explained`, each component's share of the variance, `computed`, the components
+#'   computed before those under the noise were dropped, ...; see "Wide data"), else
 #'   `NULL`; `noise`, as asked; `control`, the [select_control()] it ran under; `seed`; `bootstrap`, the replicates run; `holdout`;
 #'   `sigma0`; `elapsed`, seconds.
 #' @seealso [train()], [summary.somgpu_selection()], [tidy.somgpu_selection()],
@@ -296,7 +311,7 @@ select_size <- function(y, sizes = 2:20, restarts = 4, bootstrap = 20, holdout =
                               seen$scaling, !is.null(full$scaling) || !is.null(reduction$scale),
                               reduction, ncol(data$x))
   settings <- list(shape = shape, shape_asked = shape_asked, k_max = max(sizes), told = groups,
-                   noise = noise, seed = seed, args = args)
+                   noise = noise, seed = seed, args = args, reduction = reduction)
   # the rules and the replicates, in rounds until the groups' readings settle; then the
   # rows in no group
   found <- select_groups(x, full, settings, bootstrap, n_out, parallel, progress, call)

@@ -37,7 +37,7 @@ control_steps <- function() c(names(rule_table()), "noise")
 #'   `selection_constants()$name`, each value in its `domain` (`"share"`: 0 to 1;
 #'   `"count"`: a whole number from 1; `"positive"`: above 0).
 #' @param skip_rules Names of rules to leave out (`"told"`, `"gaussian"`, `"connected"`,
-#'   `"apart"`, `"sparse"`, `"bimodal"`), or `"noise"` (the step that sets rows in no
+#'   `"apart"`, `"sparse"`, `"bimodal"`, `"graph"`), or `"noise"` (the step that sets rows in no
 #'   group); each is recorded as "not tried" in the selection's `decisions`.
 #' @return A `somgpu_control`: `tuning` (a named list of the constants moved) and
 #'   `skip_rules`.

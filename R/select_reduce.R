@@ -14,16 +14,18 @@
 # with colnames, m, named), their centres and scales (NULL: none), the rotation (columns x
 # components), each component's standard deviation, the share of the total variance each
 # explains, na_max (rows missing more than this share of their values have no
-# components: NA, left out as train() leaves them out), and `auto` (whether
-# components = "auto" decided).
+# components: NA, left out as train() leaves them out), `auto` (whether
+# components = "auto" decided) and `computed` (the components the SVD gave, of which
+# "auto" kept those above the noise: all of them where the spectrum shows no floor).
 reduction_fields <- c("source", "centre", "scale", "rotation", "sdev", "explained",
-                      "na_max", "auto")
+                      "na_max", "auto", "computed")
 
-new_reduction <- function(source, centre, scale, rotation, sdev, explained, na_max, auto) {
+new_reduction <- function(source, centre, scale, rotation, sdev, explained, na_max, auto,
+                          computed = length(sdev)) {
   out <- list(source = source, centre = as.double(centre),
               scale = if (!is.null(scale)) as.double(scale), rotation = rotation,
               sdev = as.double(sdev), explained = as.double(explained),
-              na_max = as.double(na_max), auto = isTRUE(auto))
+              na_max = as.double(na_max), auto = isTRUE(auto), computed = as.integer(computed))
   check_internal(identical(names(out), reduction_fields), "a reduction with other fields")
   check_internal(nrow(rotation) == length(centre) && ncol(rotation) == length(sdev),
                  "a reduction whose rotation does not fit its columns")
@@ -68,13 +70,14 @@ select_reduction <- function(components, x, encoding, scaling, var_weights, na_m
   xc <- centred_columns(x, centre, sc)
   total <- sum(xc^2)
   s <- truncated_svd(xc, k, seed)
+  computed <- length(s$d)
   if (auto) { # the components above the noise
     keep <- seq_len(above_noise(s$d, total, nrow(x), m))
     s <- list(v = s$v[, keep, drop = FALSE], d = s$d[keep])
   }
   explained <- if (total > 0) s$d^2 / total else rep(0, length(s$d))
   reduction <- new_reduction(source, centre, sc, s$v, s$d / sqrt(max(1, nrow(x) - 1)),
-                             explained, na_max, auto)
+                             explained, na_max, auto, computed)
   # the rows' own components, from their centred columns already made
   list(reduction = reduction, rows = projected(reduction, xc, x))
 }

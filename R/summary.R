@@ -140,7 +140,7 @@ print.summary.somgpu <- function(x, ...) {
 #' @return A list of class `summary.somgpu_selection`: `groups` (the number of groups; 1:
 #'   no group structure), `told` (whether the call gave the number, `groups = k`), `rule`
 #'   (the rule that found the groups: `"gaussian"`, `"told"`, `"connected"`, `"apart"`,
-#'   `"sparse"` or `"bimodal"`; see [select_size()], "How the groups are chosen"),
+#'   `"sparse"`, `"bimodal"` or `"graph"`; see [select_size()], "How the groups are chosen"),
 #'   `model` (the Gaussian groups' covariance model, mclust's name such as `"VVV"`, or
 #'   `NA`: groups not Gaussian, or latent classes of categorical columns alone), `latent`
 #'   (whether the groups are such latent classes), `recommended` (a size or `NA`),

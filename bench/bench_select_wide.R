@@ -5,8 +5,13 @@
 # (irlba's truncated SVD), every method on the same data (bench/wide_suite.R: centred,
 # in their units). select_size() runs with its defaults (sizes 2:20, seed 1, 2 threads).
 #
-#   Rscript bench/bench_select_wide.R [groups] [cost] [--components=K]
-#     groups: per labelled set (real and synthetic), each method's k, ARI and seconds
+#   Rscript bench/bench_select_wide.R [groups] [cost] [sensitivity] [--components=K]
+#     groups: per labelled set (real, synthetic and structured), each method's k, ARI and
+#             seconds
+#     sensitivity: rule graph's constants (graph_*) each moved to 0.75 and 1.33 times its
+#             value (bench/suite_sensitivity.R's variants), select_size()'s mean ARI on
+#             the real and structured sets (where the rule runs; the narrow suites never
+#             reach it)
 #     cost:   seconds and peak memory (the process's VmHWM, in fresh processes) of
 #             select_size() over columns 10 to 20,000 and rows 100 to 10,000, beside the
 #             graph clustering and mclust on the components (with their SVD)
@@ -22,14 +27,14 @@ for (p in c("mclust", "irlba", "igraph")) {
 }
 suppressPackageStartupMessages(library(mclust))
 options(width = 200)
-parts <- intersect(args, c("groups", "cost"))
+parts <- intersect(args, c("groups", "cost", "sensitivity"))
 if (!length(parts)) parts <- c("groups", "cost")
 comp <- sub("^--components=", "", grep("^--components=", args, value = TRUE))
 components <- if (length(comp)) { if (comp == "FALSE") FALSE else as.integer(comp) } else "auto"
 cat(machine_line(), "\n\n")
 
 if ("groups" %in% parts) {
-  sets <- c(wide_real_sets(), wide_synthetic_sets())
+  sets <- c(wide_real_sets(), wide_synthetic_sets(), wide_structured_sets())
   rows <- list()
   for (s in sets) {
     xp <- wide_prepared(s$x)
@@ -57,7 +62,7 @@ if ("groups" %in% parts) {
         row.names = FALSE)
   cat("\nmean ARI:\n")
   ari_cols <- grep("^ARI ", names(tab), value = TRUE)
-  for (kind in c("real", "synthetic")) {
+  for (kind in c("real", "synthetic", "structured")) {
     at <- vapply(sets, `[[`, "", "kind") == kind
     cat(sprintf("  %-9s %s\n", kind, paste(sprintf("%s %.3f", sub("^ARI ", "", ari_cols),
                                                    colMeans(tab[at, ari_cols, drop = FALSE])), collapse = "; ")))
@@ -104,5 +109,26 @@ if ("cost" %in% parts) {
                 r$peak - r$before, r$ari))
     }
     cat(line, "\n")
+  }
+}
+
+if ("sensitivity" %in% parts) {
+  source(file.path(here, "suite_sensitivity.R"))
+  tab <- somgpu::selection_constants()
+  variants <- Filter(function(v) v$constant == "(as tuned)" || startsWith(v$constant, "graph_"),
+                     sensitivity_variants(tab))
+  sets <- Filter(function(s) s$kind %in% c("real", "structured"),
+                 c(wide_real_sets(), wide_structured_sets()))
+  cat("\nsensitivity: rule graph's constants, select_size()'s ARI per set (real, then structured)\n")
+  for (v in variants) {
+    control <- if (is.na(v$value)) NULL else do.call(somgpu::select_control, stats::setNames(list(v$value), v$constant))
+    aris <- vapply(sets, function(s) {
+      sel <- select_size(s$x, seed = 1, threads = 2, progress = FALSE, control = control)
+      ari_of(sel$partition, s$groups)
+    }, 0)
+    real <- vapply(sets, `[[`, "", "kind") == "real"
+    cat(sprintf("%-18s %-5s %-8s real %.3f structured %.3f | %s\n", v$constant,
+                if (is.na(v$value)) "" else format(v$factor), if (is.na(v$value)) "" else format(signif(v$value, 3)),
+                mean(aris[real]), mean(aris[!real]), paste(sprintf("%.2f", aris), collapse = " ")))
   }
 }

@@ -32,6 +32,20 @@ wide_real_sets <- function() {
     out[[length(out) + 1L]] <- wide_set("bladderbatch (57 x 22,283)", "real", t(Biobase::exprs(b)),
                                         Biobase::pData(b)$cancer)
   } else message("bladderbatch is not installed: left out")
+  # held out: added after rule "graph" was set on the three above (Debian r-bioc-all,
+  # r-bioc-multtest): acute lymphoblastic leukaemia, B against T cells (128 x 12,625), and
+  # Golub's leukaemias, ALL against AML (38 x 3,051)
+  if (requireNamespace("ALL", quietly = TRUE) && requireNamespace("Biobase", quietly = TRUE)) {
+    e <- new.env()
+    utils::data("ALL", package = "ALL", envir = e)
+    out[[length(out) + 1L]] <- wide_set("held out: ALL, B or T cells (128 x 12,625)", "real",
+                                        t(Biobase::exprs(e$ALL)), substr(as.character(e$ALL$BT), 1, 1))
+  } else message("ALL is not installed: left out")
+  if (requireNamespace("multtest", quietly = TRUE)) {
+    e <- new.env()
+    utils::data("golub", package = "multtest", envir = e)
+    out[[length(out) + 1L]] <- wide_set("held out: Golub, ALL or AML (38 x 3,051)", "real", t(e$golub), e$golub.cl)
+  } else message("multtest is not installed: Golub's leukaemias left out")
   digits <- "/usr/lib/python3/dist-packages/sklearn/datasets/data/digits.csv.gz"
   if (file.exists(digits)) {
     d <- as.matrix(utils::read.csv(gzfile(digits), header = FALSE))
@@ -60,6 +74,45 @@ wide_latent <- function(n, m, k, r = 5, noise = 1, seed = 1) {
   z <- matrix(rnorm(k * r, sd = 3), k)[g, , drop = FALSE] + matrix(rnorm(n * r), n)
   loadings <- matrix(rnorm(r * m), r) / sqrt(r)
   list(x = z %*% loadings + matrix(rnorm(n * m, sd = noise), n), g = g)
+}
+
+# k groups in an r-dimensional latent space (centres N(0, sep^2), unit spread) beside q
+# programs that part no group, of variances strength^2 / i (i = 1..q), all read through m
+# columns, plus unit column noise: a spectrum that decays without a floor, as real
+# expression tables' do. `kind`: "groups", or a cloud without groups in 3 latent
+# dimensions ("t3", "exp", "unif", "line": uniform along one direction).
+wide_structured <- function(n, m, k, r = 4, sep = 3, q = 40, strength = 3, seed = 1,
+                            kind = "groups") {
+  set.seed(seed)
+  g <- rep(seq_len(k), length.out = n)
+  z <- switch(kind,
+              groups = matrix(rnorm(k * r, sd = sep), k)[g, , drop = FALSE] + matrix(rnorm(n * r), n),
+              t3 = matrix(rt(n * 3, 3), n), exp = 2 * matrix(rexp(n * 3), n),
+              unif = matrix(runif(n * 3, -4, 4), n),
+              line = cbind(runif(n, -6, 6), matrix(rnorm(n * 2, sd = 0.5), n)))
+  if (kind != "groups") g <- rep(1L, n)
+  f <- matrix(rnorm(n * q), n) %*% diag(strength / sqrt(seq_len(q)))
+  x <- z %*% (matrix(rnorm(ncol(z) * m), ncol(z)) / sqrt(ncol(z))) +
+    f %*% (matrix(rnorm(q * m), q) / sqrt(q)) + matrix(rnorm(n * m), n)
+  list(x = x, g = g)
+}
+
+# The structured sets (rule "graph" was set on these, beside the real sets): groups and
+# clouds without groups on structured noise.
+wide_structured_sets <- function() {
+  specs <- list(
+    list("structured: 5 groups in 4-d, 300 x 2,000", wide_structured(300, 2000, 5, seed = 21)),
+    list("structured: 3 groups in 3-d, 200 x 1,000", wide_structured(200, 1000, 3, r = 3, sep = 2, seed = 22)),
+    list("structured: 8 groups in 6-d, 600 x 3,000", wide_structured(600, 3000, 8, r = 6, seed = 23)),
+    list("structured: 2 groups in 2-d, 100 x 5,000", wide_structured(100, 5000, 2, r = 2, seed = 24)),
+    list("structured: 6 groups in 5-d, 150 x 2,000", wide_structured(150, 2000, 6, r = 5, seed = 32)),
+    list("structured: no groups, 300 x 2,000", wide_structured(300, 2000, 1, seed = 25)),
+    list("structured: no groups, t3 cloud, 600 x 1,500", wide_structured(600, 1500, 1, seed = 41, kind = "t3")),
+    list("structured: no groups, skewed cloud, 600 x 1,500", wide_structured(600, 1500, 1, seed = 42, kind = "exp")),
+    list("structured: no groups, uniform box, 600 x 1,500", wide_structured(600, 1500, 1, seed = 43, kind = "unif")),
+    list("structured: no groups, a line, 400 x 1,500", wide_structured(400, 1500, 1, seed = 44, kind = "line"))
+  )
+  lapply(specs, function(s) wide_set(s[[1]], "structured", s[[2]]$x, s[[2]]$g))
 }
 
 # The synthetic sets: name, then the call. Separations set so that the groups are there to

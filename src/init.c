@@ -27,6 +27,7 @@ static const R_CallMethodDef call_methods[] = {
     {"C_nearest_rows", (DL_FUNC)&C_nearest_rows, 4},
     {"C_mst_rows", (DL_FUNC)&C_mst_rows, 1},
     {"C_genie", (DL_FUNC)&C_genie, 5},
+    {"C_graph_communities", (DL_FUNC)&C_graph_communities, 4},
     {"C_ari_pairs", (DL_FUNC)&C_ari_pairs, 3},
     {"C_ocl_devices", (DL_FUNC)&C_ocl_devices, 0},
     {"C_ocl_open", (DL_FUNC)&C_ocl_open, 1},

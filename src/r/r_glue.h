@@ -32,6 +32,7 @@ SEXP C_mixture_em(SEXP x, SEXP labels, SEXP columns, SEXP model);
 SEXP C_nearest_rows(SEXP x, SEXP ref, SEXP m, SEXP neighbours);
 SEXP C_mst_rows(SEXP x);
 SEXP C_genie(SEXP from, SEXP to, SEXP p, SEXP k_max, SEXP gini);
+SEXP C_graph_communities(SEXP knn, SEXP prune, SEXP resolution, SEXP order);
 SEXP C_ari_pairs(SEXP C, SEXP pairs, SEXP k);
 SEXP C_constants(void);
 SEXP C_build_info(void);

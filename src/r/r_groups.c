@@ -1,12 +1,15 @@
 /* r_groups.c: Gaussian groups (som_groups.h) for R/rule_gaussian.R and R/math_mixture.R: the
  * agglomeration of a map's cells (agglomerate_cells()) and EM over the rows
- * (mixture_em()); and for R/math_genie.R the rows' nearest rows (som_nearest.h), their
- * minimum spanning tree and Genie's linkage on it (som_genie.h). */
+ * (mixture_em()); for R/math_genie.R the rows' nearest rows (som_nearest.h), their
+ * minimum spanning tree and Genie's linkage on it (som_genie.h); for R/rule_graph.R their
+ * shared-neighbour graph and its communities (som_graph.h). */
+#include <limits.h>
 #include <string.h>
 
 #include "r_glue.h"
 #include "som_groups.h"
 #include "som_genie.h"
+#include "som_graph.h"
 #include "som_nearest.h"
 
 static const char *const form_names[] = {"full", "diag", "sphere", NULL};
@@ -220,6 +223,72 @@ SEXP C_genie(SEXP from, SEXP to, SEXP p, SEXP k_max, SEXP gini)
     som_genie(INTEGER(from), INTEGER(to), np, k, REAL(gini)[0], INTEGER(out),
               (int *)R_alloc(4 * (size_t)np, sizeof(int)),
               (double *)R_alloc((size_t)np, sizeof(double)));
+    UNPROTECT(1);
+    return out;
+}
+
+/* The shared-neighbour graph of n points from their k nearest (knn: a k x n integer
+ * matrix, 1-based, each point among its own), pruned below `prune`, and its Louvain
+ * communities at `resolution`, the first level visited in `order` (a permutation of 1..n):
+ * list(membership (1-based), modularity, edges (the graph's, each counted once), between (C
+ * x C, C communities: the weight of the graph's entries from one to another, each edge
+ * counted from both ends; the diagonal within; NULL beyond 2,000 communities, a graph of
+ * scattered rows whose matrix would be large)). */
+SEXP C_graph_communities(SEXP knn, SEXP prune, SEXP resolution, SEXP order)
+{
+    const char *names[] = {"membership", "modularity", "edges", "between", ""};
+    int n, k, i, C, *start, *adj, *ord, *iwork, *memb;
+    long e;
+    double *w, *between;
+    SEXP out;
+    if (TYPEOF(knn) != INTSXP || !Rf_isMatrix(knn) || TYPEOF(prune) != REALSXP ||
+        LENGTH(prune) != 1 || TYPEOF(resolution) != REALSXP || LENGTH(resolution) != 1 ||
+        TYPEOF(order) != INTSXP)
+        Rf_error("somgpu: internal error: a graph needs integer neighbours, a prune and a resolution");
+    k = Rf_nrows(knn);
+    n = Rf_ncols(knn);
+    if (n < 1 || k < 1 || LENGTH(order) != n)
+        Rf_error("somgpu: internal error: a graph needs points, neighbours and an order of them");
+    for (R_xlen_t t = 0; t < XLENGTH(knn); t++)
+        if (INTEGER(knn)[t] < 1 || INTEGER(knn)[t] > n)
+            Rf_error("somgpu: internal error: a neighbour out of range");
+    ord = (int *)R_alloc((size_t)n, sizeof(int));
+    memset(ord, 0, sizeof(int) * (size_t)n);
+    for (i = 0; i < n; i++) {
+        int o = INTEGER(order)[i];
+        if (o < 1 || o > n || ord[o - 1])
+            Rf_error("somgpu: internal error: the order is no permutation of the points");
+        ord[o - 1] = 1;
+    }
+    for (i = 0; i < n; i++) ord[i] = INTEGER(order)[i] - 1;
+    iwork = (int *)R_alloc(3 * (size_t)n + (size_t)n * k + 1, sizeof(int));
+    e = som_snn_graph(INTEGER(knn), n, k, REAL(prune)[0], NULL, NULL, NULL, iwork);
+    if (e > INT_MAX / 4)
+        Rf_error("somgpu: internal error: a shared-neighbour graph of over %d entries", INT_MAX / 4);
+    start = (int *)R_alloc((size_t)n + 1, sizeof(int));
+    adj = (int *)R_alloc((size_t)e + 1, sizeof(int));
+    w = (double *)R_alloc((size_t)e + 1, sizeof(double));
+    som_snn_graph(INTEGER(knn), n, k, REAL(prune)[0], start, adj, w, iwork);
+    out = PROTECT(Rf_mkNamed(VECSXP, names));
+    SET_VECTOR_ELT(out, 0, Rf_allocVector(INTSXP, n));
+    SET_VECTOR_ELT(out, 2, Rf_ScalarReal((double)e / 2));
+    SET_VECTOR_ELT(out, 1, Rf_ScalarReal(som_louvain(
+        start, adj, w, n, REAL(resolution)[0], ord, INTEGER(VECTOR_ELT(out, 0)),
+        (double *)R_alloc(4 * (size_t)n + 2 * (size_t)e + 1, sizeof(double)),
+        (int *)R_alloc(6 * (size_t)n + 2 * (size_t)e + 2, sizeof(int)))));
+    memb = INTEGER(VECTOR_ELT(out, 0));
+    for (C = 0, i = 0; i < n; i++)
+        if (memb[i] > C) C = memb[i];
+    if (C > 2000) {
+        UNPROTECT(1);
+        return out;
+    }
+    SET_VECTOR_ELT(out, 3, Rf_allocMatrix(REALSXP, C, C));
+    between = REAL(VECTOR_ELT(out, 3));
+    memset(between, 0, sizeof(double) * (size_t)C * (size_t)C);
+    for (i = 0; i < n; i++)
+        for (long p = start[i]; p < start[i + 1]; p++)
+            between[(memb[i] - 1) + (size_t)C * (memb[adj[p]] - 1)] += w[p];
     UNPROTECT(1);
     return out;
 }

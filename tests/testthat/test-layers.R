@@ -7,7 +7,7 @@
 r_layers <- c(
   # the bottom: what C says, words for messages, conditions, the arithmetic of the rules
   "base_constants.R", "base_describe.R", "base_errors.R", "base_tuning.R", "math_agreement.R", "math_pca.R", "math_mixture.R",
-  "math_genie.R",
+  "math_genie.R", "math_graph.R",
   # the data and their checks
   "data_file.R", "data_file_clusters.R", "data_prepare.R", "data_validate.R", "data_encode.R", "data_memory.R",
   # threads and backends
@@ -21,7 +21,7 @@ r_layers <- c(
   # selection: the rules, each in its file, then the pipeline that runs them in order
   # (rule_table.R), the replicates, the report, the call; the methods that report
   "print.R", "select_units.R", "select_reduce.R", "select_scale.R", "rule_linkage.R", "rule_told.R", "rule_connected.R",
-  "rule_apart.R", "rule_sparse.R", "rule_bimodal.R", "rule_noise.R", "rule_table.R", "select_control.R", "select_replicates.R",
+  "rule_apart.R", "rule_sparse.R", "rule_bimodal.R", "rule_graph.R", "rule_noise.R", "rule_table.R", "select_control.R", "select_replicates.R",
   "select_report.R", "select_args.R", "select_result.R", "select_pipeline.R", "select.R", "summary.R", "tidy.R",
   "kohonen.R",
   # figures

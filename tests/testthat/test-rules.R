@@ -2,7 +2,7 @@
 # written contract, every rule's decision recorded in order, a rule left out recorded as
 # not tried, and the selection's own fixed fields.
 
-rule_names <- c("told", "gaussian", "connected", "apart", "sparse", "bimodal")
+rule_names <- c("told", "gaussian", "connected", "apart", "sparse", "bimodal", "graph")
 decision_columns <- c("rule", "outcome", "statistic", "value", "threshold", "constant", "reason")
 
 # The decisions' invariants on a selection: a row per rule in the pipeline's order and the
@@ -65,7 +65,7 @@ test_that("every selection records each rule's decision in the pipeline's order"
   # told the number: the told rule decides, the others are not tried
   told <- select_size(blobs, sizes = 2:6, bootstrap = 3, seed = 1, progress = FALSE, groups = 2)
   expect_decisions(told)
-  expect_identical(told$decisions$outcome, c("accepted", rep("not tried", 6)))
+  expect_identical(told$decisions$outcome, c("accepted", rep("not tried", length(rule_names))))
   expect_identical(told$grouping$told, 2L)
   # data without groups: the Gaussian rule's one group, the bimodal rule declines
   flat <- withr::with_seed(2, matrix(runif(900), ncol = 3))
