@@ -335,7 +335,7 @@ test_that("noise = TRUE leaves outliers in no group, consistently in predict() a
                sprintf("%d rows in no group: .*\\[largest 5th nearest distance / group median",
                        sel$noise_rows))
   expect_identical(sel$decisions$rule, c("told", "gaussian", "connected", "apart", "sparse",
-                                         "bimodal", "noise"))
+                                         "bimodal", "graph", "noise"))
   expect_identical(predict(sel, y), sel$partition)
   expect_identical(predict(sel, rbind(c(100, 100), colMeans(b)))[1], NA_integer_)
   # the groups themselves are those found without the option
