@@ -474,6 +474,11 @@ check_seed <- function(seed, call) {
   as.integer(seed)
 }
 
+# A seed derived from `seed` (a checked one, check_seed()'s) and an offset, within R's
+# integers: in double arithmetic, so that a seed near .Machine$integer.max does not
+# overflow (it did: select_size(seed = .Machine$integer.max) stopped with NA).
+derived_seed <- function(seed, offset) as.integer((as.double(seed) + offset) %% int_max)
+
 # expr evaluated with R's generator seeded by `seed`, the session's generator as it was
 # afterwards.
 with_private_seed <- function(seed, expr) {

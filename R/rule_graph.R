@@ -49,8 +49,8 @@ rule_graph <- function(inputs, current) {
   K <- if (is.null(labels)) 0L else max(labels)
   if (!is.finite(ratio) || ratio <= threshold) {
     return(do.call(declined, c(list("graph", sprintf(
-      "the rows' graph is no more modular than Gaussian rows of the components' spreads give (%s times)",
-      figure(ratio))), test)))
+      "the rows' graph is %s times as modular as Gaussian rows of the components' spreads make it, not over %s",
+      figure(ratio), format(threshold))), test)))
   }
   if (K < 2L) {
     return(do.call(declined, c(list("graph", "the rows' graph holds one community of enough rows"), test)))
@@ -76,7 +76,7 @@ graph_seeded <- function(x, seed, k = tuned("graph_neighbours")) {
 graph_null <- function(x, seed) {
   sds <- apply(x, 2, stats::sd)
   mean(vapply(seq_len(tuned("graph_null_draws")), function(i) {
-    s <- (seed + 104729L * i) %% int_max
+    s <- derived_seed(seed, 104729 * i)
     z <- with_private_seed(s, matrix(stats::rnorm(length(x)), nrow(x)))
     graph_seeded(sweep(z, 2, sds, "*"), s)$modularity
   }, 0))

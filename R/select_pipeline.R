@@ -60,7 +60,7 @@ select_groups <- function(x, full, settings, bootstrap, n_out, parallel, progres
     out <- if (n_out > 0L) sort(usable[sample.int(length(usable), n_out)]) else integer(0)
     inside <- setdiff(usable, out)
     list(b = b, train = inside[sample.int(length(inside), length(inside), replace = TRUE)],
-         out = out, seed = (seed + b) %% int_max, same = same, keep_fit = is.null(decided))
+         out = out, seed = derived_seed(seed, b), same = same, keep_fit = is.null(decided))
   }))
   rargs <- replicate_args(settings$args, full, parallel)
   reps <- list()

@@ -163,7 +163,7 @@ truncated_svd <- function(xc, k, seed) {
   s <- if (min(n, m) <= 2L * p) svd(xc, nu = 0L, nv = k) else if (min(n, m) <= 600L) {
     gram_svd(xc, k)
   } else {
-    omega <- with_private_seed((seed + 7919L) %% int_max, matrix(stats::rnorm(m * p), m))
+    omega <- with_private_seed(derived_seed(seed, 7919), matrix(stats::rnorm(m * p), m))
     q <- qr.Q(qr(xc %*% omega))
     for (i in 1:6) {
       q <- qr.Q(qr(crossprod(xc, q)))

@@ -21,7 +21,7 @@ select_sample <- function(n, sample_rows, seed, call) {
     check_whole(sample_rows, "sample_rows", 100, call = call)
   }
   if (k >= n) return(NULL)
-  with_private_seed((seed + 104729L) %% int_max, sort(sample.int(n, k)))
+  with_private_seed(derived_seed(seed, 104729), sort(sample.int(n, k)))
 }
 
 # Rows `idx` (increasing) of the data check_data() gives: a matrix, or a somgpu_file read

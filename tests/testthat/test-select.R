@@ -571,3 +571,16 @@ test_that("summary() of a selection: its groups in a few lines, as glance() and 
   expect_match(capture.output(print(summary(flat)))[1],
                "^1 group \\(rule gaussian: no group structure\\); recommended size: none$")
 })
+
+test_that("the extreme seeds work: the replicates' seeds are derived without overflow", {
+  y <- as.matrix(iris[, 1:4])
+  for (s in c(.Machine$integer.max, -.Machine$integer.max)) {
+    expect_no_warning(sel <- select_size(y, sizes = 2:3, restarts = 1, bootstrap = 2, seed = s,
+                                         threads = 1, progress = FALSE))
+    expect_identical(sel$seed, as.integer(s))
+    expect_true(all(sel$partition %in% seq_len(sel$groups)))
+  }
+  # the derived seeds stay R's integers, and equal the integer arithmetic where it fits
+  expect_identical(somgpu:::derived_seed(.Machine$integer.max, 3), 3L)
+  expect_identical(somgpu:::derived_seed(-5L, 1), (-5L + 1L) %% .Machine$integer.max)
+})
