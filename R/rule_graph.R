@@ -45,13 +45,13 @@ rule_graph <- function(inputs, current) {
   threshold <- tuned("graph_null_ratio")
   test <- list(statistic = "modularity / Gaussian rows'", value = ratio, threshold = threshold,
                constant = "graph_null_ratio")
-  labels <- graph_groups(rows$x, g$membership, group_min_rows(n))
-  K <- if (is.null(labels)) 0L else max(labels)
   if (!is.finite(ratio) || ratio <= threshold) {
     return(do.call(declined, c(list("graph", sprintf(
       "the rows' graph is %s times as modular as Gaussian rows of the components' spreads make it, not over %s",
       figure(ratio), format(threshold))), test)))
   }
+  labels <- graph_groups(rows$x, g$membership, group_min_rows(n))
+  K <- if (is.null(labels)) 0L else max(labels)
   if (K < 2L) {
     return(do.call(declined, c(list("graph", "the rows' graph holds one community of enough rows"), test)))
   }
