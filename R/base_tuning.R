@@ -124,7 +124,7 @@ tuning_table <- rbind(
               "Louvain's communities of the graph at this resolution", "Seurat's FindClusters"),
   tuning_rows("graph_null_ratio", 1.2, "positive", "tuned", "graph",
               "the communities replace the groups found where their modularity exceeds this many times that of Gaussian rows of the components' spreads",
-              "wide sets without groups (uniform, skewed, heavy-tailed, a line, on structured noise) reach 1.13; the real expression sets 1.5 to 2 (bench_select_wide.R)"),
+              "wide sets without groups (uniform, skewed, heavy-tailed, a line, on structured noise) reach 1.13; the real expression sets 1.45 to 2.05 (bench_select_wide.R)"),
   tuning_rows("graph_null_draws", 3, "count", "convention", "graph",
               "... the mean over this many draws of such rows", "the null's modularity varies by a few hundredths"))
 
